@@ -1,0 +1,51 @@
+"""Errors the CLI turns into one clear line and a documented exit code (no traceback).
+
+Exit codes (also in the README):
+    0  success
+    1  unexpected internal error (a bug: please report it; rerun with KG2TOOL_DEBUG=1 for the traceback)
+    2  usage error: a wrong flag, option value or config field
+    3  input error: a missing, unreadable or malformed input file (graph, dataset, config)
+    4  output error: the output exists (use --overwrite) or cannot be written
+    5  a missing optional extra (the message says which `pip install kg2tool[...]` to run)
+    6  nothing to produce: e.g. no relation with enough support, or every candidate was dropped
+  130  interrupted (Ctrl-C); nothing half-written is left at the output path
+"""
+
+from __future__ import annotations
+
+
+class Kg2ToolError(Exception):
+    """Base class: an error with a user-facing message and an exit code."""
+
+    exit_code = 1
+
+
+class UsageError(Kg2ToolError):
+    exit_code = 2
+
+
+class InputError(Kg2ToolError):
+    exit_code = 3
+
+
+class OutputError(Kg2ToolError):
+    exit_code = 4
+
+
+class MissingExtraError(Kg2ToolError):
+    exit_code = 5
+
+
+class NothingToDoError(Kg2ToolError):
+    exit_code = 6
+
+
+def require_extra(module: str, extra: str) -> None:
+    """Import check for an optional dependency; raises MissingExtraError naming the extra to install."""
+    import importlib.util
+
+    if importlib.util.find_spec(module) is None:
+        raise MissingExtraError(
+            f"this command needs the optional package {module!r}: install it with "
+            f"`pip install 'kg2tool[{extra}]'`"
+        )
