@@ -17,6 +17,8 @@ from .errors import Kg2ToolError
 
 # Order here is the order in `kg2tool --help`. A module listed here must exist.
 COMMAND_MODULES = [
+    "kg2tool.commands.synth",
+    "kg2tool.commands.tools",
 ]
 
 

@@ -46,6 +46,5 @@ def require_extra(module: str, extra: str) -> None:
 
     if importlib.util.find_spec(module) is None:
         raise MissingExtraError(
-            f"this command needs the optional package {module!r}: install it with "
-            f"`pip install 'kg2tool[{extra}]'`"
+            f"this command needs the optional package {module!r}: install it with `pip install 'kg2tool[{extra}]'`"
         )

@@ -1,0 +1,156 @@
+"""`kg2tool synth`: graph file(s) -> a verified tool-use dataset folder."""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+from dataclasses import fields
+
+from ..errors import InputError, UsageError
+
+EXAMPLES = """examples:
+  kg2tool synth --graph examples/wiki.ttl --out out/wiki -n 2000 --seed 0
+  kg2tool synth --graph a.ttl --graph b.nt.gz --out out/ab --mix "2p=2,3p=0,irrelevance=0.5"
+  kg2tool synth --config synth.yaml --graph g.ttl --out out/g --overwrite
+"""
+
+
+def register(sub) -> None:
+    p = sub.add_parser(
+        "synth",
+        help="synthesize an execution-verified tool-use dataset from an RDF graph",
+        description="Load RDF graph(s), derive tools, sample query plans, build and verify conversations, and "
+        "write a Hugging Face dataset folder (parquet + dataset card + validation report).",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument(
+        "--graph",
+        action="append",
+        required=True,
+        metavar="FILE",
+        help="RDF file (.ttl .nt .nq .rdf/.xml/.owl .jsonld/.json, optionally .gz); repeat to merge",
+    )
+    p.add_argument("--out", required=True, help="output folder (must not exist unless --overwrite)")
+    p.add_argument("-n", "--num", type=int, default=None, help="number of conversations (default 2000)")
+    p.add_argument("--seed", type=int, default=None, help="random seed (default 0)")
+    p.add_argument("--lang", default="en", help="preferred label language (default en)")
+    p.add_argument("--mix", default=None, help='shape weights, e.g. "simple=1,2p=2,3p=0" (others keep defaults)')
+    p.add_argument("--only", default=None, help="comma-separated shapes to sample, all others get weight 0")
+    p.add_argument("--splits", default=None, help="train,validation,test fractions (default 0.8,0.1,0.1)")
+    p.add_argument("--min-support", type=int, default=None, help="facts a relation needs to get tools (default 5)")
+    p.add_argument("--max-answers", type=int, default=None, help="largest answer set per question (default 8)")
+    p.add_argument("--config", default=None, help="YAML file with SynthConfig fields; flags override it")
+    p.add_argument("--templates", default=None, help="folder of question templates (default: the bundled ones)")
+    p.add_argument("--license", default="other", help="license written in the dataset card (default other)")
+    p.add_argument("--overwrite", action="store_true", help="replace an existing --out folder")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(func=run)
+
+
+def parse_weights(text: str, flag: str) -> dict[str, float]:
+    from ..walk import ALL_SHAPES
+
+    out = {}
+    for part in filter(None, (x.strip() for x in text.split(","))):
+        name, _, val = part.partition("=")
+        name = name.strip()
+        if name not in ALL_SHAPES:
+            raise UsageError(f"{flag}: unknown shape {name!r}; known shapes: {', '.join(ALL_SHAPES)}")
+        try:
+            out[name] = float(val) if val else 1.0
+        except ValueError:
+            raise UsageError(f"{flag}: weight for {name!r} must be a number, got {val!r}") from None
+        if out[name] < 0:
+            raise UsageError(f"{flag}: weight for {name!r} must be >= 0")
+    return out
+
+
+def load_config(path: str | None):
+    """SynthConfig from YAML (unknown keys are errors naming the key), or the defaults."""
+    import yaml
+
+    from ..synth import SynthConfig
+    from ..walk import WalkConfig
+
+    cfg = SynthConfig()
+    if not path:
+        return cfg
+    try:
+        data = yaml.safe_load(open(path, encoding="utf-8")) or {}
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such config file") from None
+    except yaml.YAMLError as exc:
+        raise InputError(f"{path}: invalid YAML: {exc}") from None
+    if not isinstance(data, dict):
+        raise InputError(f"{path}: expected a mapping of SynthConfig fields")
+    names = {f.name for f in fields(SynthConfig)}
+    walk_names = {f.name for f in fields(WalkConfig)}
+    for key, val in data.items():
+        if key == "walk":
+            for k2, v2 in (val or {}).items():
+                if k2 not in walk_names:
+                    raise InputError(f"{path}: unknown field walk.{k2} (known: {', '.join(sorted(walk_names))})")
+                setattr(cfg.walk, k2, v2)
+        elif key in names:
+            setattr(cfg, key, tuple(val) if key == "splits" else val)
+        else:
+            raise InputError(f"{path}: unknown field {key!r} (known: {', '.join(sorted(names))})")
+    return cfg
+
+
+def build_config(args):
+    from ..walk import ALL_SHAPES
+
+    cfg = load_config(args.config)
+    if args.num is not None:
+        cfg.n = args.num
+    if args.seed is not None:
+        cfg.seed = args.seed
+    if args.min_support is not None:
+        cfg.min_support = args.min_support
+    if args.max_answers is not None:
+        cfg.walk.max_answers = args.max_answers
+    if args.only:
+        only = parse_weights(args.only, "--only")
+        cfg.mix = {s: only.get(s, 0.0) for s in ALL_SHAPES}
+    if args.mix:
+        cfg.mix = {**cfg.mix, **parse_weights(args.mix, "--mix")}
+    if args.splits:
+        try:
+            parts = tuple(float(x) for x in args.splits.split(","))
+        except ValueError:
+            raise UsageError(f"--splits: expected three numbers like 0.8,0.1,0.1, got {args.splits!r}") from None
+        if len(parts) != 3 or any(x < 0 for x in parts) or abs(sum(parts) - 1) > 1e-6:
+            raise UsageError(f"--splits: expected three non-negative fractions summing to 1, got {args.splits!r}")
+        cfg.splits = parts
+    if cfg.n <= 0:
+        raise UsageError(f"-n must be positive, got {cfg.n}")
+    if not any(w > 0 for w in cfg.mix.values()):
+        raise UsageError("the shape mix gives every shape weight 0")
+    if cfg.walk.max_answers < 1:
+        raise UsageError("--max-answers must be at least 1")
+    return cfg
+
+
+def run(args) -> int:
+    from ..synth import run_synth
+
+    cfg = build_config(args)
+    command = "kg2tool synth " + " ".join(shlex.quote(a) for a in sys.argv[2:]) if sys.argv[1:2] == ["synth"] else None
+    meta = {"license": args.license}
+    if command:
+        meta["command"] = command
+    run_synth(
+        args.graph,
+        args.out,
+        cfg,
+        lang=args.lang,
+        template_dir=args.templates,
+        overwrite=args.overwrite,
+        progress=not args.no_progress,
+        meta=meta,
+        log=lambda msg: print(msg, file=sys.stderr),
+    )
+    return 0

@@ -1,0 +1,148 @@
+"""Query plans: small trees of graph operations from which question, calls, answer and BFCL answers all derive.
+
+    2i:  SetOp("intersection", (Project(r1, Anchor(e1)), Project(r2, Anchor(e2))))
+    ip:  Project(r3, SetOp("intersection", ...))
+    2in: SetOp("difference", (Project(r1, Anchor(e1)), Project(r2, Anchor(e2))))
+
+`execute(kg, plan)` evaluates a plan on entity ids, with no tool in between: it is the independent gold answer
+that verification compares the executed tool calls against. `Parallel` groups independent sub-plans answered in
+one assistant turn (the BFCL parallel shapes). `plan_to_json` gives a stable, id-free form stored with each row.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .graph import KnowledgeGraph
+
+
+@dataclass(frozen=True)
+class Anchor:
+    eid: int
+
+
+@dataclass(frozen=True)
+class Project:
+    rel: str
+    child: Node
+    inverse: bool = False
+
+
+@dataclass(frozen=True)
+class SetOp:
+    op: str  # intersection | union | difference (children[0] minus the rest)
+    children: tuple[Node, ...]
+
+
+@dataclass(frozen=True)
+class Count:
+    child: Node
+
+
+@dataclass(frozen=True)
+class Attr:
+    attr: str
+    child: Anchor
+
+
+@dataclass(frozen=True)
+class Compare:
+    items: tuple[Node, ...]  # each Count(...) or Attr(...), whose topic anchor names the item
+    mode: str  # max | min
+
+
+@dataclass(frozen=True)
+class Parallel:
+    children: tuple[Node, ...]
+
+
+Node = Anchor | Project | SetOp | Count | Attr | Compare | Parallel
+
+
+def execute(kg: KnowledgeGraph, node: Node):
+    """Gold value of a plan on ids: frozenset of ids, int (count), attribute value, winner id, or tuple."""
+    if isinstance(node, Anchor):
+        return frozenset((node.eid,))
+    if isinstance(node, Project):
+        rel = kg.relations[node.rel]
+        adj = rel.inverse if node.inverse else rel.forward
+        out: set[int] = set()
+        for e in execute(kg, node.child):
+            out.update(adj.get(e, ()))
+        return frozenset(out)
+    if isinstance(node, SetOp):
+        sets = [execute(kg, c) for c in node.children]
+        if node.op == "intersection":
+            return frozenset.intersection(*sets)
+        if node.op == "union":
+            return frozenset.union(*sets)
+        return sets[0].difference(*sets[1:])
+    if isinstance(node, Count):
+        return len(execute(kg, node.child))
+    if isinstance(node, Attr):
+        vals = kg.attributes[node.attr].values.get(node.child.eid, ())
+        return vals[0] if len(vals) == 1 else None
+    if isinstance(node, Compare):
+        scored = [(execute(kg, it), topic(it)) for it in node.items]
+        best = (max if node.mode == "max" else min)(v for v, _ in scored)
+        winners = [e for v, e in scored if v == best]
+        return winners[0] if len(winners) == 1 else None
+    if isinstance(node, Parallel):
+        return tuple(execute(kg, c) for c in node.children)
+    raise TypeError(f"not a plan node: {node!r}")
+
+
+def anchors(node: Node) -> list[int]:
+    """Anchor entity ids in depth-first order (the first is the topic entity)."""
+    if isinstance(node, Anchor):
+        return [node.eid]
+    if isinstance(node, (Project, Count, Attr)):
+        return anchors(node.child)
+    kids = node.items if isinstance(node, Compare) else node.children
+    return [a for c in kids for a in anchors(c)]
+
+
+def topic(node: Node) -> int:
+    return anchors(node)[0]
+
+
+def relation_path(node: Node) -> list[str]:
+    """Relations (with `^` for inverse) and attributes in depth-first order."""
+    if isinstance(node, Anchor):
+        return []
+    if isinstance(node, Project):
+        return relation_path(node.child) + [("^" if node.inverse else "") + node.rel]
+    if isinstance(node, Attr):
+        return [node.attr]
+    if isinstance(node, Count):
+        return relation_path(node.child)
+    kids = node.items if isinstance(node, Compare) else node.children
+    return [r for c in kids for r in relation_path(c)]
+
+
+def plan_to_json(kg: KnowledgeGraph, node: Node) -> dict:
+    """Stable JSON form with entity names and predicate IRIs (no internal ids)."""
+    if isinstance(node, Anchor):
+        return {"op": "entity", "name": kg.name(node.eid), "iri": kg.entities[node.eid]}
+    if isinstance(node, Project):
+        return {"op": "project", "relation": node.rel, "inverse": node.inverse, "of": plan_to_json(kg, node.child)}
+    if isinstance(node, SetOp):
+        return {"op": node.op, "of": [plan_to_json(kg, c) for c in node.children]}
+    if isinstance(node, Count):
+        return {"op": "count", "of": plan_to_json(kg, node.child)}
+    if isinstance(node, Attr):
+        return {"op": "attribute", "attribute": node.attr, "of": plan_to_json(kg, node.child)}
+    if isinstance(node, Compare):
+        return {"op": "compare", "mode": node.mode, "of": [plan_to_json(kg, c) for c in node.items]}
+    return {"op": "parallel", "of": [plan_to_json(kg, c) for c in node.children]}
+
+
+def num_calls_lower_bound(node: Node) -> int:
+    """Calls the plan needs at least (one per operation node)."""
+    if isinstance(node, Anchor):
+        return 0
+    if isinstance(node, (Project, Count, Attr)):
+        return 1 + num_calls_lower_bound(node.child)
+    kids = node.items if isinstance(node, Compare) else node.children
+    own = 0 if isinstance(node, Parallel) else 1
+    return own + sum(num_calls_lower_bound(c) for c in kids)

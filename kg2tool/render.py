@@ -1,0 +1,161 @@
+"""Render questions and final answers from the Jinja2 templates in `templates/` (see templates/README.md).
+
+Every template string is compiled once, in a `SandboxedEnvironment` with `StrictUndefined`; graph text only ever
+enters as a variable value, so it is printed, never executed. The plan's noun phrase is built recursively with
+`phrases.yaml`, and a shape's family file wraps it into a question and an answer.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import yaml
+from jinja2 import StrictUndefined, TemplateError
+from jinja2.sandbox import SandboxedEnvironment
+
+from .errors import InputError
+from .graph import KnowledgeGraph
+from .plans import Anchor, Attr, Compare, Count, Node, Parallel, Project, SetOp
+
+PHRASE_KEYS = ("forward", "inverse", "intersection", "union", "difference", "attribute", "count")
+
+
+def default_template_dir() -> Path:
+    """The installed copy (`kg2tool/_templates`) or, in a source checkout, the repository's `templates/`."""
+    here = Path(__file__).resolve().parent
+    for cand in (here / "_templates", here.parent / "templates"):
+        if (cand / "phrases.yaml").is_file():
+            return cand
+    raise InputError("cannot find the question templates (templates/phrases.yaml); pass --templates DIR")
+
+
+def _join(items, last: str) -> str:
+    items = [str(i) for i in items]
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + f" {last} " + items[-1]
+
+
+def _capfirst(s: str) -> str:
+    s = str(s)
+    return s[:1].upper() + s[1:]
+
+
+class Renderer:
+    """Compiled templates for every shape plus the phrase templates."""
+
+    def __init__(self, template_dir: str | Path | None = None, shapes=()):
+        self.dir = Path(template_dir) if template_dir else default_template_dir()
+        self.env = SandboxedEnvironment(undefined=StrictUndefined, autoescape=False, trim_blocks=True)
+        self.env.filters.update(andjoin=lambda x: _join(x, "and"), orjoin=lambda x: _join(x, "or"), capfirst=_capfirst)
+        phrases = self._load("phrases")
+        missing = [k for k in PHRASE_KEYS if k not in phrases]
+        if missing:
+            raise InputError(f"{self.dir / 'phrases.yaml'}: missing phrase templates {missing}")
+        self.phrases = {k: self._compile(phrases[k], f"phrases.yaml:{k}") for k in PHRASE_KEYS}
+        self.families: dict[str, tuple[list, list]] = {}
+        for shape in shapes:
+            fam = self._load(shape)
+            qs, ans = fam.get("questions"), fam.get("answers")
+            if not qs or not ans:
+                raise InputError(f"{self.dir / (shape + '.yaml')}: needs non-empty `questions` and `answers` lists")
+            self.families[shape] = (
+                [self._compile(t, f"{shape}.yaml:questions[{i}]") for i, t in enumerate(qs)],
+                [self._compile(t, f"{shape}.yaml:answers[{i}]") for i, t in enumerate(ans)],
+            )
+
+    def _load(self, name: str) -> dict:
+        path = self.dir / f"{name}.yaml"
+        try:
+            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise InputError(f"{path}: template file not found") from None
+        except yaml.YAMLError as exc:
+            raise InputError(f"{path}: invalid YAML: {exc}") from None
+        if not isinstance(data, dict):
+            raise InputError(f"{path}: expected a mapping of template lists")
+        return data
+
+    def _compile(self, source, where: str):
+        if not isinstance(source, str):
+            raise InputError(f"{self.dir}/{where}: template must be a string")
+        try:
+            return self.env.from_string(source)
+        except TemplateError as exc:
+            raise InputError(f"{self.dir}/{where}: template error: {exc}") from None
+
+    # -- phrases -----------------------------------------------------------------------------------------
+    def phrase(self, kg: KnowledgeGraph, node: Node) -> str:
+        if isinstance(node, Anchor):
+            return kg.name(node.eid)
+        if isinstance(node, Project):
+            rel = kg.relations[node.rel].label
+            key = "inverse" if node.inverse else "forward"
+            return self.phrases[key].render(relation=rel, prep=is_prepositional(rel), of=self.phrase(kg, node.child))
+        if isinstance(node, SetOp):
+            return self.phrases[node.op].render(parts=[self.phrase(kg, c) for c in node.children])
+        if isinstance(node, Attr):
+            return self.phrases["attribute"].render(
+                relation=kg.attributes[node.attr].label, of=kg.name(node.child.eid)
+            )
+        if isinstance(node, Count):
+            return self.phrases["count"].render(of=self.phrase(kg, node.child))
+        raise TypeError(f"no phrase for {type(node).__name__}")
+
+    # -- conversations -----------------------------------------------------------------------------------
+    def context(
+        self, kg: KnowledgeGraph, shape: str, plan: Node, answers: list[str], extra: dict | None = None
+    ) -> dict:
+        """Template variables for a plan (see templates/README.md)."""
+        ctx: dict = {"answers": answers, "n": len(answers), "answer": _join(answers, "and")}
+        if isinstance(plan, Parallel):
+            items = []
+            for child, ans in zip(plan.children, extra["per_item"]):
+                items.append({"q": self.phrase(kg, child), "answer": _join(ans, "and"), "n": len(ans)})
+            ctx |= {"items": items, "qs": [it["q"] for it in items]}
+        elif isinstance(plan, Compare):
+            a, b = (kg.name(_first_anchor(it)) for it in plan.items)
+            inner = plan.items[0]
+            if isinstance(inner, Count):
+                rel, inverse, kind = kg.relations[inner.child.rel].label, inner.child.inverse, "count"
+            else:
+                attr = kg.attributes[inner.attr]
+                rel, inverse, kind = attr.label, False, "date" if attr.kind in ("date", "datetime") else "number"
+            ctx |= {"a": a, "b": b, "relation": rel, "inverse": inverse, "kind": kind, "mode": plan.mode}
+            ctx |= {"values": extra["values"], "winner": answers[0]}
+        else:
+            ctx["q"] = self.phrase(kg, plan)
+            if isinstance(plan, Count):
+                ctx["of"] = self.phrase(kg, plan.child)
+            if isinstance(plan, SetOp):
+                ctx["parts"] = [self.phrase(kg, c) for c in plan.children]
+            elif isinstance(plan, Project) and isinstance(plan.child, SetOp):
+                ctx["parts"] = [self.phrase(kg, c) for c in plan.child.children]
+            if isinstance(plan, Project) and isinstance(plan.child, Anchor):
+                rel = kg.relations[plan.rel].label
+                ctx |= {"e1": kg.name(plan.child.eid), "relation": rel, "inverse": plan.inverse}
+                ctx["prep"] = is_prepositional(rel)
+        return ctx | (extra or {})
+
+    def render(self, shape: str, ctx: dict, rng: random.Random) -> tuple[str, str]:
+        """(question, final answer) for a shape, variants drawn from rng."""
+        questions, answers = self.families[shape]
+        q = rng.choice(questions).render(ctx)
+        a = rng.choice(answers).render(ctx)
+        return " ".join(q.split()), " ".join(a.split())
+
+
+PREPOSITIONS = frozenset("at by of in on to for with from after into as".split())
+
+
+def is_prepositional(label: str) -> bool:
+    """True for relation labels that end with a preposition (`educated at`), which read as verbs."""
+    words = label.split()
+    return len(words) > 1 and words[-1].lower() in PREPOSITIONS
+
+
+def _first_anchor(node: Node) -> int:
+    from .plans import topic
+
+    return topic(node)

@@ -1,0 +1,324 @@
+"""The synth pipeline: graph -> tools -> plans -> conversations -> verification -> rows.
+
+Candidates are produced in shards of `shard_size`; shard i draws all its randomness from
+`random.Random(f"{seed}:{i}")`, so a row depends only on (graph, config, seed, its shard and position), never on
+how many shards were processed before it or by whom. Kept rows are deduplicated (normalized question text) in
+shard order, split by a hash of (topic entity, relation path) so that no test question shares both with a train
+question, and cut at `n`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import re
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+
+from .graph import KnowledgeGraph
+from .plans import Compare, Node, Parallel, anchors, execute, plan_to_json, relation_path, topic
+from .render import Renderer
+from .tools import OPERATORS, ToolError, ToolSet
+from .traces import Compiler, Trace, messages_for, tools_used
+from .verify import verify_row
+from .walk import ALL_SHAPES, CATEGORY, WalkConfig, Walker
+
+DEFAULT_MIX = {
+    "simple": 1.0, "multiple": 1.0, "parallel": 1.0, "parallel_multiple": 1.0, "irrelevance": 0.8,
+    "2p": 1.0, "3p": 0.7, "2i": 1.0, "3i": 0.7, "ip": 0.7, "pi": 0.7, "2u": 0.7, "up": 0.6,
+    "2in": 0.6, "3in": 0.5, "inp": 0.5, "pin": 0.5, "pni": 0.5, "count": 0.8, "compare": 0.8,
+}  # fmt: skip
+
+
+@dataclass
+class SynthConfig:
+    """Parameters:
+    n: number of conversations to write (all splits together).
+    seed: random seed; the same graph, config and seed give byte-identical data.
+    mix: relative weight per shape (shapes left out get weight 0); see `kg2tool.walk.ALL_SHAPES`.
+    splits: fractions for train/validation/test (assigned by topic entity and relation path).
+    min_support: a relation or attribute needs this many facts to get tools.
+    max_distractors: at most this many extra tools offered beside the needed ones (`multiple` has at least 2).
+    shard_size: candidates per shard (the unit of seeding and, later, of parallel work and resume).
+    max_shards: stop after this many shards even if fewer than n rows were kept.
+    walk: walker bounds (answer-set sizes, fan-out, inverse probability).
+    """
+
+    n: int = 2000
+    seed: int = 0
+    mix: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_MIX))
+    splits: tuple[float, float, float] = (0.8, 0.1, 0.1)
+    min_support: int = 5
+    max_distractors: int = 3
+    shard_size: int = 256
+    max_shards: int = 10_000
+    walk: WalkConfig = field(default_factory=WalkConfig)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def pattern_of(shape: str) -> str:
+    return "1p" if shape in ("simple", "multiple") else shape
+
+
+def normalize_question(q: str) -> str:
+    return re.sub(r"\s+", " ", q.casefold()).strip(" ?.!")
+
+
+def split_of(key: str, splits: tuple[float, float, float]) -> str:
+    u = int.from_bytes(hashlib.sha256(key.encode("utf-8")).digest()[:8], "big") / 2**64
+    if u < splits[0]:
+        return "train"
+    if u < splits[0] + splits[1]:
+        return "validation"
+    return "test"
+
+
+def gold_answers(kg: KnowledgeGraph, plan: Node) -> tuple[list[str], list[list[str]]]:
+    """(flat answer strings, per parallel item) computed from the plan on ids, independently of the calls."""
+
+    def one(value, node) -> list[str]:
+        if isinstance(node, Compare):
+            return [kg.name(value)] if value is not None else []
+        if isinstance(value, frozenset):
+            return sorted(kg.name(i) for i in value)
+        return [] if value is None else [str(value)]
+
+    if isinstance(plan, Parallel):
+        per = [one(execute(kg, c), c) for c in plan.children]
+        flat = sorted({a for p in per for a in p})
+        return flat, per
+    return one(execute(kg, plan), plan), []
+
+
+class Synthesizer:
+    """Holds the loaded graph, tools, walker, templates and compiler; `generate()` yields candidate results."""
+
+    def __init__(self, kg: KnowledgeGraph, config: SynthConfig, template_dir=None):
+        self.kg = kg
+        self.cfg = config
+        self.ts = ToolSet.from_graph(kg, min_support=config.min_support)
+        self.walker = Walker(self.ts, config.walk)
+        shapes = [s for s, w in config.mix.items() if w > 0]
+        self.renderer = Renderer(template_dir, shapes=shapes)
+        self.compiler = Compiler(self.ts)
+        self.shapes = shapes
+        self.weights = [config.mix[s] for s in shapes]
+        self.relation_tools = sorted(n for n, s in self.ts.specs.items() if s.kind != "operator")
+
+    # -- one candidate -----------------------------------------------------------------------------------
+    def candidate(self, shape: str, rng: random.Random) -> tuple[dict | None, str]:
+        """(row, "") or (None, drop reason)."""
+        plan = self.walker.sample(shape, rng)
+        if plan is None:
+            return None, "sampling_failed"
+        category = CATEGORY[shape]
+        gold, per_item = gold_answers(self.kg, plan)
+        if category != "irrelevance" and not gold:
+            return None, "empty_answer"
+        extra: dict = {"per_item": per_item}
+        if category == "irrelevance":
+            trace_calls, needed = [], []
+        else:
+            try:
+                trace = self.compiler.compile(plan)
+            except ToolError as exc:
+                return None, f"execution_error:{exc.kind}"
+            trace_calls, needed = trace.calls, tools_used(trace)
+            if isinstance(plan, Compare):
+                extra["values"] = {c.arguments["items"][i]["name"]: c.arguments["items"][i]["value"]
+                                   for c in trace_calls if c.name == "compare" for i in range(len(plan.items))}  # fmt: skip
+        tools = self.offer(shape, plan, needed, rng)
+        if category == "irrelevance":
+            extra["tools"] = tools
+        ctx = self.renderer.context(self.kg, shape, plan, gold if category != "irrelevance" else [], extra)
+        question, answer = self.renderer.render(shape, ctx, rng)
+        if category == "irrelevance":
+            gold = []
+        messages = messages_for(question, Trace(calls=trace_calls), answer)
+        schemas = self.ts.schemas(tools)
+        reason = verify_row(self.ts, messages, schemas, gold, category)
+        if reason:
+            return None, reason
+        path = relation_path(plan)
+        return {
+            "messages": messages,
+            "tools": schemas,
+            "pattern": pattern_of(shape),
+            "category": category,
+            "answers": gold,
+            "topic_entity": self.kg.name(topic(plan)),
+            "relation_path": [self._rel_label(r) for r in path],
+            "num_calls": len(trace_calls),
+            "num_turns": len({c.turn for c in trace_calls}),
+            "plan": plan_to_json(self.kg, plan),
+            "_split_key": f"{self.kg.entities[topic(plan)]}|{'/'.join(path)}",
+        }, ""
+
+    def _rel_label(self, key: str) -> str:
+        inv = key.startswith("^")
+        iri = key.lstrip("^")
+        lab = self.kg.relations[iri].label if iri in self.kg.relations else self.kg.attributes[iri].label
+        return ("inverse " if inv else "") + lab
+
+    def offer(self, shape: str, plan: Node, needed: list[str], rng: random.Random) -> list[str]:
+        """Tool names offered in the row: the needed ones plus related distractors, in a seeded order."""
+        if shape in ("simple", "parallel"):
+            return list(needed)
+        avoid = set(needed)
+        if shape == "irrelevance":
+            rel = plan.rel
+            avoid = {self.ts.forward_tool[rel], self.ts.inverse_tool[rel]}
+        lo = 2 if shape in ("multiple", "irrelevance") else 0
+        k = rng.randint(lo, max(lo, self.cfg.max_distractors))
+        related = []
+        for eid in anchors(plan):
+            for r, inv in self.walker.options.get(eid, ()):
+                name = (self.ts.inverse_tool if inv else self.ts.forward_tool)[r]
+                if name not in avoid and name not in related:
+                    related.append(name)
+        if shape == "irrelevance":  # never offer the inverse of the asked relation either
+            related = [r for r in related if r not in avoid]
+        pool = (
+            related
+            if len(related) >= k
+            else related + [t for t in self.relation_tools if t not in avoid and t not in related]
+        )
+        distractors = rng.sample(pool, min(k, len(pool)))
+        names = list(needed) + distractors
+        if shape not in ("irrelevance",) and any(s in OPERATORS for s in needed) and rng.random() < 0.5:
+            extra_ops = [o for o in OPERATORS if o not in names]
+            names += rng.sample(extra_ops, min(len(extra_ops), 1))
+        rng.shuffle(names)
+        return names
+
+    # -- shards ------------------------------------------------------------------------------------------
+    def shard(self, index: int) -> tuple[list[dict], Counter]:
+        """Candidates of one shard: (kept rows in order, counts of drop reasons and of tries per shape)."""
+        rng = random.Random(f"{self.cfg.seed}:{index}")
+        rows: list[dict] = []
+        stats: Counter = Counter()
+        for j in range(self.cfg.shard_size):
+            shape = rng.choices(self.shapes, weights=self.weights)[0]
+            row, reason = self.candidate(shape, rng)
+            stats[f"tried:{shape}"] += 1
+            if row is None:
+                stats[f"dropped:{reason}"] += 1
+                stats[f"dropped_by_shape:{shape}:{reason}"] += 1
+                continue
+            row["id"] = f"{row['category']}_{index * self.cfg.shard_size + j}"
+            rows.append(row)
+        return rows, stats
+
+
+def run_synth(
+    graphs: list[str],
+    out,
+    config: SynthConfig,
+    lang: str = "en",
+    template_dir=None,
+    overwrite: bool = False,
+    progress: bool = True,
+    meta: dict | None = None,
+    log=print,
+) -> dict:
+    """Load the graph(s), synthesize `config.n` verified conversations, write the dataset folder; return the report."""
+    import time
+    from pathlib import Path
+
+    from tqdm.auto import tqdm
+
+    from . import __version__
+    from .dataset import SPLITS, check_output, write_dataset
+    from .errors import NothingToDoError
+    from .graph import load_graph
+
+    out = Path(out)
+    check_output(out, overwrite)  # fail before the expensive part
+    t0 = time.perf_counter()
+    kg = load_graph(graphs, lang=lang)
+    log(f"loaded {kg.summary()} from {len(graphs)} file(s) in {time.perf_counter() - t0:.1f}s")
+    synth = Synthesizer(kg, config, template_dir)
+    log(f"derived {len(synth.ts.specs)} tools; sampling shapes: {', '.join(synth.shapes)}")
+
+    kept: dict[str, list[dict]] = {s: [] for s in SPLITS}
+    seen: set[str] = set()
+    stats: Counter = Counter()
+    total, idle = 0, 0
+    t1 = time.perf_counter()
+    bar = tqdm(total=config.n, disable=not progress, desc="synth", unit="conv", dynamic_ncols=True)
+    for shard in range(config.max_shards):
+        rows, st = synth.shard(shard)
+        stats.update(st)
+        before = total
+        for row in rows:
+            key = normalize_question(row["messages"][0]["content"])
+            if key in seen:
+                stats["dropped:duplicate_question"] += 1
+                continue
+            seen.add(key)
+            kept[split_of(row.pop("_split_key"), config.splits)].append(row)
+            total += 1
+            if total >= config.n:
+                break
+        bar.update(total - before)
+        idle = idle + 1 if total == before else 0
+        if total >= config.n or idle >= 20:
+            break
+    bar.close()
+    elapsed = time.perf_counter() - t1
+    if total == 0:
+        raise NothingToDoError(f"every candidate was dropped: {dict(stats)}")
+    if total < config.n:
+        log(f"warning: only {total} distinct conversations could be made (asked for {config.n})")
+    report = build_report(synth, kept, stats)
+    meta = dict(meta or {})
+    meta.setdefault("graphs", [str(g) for g in graphs])
+    meta.setdefault(
+        "command", f"kg2tool synth {' '.join('--graph ' + str(g) for g in graphs)} -n {config.n} --seed {config.seed}"
+    )
+    meta |= {"version": __version__, "seed": config.seed, "lang": lang}
+    report["config"] = config.to_dict()
+    report["graph"] = {"files": [str(g) for g in graphs], "summary": kg.summary(), "load": vars(kg.stats)}
+    write_dataset(out, kept, report, meta, overwrite)
+    log(
+        f"wrote {total} conversations to {out} ({', '.join(f'{len(kept[s])} {s}' for s in SPLITS)}) "
+        f"in {elapsed:.1f}s; dropped: {sum(report['dropped'].values())} "
+        f"({', '.join(f'{k} {v}' for k, v in sorted(report['dropped'].items())) or 'none'})"
+    )
+    return report
+
+
+def build_report(synth: Synthesizer, kept: dict[str, list[dict]], stats: Counter) -> dict:
+    """The validation report (deterministic: no timings)."""
+    rows = [r for split in kept.values() for r in split]
+    coverage: Counter = Counter()
+    for r in rows:
+        for rel in set(r["relation_path"]):
+            coverage[rel.removeprefix("inverse ")] += 1
+    all_rels = sorted(synth.kg.relations[r].label for r in synth.walker.rels)
+    train_keys = {(r["topic_entity"], tuple(r["relation_path"])) for r in kept["train"]}
+    test_keys = {(r["topic_entity"], tuple(r["relation_path"])) for r in kept["test"]}
+    return {
+        "kept": {
+            "total": len(rows),
+            "by_split": {s: len(v) for s, v in kept.items()},
+            "by_pattern": dict(sorted(Counter(r["pattern"] for r in rows).items())),
+            "by_category": dict(sorted(Counter(r["category"] for r in rows).items())),
+            "by_split_and_category": {
+                s: dict(sorted(Counter(r["category"] for r in v).items())) for s, v in kept.items()
+            },
+        },
+        "tried_by_shape": {k.split(":", 1)[1]: v for k, v in sorted(stats.items()) if k.startswith("tried:")},
+        "dropped": {k.split(":", 1)[1]: v for k, v in sorted(stats.items()) if k.startswith("dropped:")},
+        "dropped_by_shape": {
+            k.split(":", 1)[1]: v for k, v in sorted(stats.items()) if k.startswith("dropped_by_shape:")
+        },
+        "relation_coverage": {rel: coverage.get(rel, 0) for rel in all_rels},
+        "relations_unused": [rel for rel in all_rels if not coverage.get(rel)],
+        "train_test_key_overlap": len(train_keys & test_keys),
+    }
+
+
+__all__ = ["SynthConfig", "Synthesizer", "ALL_SHAPES", "DEFAULT_MIX", "split_of", "normalize_question", "run_synth"]

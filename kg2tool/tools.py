@@ -1,0 +1,341 @@
+"""Function schemas derived from a graph's relations, and the one executor that runs them on the graph.
+
+For each relation with at least `min_support` edges: a forward lookup `get_<relation>(entity)` and an inverse
+lookup `find_by_<relation>(value)`; for each literal attribute: a typed getter `get_<attribute>(entity)`. Operator
+tools work on lists of names: `intersection`, `union`, `difference`, `count`, `compare` (pick the item with the
+largest or smallest value). Every tool is in the OpenAI / Hugging Face format
+`{"type": "function", "function": {"name", "description", "parameters"}}`, its parameters a Draft 2020-12 JSON
+Schema object with `required` and `additionalProperties: false`, checked with `check_schema` when derived.
+
+The executor (`ToolSet.execute`) is shared by synthesis, verification and the executable eval loop: entities are
+passed by name and resolved with `KnowledgeGraph.resolve` (its docstring gives the tie-break rule); results are
+JSON values (lists of display names sorted by name, numbers, ISO dates). Arguments are validated with a
+validator compiled once per tool. A failing call raises `ToolError`, whose message is what a model would see.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from jsonschema import Draft202012Validator
+
+from .errors import NothingToDoError
+from .graph import Attribute, KnowledgeGraph, Relation
+
+NAME_RE = re.compile(r"^[a-zA-Z0-9_]{1,64}$")
+ENUM_MAX = 24  # an argument gets an `enum` when the graph allows at most this many values
+OPERATORS = ("intersection", "union", "difference", "count", "compare")
+
+
+class ToolError(Exception):
+    """A call that cannot be executed (unknown tool, invalid arguments, unknown entity, ...)."""
+
+    def __init__(self, kind: str, message: str):
+        super().__init__(message)
+        self.kind = kind
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """One tool: its schema in OpenAI format, and what it does on the graph."""
+
+    name: str
+    kind: str  # forward | inverse | attribute | operator
+    target: str  # relation or attribute IRI, or the operator name
+    schema: dict = field(hash=False, compare=False)
+
+    @property
+    def parameters(self) -> dict:
+        return self.schema["function"]["parameters"]
+
+
+def snake(text: str) -> str:
+    """ASCII snake_case of a label: `languages spoken, written, or signed` -> `languages_spoken_written_or_signed`."""
+    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-zA-Z0-9]+", "_", text).strip("_").lower()
+
+
+def _unique_name(base: str, fallback: str, taken: set[str], prefix: str) -> str:
+    stem = snake(base) or snake(fallback) or "relation"
+    name = f"{prefix}{stem}"[:64].rstrip("_")
+    i = 2
+    while name in taken or not NAME_RE.match(name):
+        suffix = f"_{i}"
+        name = f"{prefix}{stem}"[: 64 - len(suffix)].rstrip("_") + suffix
+        i += 1
+    taken.add(name)
+    return name
+
+
+def _tool(name: str, description: str, properties: dict, required: list[str]) -> dict:
+    return {
+        "type": "function",
+        "function": {
+            "name": name,
+            "description": description,
+            "parameters": {
+                "type": "object",
+                "properties": properties,
+                "required": required,
+                "additionalProperties": False,
+            },
+        },
+    }
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".") if text else ""
+
+
+def _type_hint(kg: KnowledgeGraph, ids) -> str:
+    """Most common entity type among ids (e.g. `human`), for parameter descriptions."""
+    counts: dict[str, int] = {}
+    for i in list(ids)[:2000]:
+        for t in kg.types[i]:
+            counts[t] = counts.get(t, 0) + 1
+    if not counts:
+        return ""
+    t, c = max(counts.items(), key=lambda kv: (kv[1], kv[0]))
+    return t if c >= 0.5 * min(len(ids), 2000) else ""
+
+
+_NAME_LIST = {"type": "array", "items": {"type": "string"}}
+
+
+def operator_schemas() -> dict[str, dict]:
+    sets = {
+        "type": "array",
+        "items": _NAME_LIST,
+        "minItems": 2,
+        "description": "Two or more lists of entity names, e.g. results of earlier calls.",
+    }
+    item = {
+        "type": "object",
+        "properties": {
+            "name": {"type": "string", "description": "Entity name."},
+            "value": {"type": ["number", "string"], "description": "A number, or an ISO 8601 date."},
+        },
+        "required": ["name", "value"],
+        "additionalProperties": False,
+    }
+    return {
+        "intersection": _tool(
+            "intersection",
+            "Return the entity names that appear in every one of the given lists.",
+            {"sets": sets},
+            ["sets"],
+        ),
+        "union": _tool(
+            "union",
+            "Return the entity names that appear in at least one of the given lists.",
+            {"sets": sets},
+            ["sets"],
+        ),
+        "difference": _tool(
+            "difference",
+            "Return the entity names of `include` that are not in `exclude`.",
+            {
+                "include": {**_NAME_LIST, "description": "Names to keep."},
+                "exclude": {**_NAME_LIST, "description": "Names to remove."},
+            },
+            ["include", "exclude"],
+        ),
+        "count": _tool(
+            "count",
+            "Count the distinct entity names in a list.",
+            {"items": {**_NAME_LIST, "description": "A list of entity names."}},
+            ["items"],
+        ),
+        "compare": _tool(
+            "compare",
+            "Given named values, return the name whose value is the largest (mode `max`) or smallest (`min`).",
+            {
+                "items": {"type": "array", "items": item, "minItems": 2, "description": "Named values to compare."},
+                "mode": {"type": "string", "enum": ["max", "min"], "description": "`max` or `min`."},
+            },
+            ["items", "mode"],
+        ),
+    }
+
+
+class ToolSet:
+    """All tools derived from a graph, with compiled validators and the executor."""
+
+    def __init__(self, kg: KnowledgeGraph, specs: list[ToolSpec]):
+        self.kg = kg
+        self.specs = {s.name: s for s in specs}
+        self.validators = {
+            s.name: Draft202012Validator(s.parameters, format_checker=Draft202012Validator.FORMAT_CHECKER)
+            for s in specs
+        }
+        self.forward_tool: dict[str, str] = {}
+        self.inverse_tool: dict[str, str] = {}
+        self.attribute_tool: dict[str, str] = {}
+        for s in specs:
+            {"forward": self.forward_tool, "inverse": self.inverse_tool, "attribute": self.attribute_tool}.get(
+                s.kind, {}
+            )[s.target] = s.name
+        self._run: dict[str, Callable[[dict], object]] = {
+            "intersection": self._intersection,
+            "union": self._union,
+            "difference": self._difference,
+            "count": self._count,
+            "compare": self._compare,
+        }
+
+    # -- derivation --------------------------------------------------------------------------------------
+    @classmethod
+    def from_graph(cls, kg: KnowledgeGraph, min_support: int = 5) -> ToolSet:
+        """Derive tools for every relation/attribute with at least `min_support` facts (see module docstring)."""
+        taken: set[str] = set(OPERATORS)
+        specs: list[ToolSpec] = []
+        for rel in kg.relations.values():
+            if rel.support < min_support:
+                continue
+            specs.extend(_relation_tools(kg, rel, taken))
+        for attr in kg.attributes.values():
+            if attr.support < min_support:
+                continue
+            specs.append(_attribute_tool(kg, attr, taken))
+        if not specs:
+            supports = sorted(((r.support, r.label) for r in kg.relations.values()), reverse=True)[:5]
+            best = ", ".join(f"{lab!r} ({n})" for n, lab in supports) or "none"
+            raise NothingToDoError(
+                f"no relation or attribute has at least {min_support} facts (--min-support); "
+                f"the best supported relations are: {best}"
+            )
+        for name, schema in operator_schemas().items():
+            specs.append(ToolSpec(name, "operator", name, schema))
+        for s in specs:
+            Draft202012Validator.check_schema(s.parameters)
+            assert NAME_RE.match(s.name), s.name
+        return cls(kg, specs)
+
+    def schemas(self, names=None) -> list[dict]:
+        names = self.specs if names is None else names
+        return [self.specs[n].schema for n in names]
+
+    # -- execution ---------------------------------------------------------------------------------------
+    def validate(self, name: str, arguments: dict) -> None:
+        """Raise ToolError('schema', ...) naming the first schema violation."""
+        if name not in self.specs:
+            raise ToolError("unknown_tool", f"unknown tool {name!r}")
+        if not isinstance(arguments, dict):
+            raise ToolError("schema", f"{name}: arguments must be a JSON object, got {type(arguments).__name__}")
+        err = next(iter(self.validators[name].iter_errors(arguments)), None)
+        if err is not None:
+            where = "/".join(str(p) for p in err.absolute_path) or "(arguments)"
+            raise ToolError("schema", f"{name}: invalid argument {where}: {err.message}")
+
+    def execute(self, name: str, arguments: dict):
+        """Validate and run one call on the graph; returns a JSON-ready value or raises ToolError."""
+        self.validate(name, arguments)
+        spec = self.specs[name]
+        if spec.kind == "operator":
+            return self._run[name](arguments)
+        key = "value" if spec.kind == "inverse" else "entity"
+        eid = self.kg.resolve(arguments[key])
+        if eid is None:
+            raise ToolError("unknown_entity", f"{name}: no entity named {arguments[key]!r} in the graph")
+        if spec.kind == "attribute":
+            vals = self.kg.attributes[spec.target].values.get(eid, ())
+            if not vals:
+                raise ToolError(
+                    "no_value", f"{name}: {self.kg.name(eid)!r} has no {self.kg.attributes[spec.target].label}"
+                )
+            return vals[0] if len(vals) == 1 else list(vals)
+        rel = self.kg.relations[spec.target]
+        ids = (rel.forward if spec.kind == "forward" else rel.inverse).get(eid, ())
+        return self.names_of(ids)
+
+    def names_of(self, ids) -> list[str]:
+        return sorted(self.kg.name(i) for i in ids)
+
+    def _intersection(self, args: dict) -> list[str]:
+        sets = [set(s) for s in args["sets"]]
+        return sorted(set.intersection(*sets))
+
+    def _union(self, args: dict) -> list[str]:
+        return sorted(set().union(*args["sets"]))
+
+    def _difference(self, args: dict) -> list[str]:
+        return sorted(set(args["include"]) - set(args["exclude"]))
+
+    def _count(self, args: dict) -> int:
+        return len(set(args["items"]))
+
+    def _compare(self, args: dict) -> str:
+        items = args["items"]
+        kinds = {type(it["value"]) is str for it in items}
+        if len(kinds) > 1:
+            raise ToolError("schema", "compare: values must be all numbers or all dates")
+        pick = max if args["mode"] == "max" else min
+        best = pick(it["value"] for it in items)
+        winners = sorted({it["name"] for it in items if it["value"] == best})
+        if len(winners) > 1:
+            raise ToolError("tie", f"compare: tie between {', '.join(winners)}")
+        return winners[0]
+
+
+def _relation_tools(kg: KnowledgeGraph, rel: Relation, taken: set[str]) -> list[ToolSpec]:
+    local = rel.iri.rstrip("/#").rsplit("/", 1)[-1].rsplit("#", 1)[-1]
+    desc = _sentence(rel.description)
+    subj_t = _type_hint(kg, rel.forward)
+    obj_t = _type_hint(kg, rel.inverse)
+    fwd = _unique_name(rel.label, local, taken, "get_")
+    entity = {"type": "string", "minLength": 1, "description": f"Name of the {subj_t or 'entity'} to look up."}
+    subjects = sorted(kg.name(i) for i in rel.forward)
+    if len(subjects) <= ENUM_MAX:
+        entity["enum"] = subjects
+    forward = _tool(
+        fwd,
+        f"Get the {rel.label} of a{'n' if (subj_t or 'entity')[0] in 'aeiou' else ''} {subj_t or 'entity'}. "
+        f"{desc} Returns a list of names.".replace("  ", " "),
+        {"entity": entity},
+        ["entity"],
+    )
+    inv = _unique_name(rel.label, local, taken, "find_by_")
+    value = {
+        "type": "string",
+        "minLength": 1,
+        "description": f"Name of the {obj_t or 'entity'} that is the {rel.label}.",
+    }
+    objects = sorted(kg.name(i) for i in rel.inverse)
+    if len(objects) <= ENUM_MAX:
+        value["enum"] = objects
+    inverse = _tool(
+        inv,
+        f"Find every entity whose {rel.label} is the given {obj_t or 'entity'}. {desc} Returns a list of names.".replace(
+            "  ", " "
+        ),
+        {"value": value},
+        ["value"],
+    )
+    return [ToolSpec(fwd, "forward", rel.iri, forward), ToolSpec(inv, "inverse", rel.iri, inverse)]
+
+
+def _attribute_tool(kg: KnowledgeGraph, attr: Attribute, taken: set[str]) -> ToolSpec:
+    local = attr.iri.rstrip("/#").rsplit("/", 1)[-1].rsplit("#", 1)[-1]
+    name = _unique_name(attr.label, local, taken, "get_")
+    subj_t = _type_hint(kg, attr.values)
+    entity = {"type": "string", "minLength": 1, "description": f"Name of the {subj_t or 'entity'} to look up."}
+    returns = {"integer": "an integer", "number": "a number", "date": "an ISO 8601 date",
+               "datetime": "an ISO 8601 date-time", "boolean": "true or false", "string": "text"}[attr.kind]  # fmt: skip
+    schema = _tool(
+        name,
+        f"Get the {attr.label} of a{'n' if (subj_t or 'entity')[0] in 'aeiou' else ''} {subj_t or 'entity'}. "
+        f"{_sentence(attr.description)} Returns {returns}.".replace("  ", " "),
+        {"entity": entity},
+        ["entity"],
+    )
+    return ToolSpec(name, "attribute", attr.iri, schema)
+
+
+def result_json(value) -> str:
+    """The content of a tool message: the executor's result as compact JSON (UTF-8 kept)."""
+    return json.dumps(value, ensure_ascii=False)

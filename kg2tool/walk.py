@@ -1,0 +1,365 @@
+"""Seeded sampling of query plans from the graph, one sampler per shape.
+
+Shapes: the BetaE structures 1p 2p 3p 2i 3i ip pi 2u up and the negation shapes 2in 3in inp pin pni; `count`
+and `compare` (aggregation and comparison); and the BFCL shapes `simple` and `multiple` (a 1p question answered
+with one call, offered alone or among related distractor tools), `parallel` (one tool on several entities in one
+turn), `parallel_multiple` (several tools in one turn) and `irrelevance` (no offered tool fits).
+
+How hubs are kept from dominating: relations are drawn first, uniformly, then an anchor uniformly among the
+entities that have that relation; and every set an answer or an argument holds is bounded (`max_answers`,
+`max_set`; a chain step fans out over at most `max_fanout` entities). A sampler that cannot satisfy its
+constraints in a few tries returns None; the caller counts it as a sampling failure.
+
+Only relations/attributes that have tools (enough support) are used. All randomness comes from the `random.Random`
+passed in, and every index is built in sorted order, so the same graph and seed give the same plans.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from .graph import KnowledgeGraph
+from .plans import Anchor, Attr, Compare, Count, Node, Parallel, Project, SetOp, execute
+from .tools import ToolSet
+
+BETAE_SHAPES = ("1p", "2p", "3p", "2i", "3i", "ip", "pi", "2u", "up")
+NEGATION_SHAPES = ("2in", "3in", "inp", "pin", "pni")
+AGGREGATE_SHAPES = ("count", "compare")
+BFCL_SHAPES = ("simple", "multiple", "parallel", "parallel_multiple", "irrelevance")
+ALL_SHAPES = BFCL_SHAPES + BETAE_SHAPES[1:] + NEGATION_SHAPES + AGGREGATE_SHAPES
+
+# Shape -> BFCL category of the conversation.
+CATEGORY = {s: "multi_step" for s in BETAE_SHAPES + NEGATION_SHAPES + AGGREGATE_SHAPES}
+CATEGORY |= {s: s for s in BFCL_SHAPES}
+CATEGORY["1p"] = "simple"
+
+
+@dataclass
+class WalkConfig:
+    """Parameters:
+    max_answers: largest answer set a question may have.
+    max_set: largest list passed as a tool argument (intersection/count inputs).
+    max_fanout: largest intermediate set a chain fans out over (one parallel call per entity).
+    inverse_prob: probability that a projection walks a relation backwards (find_by_...).
+    tries: attempts per sample before giving up.
+    """
+
+    max_answers: int = 8
+    max_set: int = 30
+    max_fanout: int = 3
+    inverse_prob: float = 0.3
+    tries: int = 30
+
+
+class Walker:
+    def __init__(self, toolset: ToolSet, config: WalkConfig | None = None):
+        self.ts = toolset
+        self.kg: KnowledgeGraph = toolset.kg
+        self.cfg = config or WalkConfig()
+        kg = self.kg
+        self.rels = sorted(toolset.forward_tool)
+        self.attrs = sorted(
+            a for a in toolset.attribute_tool if kg.attributes[a].kind in ("integer", "number", "date", "datetime")
+        )
+        # Sorted key lists to sample anchors from, per relation and direction.
+        self.sources = {
+            (r, inv): sorted(kg.relations[r].inverse if inv else kg.relations[r].forward)
+            for r in self.rels
+            for inv in (False, True)
+        }
+        # For each entity, the (relation, inverse) projections it can start from.
+        self.options: dict[int, list[tuple[str, bool]]] = {}
+        # For each entity t, the (relation, inverse, anchor) projections whose result contains t.
+        self.incoming: dict[int, list[tuple[str, bool, int]]] = {}
+        for r in self.rels:
+            rel = kg.relations[r]
+            for s, objs in rel.forward.items():
+                self.options.setdefault(s, []).append((r, False))
+                for o in objs:
+                    self.incoming.setdefault(o, []).append((r, False, s))
+                    self.incoming.setdefault(s, []).append((r, True, o))
+            for o in rel.inverse:
+                self.options.setdefault(o, []).append((r, True))
+        self.targets = sorted(t for t, opts in self.incoming.items() if len({a for _, _, a in opts}) >= 2)
+
+    # -- primitives --------------------------------------------------------------------------------------
+    def adj(self, rel: str, inverse: bool) -> dict[int, tuple[int, ...]]:
+        r = self.kg.relations[rel]
+        return r.inverse if inverse else r.forward
+
+    def project_ids(self, rel: str, inverse: bool, ids) -> set[int]:
+        adj = self.adj(rel, inverse)
+        out: set[int] = set()
+        for e in ids:
+            out.update(adj.get(e, ()))
+        return out
+
+    def one_hop(self, rng: random.Random, lo: int = 1, hi: int | None = None) -> Project | None:
+        """A 1p projection with a result size in [lo, hi], relation drawn first."""
+        hi = hi or self.cfg.max_answers
+        for _ in range(self.cfg.tries):
+            rel = rng.choice(self.rels)
+            inv = rng.random() < self.cfg.inverse_prob
+            src = self.sources[(rel, inv)]
+            if not src:
+                continue
+            e = rng.choice(src)
+            if lo <= len(self.adj(rel, inv)[e]) <= hi:
+                return Project(rel, Anchor(e), inv)
+        return None
+
+    def extend(self, rng: random.Random, node: Node, ids, hi: int | None = None) -> Project | None:
+        """Project `node` (whose value is `ids`, at most max_fanout of them) one more hop."""
+        hi = hi or self.cfg.max_answers
+        if not 1 <= len(ids) <= self.cfg.max_fanout:
+            return None
+        last = (node.rel, node.inverse) if isinstance(node, Project) else None
+        for _ in range(self.cfg.tries):
+            m = rng.choice(sorted(ids))
+            opts = self.options.get(m)
+            if not opts:
+                return None
+            rel, inv = rng.choice(opts)
+            if last and rel == last[0] and inv != last[1]:
+                continue  # walking straight back is trivial
+            adj = self.adj(rel, inv)
+            if not all(i in adj for i in ids):
+                continue  # every fanned-out call must be a valid lookup (enums list only entities with facts)
+            res = self.project_ids(rel, inv, ids)
+            if 1 <= len(res) <= hi:
+                return Project(rel, node, inv)
+        return None
+
+    def branches_to(self, rng: random.Random, k: int) -> tuple[int, list[Project]] | None:
+        """k distinct 1p branches (different anchors) whose results all contain one target entity."""
+        for _ in range(self.cfg.tries):
+            t = rng.choice(self.targets)
+            opts = self.incoming[t]
+            picked: list[Project] = []
+            used: set[int] = {t}
+            for _ in range(4 * k):
+                r, inv, a = rng.choice(opts)
+                if a in used or len(self.adj(r, inv)[a]) > self.cfg.max_set:
+                    continue
+                picked.append(Project(r, Anchor(a), inv))
+                used.add(a)
+                if len(picked) == k:
+                    return t, picked
+        return None
+
+    # -- shapes ------------------------------------------------------------------------------------------
+    def sample(self, shape: str, rng: random.Random) -> Node | None:
+        """A plan of the given shape (one of ALL_SHAPES), or None when none was found in `tries` attempts."""
+        name = "_" + shape if shape in BFCL_SHAPES + AGGREGATE_SHAPES else "_s" + shape
+        return getattr(self, name)(rng)
+
+    def _simple(self, rng):
+        return self.one_hop(rng)
+
+    _multiple = _simple
+    _irrelevance = _simple
+
+    def _chain(self, rng, hops: int):
+        node = self.one_hop(rng, hi=self.cfg.max_fanout if hops > 1 else None)
+        for h in range(1, hops):
+            if node is None:
+                return None
+            last = h == hops - 1
+            node = self.extend(rng, node, execute(self.kg, node), hi=None if last else self.cfg.max_fanout)
+        return node
+
+    def _s2p(self, rng):
+        return self._chain(rng, 2)
+
+    def _s3p(self, rng):
+        return self._chain(rng, 3)
+
+    def _inter(self, rng, k: int, hi: int | None = None):
+        hi = hi or self.cfg.max_answers
+        for _ in range(self.cfg.tries):
+            got = self.branches_to(rng, k)
+            if got is None:
+                return None
+            _, branches = got
+            sets = [execute(self.kg, b) for b in branches]
+            inter = frozenset.intersection(*sets)
+            if 1 <= len(inter) <= hi and any(len(s) > len(inter) for s in sets):
+                return SetOp("intersection", tuple(branches))
+        return None
+
+    def _s2i(self, rng):
+        return self._inter(rng, 2)
+
+    def _s3i(self, rng):
+        return self._inter(rng, 3)
+
+    def _sip(self, rng):
+        node = self._inter(rng, 2, hi=self.cfg.max_fanout)
+        return node and self.extend(rng, node, execute(self.kg, node))
+
+    def _spi(self, rng):
+        for _ in range(self.cfg.tries):
+            two_hop = self._chain(rng, 2)
+            if two_hop is None:
+                return None
+            ids = execute(self.kg, two_hop)
+            if len(ids) > self.cfg.max_set:
+                continue
+            t = rng.choice(sorted(ids))
+            opts = [o for o in self.incoming.get(t, ()) if o[2] not in (two_hop.child.child.eid, t)]
+            if not opts:
+                continue
+            r, inv, a = rng.choice(opts)
+            other = Project(r, Anchor(a), inv)
+            other_ids = execute(self.kg, other)
+            inter = ids & other_ids
+            if (
+                len(other_ids) <= self.cfg.max_set
+                and 1 <= len(inter) <= self.cfg.max_answers
+                and (len(ids) > len(inter) or len(other_ids) > len(inter))
+            ):
+                return SetOp("intersection", (two_hop, other))
+        return None
+
+    def _union(self, rng, hi: int | None = None):
+        hi = hi or self.cfg.max_answers
+        for _ in range(self.cfg.tries):
+            first = self.one_hop(rng)
+            if first is None:
+                return None
+            src = self.sources[(first.rel, first.inverse)]
+            other = rng.choice(src)
+            if other == first.child.eid:
+                continue
+            second = Project(first.rel, Anchor(other), first.inverse)
+            union = execute(self.kg, first) | execute(self.kg, second)
+            if len(union) <= hi and union != execute(self.kg, first) and union != execute(self.kg, second):
+                return SetOp("union", (first, second))
+        return None
+
+    def _s2u(self, rng):
+        return self._union(rng)
+
+    def _sup(self, rng):
+        node = self._union(rng, hi=self.cfg.max_fanout)
+        return node and self.extend(rng, node, execute(self.kg, node))
+
+    def _difference(self, rng, include: Node | None) -> SetOp | None:
+        """include minus a 1p branch that removes some but not all of include."""
+        if include is None:
+            return None
+        inc = execute(self.kg, include)
+        if not 2 <= len(inc) <= self.cfg.max_set:
+            return None
+        top = topic_of(include)
+        for _ in range(self.cfg.tries):
+            m = rng.choice(sorted(inc))
+            opts = [o for o in self.incoming.get(m, ()) if o[2] != top and o[2] not in inc]
+            if not opts:
+                continue
+            r, inv, a = rng.choice(opts)
+            exc = Project(r, Anchor(a), inv)
+            exc_ids = execute(self.kg, exc)
+            rest = inc - exc_ids
+            if len(exc_ids) <= self.cfg.max_set and 1 <= len(rest) <= self.cfg.max_answers:
+                return SetOp("difference", (include, exc))
+        return None
+
+    def _s2in(self, rng):
+        return self._difference(rng, self.one_hop(rng, lo=2, hi=self.cfg.max_set))
+
+    def _s3in(self, rng):
+        return self._difference(rng, self._inter(rng, 2, hi=self.cfg.max_set))
+
+    def _sinp(self, rng):
+        for _ in range(3):
+            node = self._difference(rng, self.one_hop(rng, lo=2, hi=self.cfg.max_set))
+            ids = node and execute(self.kg, node)
+            if ids and len(ids) <= self.cfg.max_fanout:
+                return self.extend(rng, node, ids)
+        return None
+
+    def _spin(self, rng):
+        chain = self._chain(rng, 2)
+        return self._difference(rng, chain) if chain else None
+
+    def _spni(self, rng):
+        """A 1p set minus a two-hop chain: the chain first, then a 1p branch that overlaps it."""
+        for _ in range(self.cfg.tries):
+            chain = self._chain(rng, 2)
+            if chain is None:
+                return None
+            exc = execute(self.kg, chain)
+            if len(exc) > self.cfg.max_set:
+                continue
+            m = rng.choice(sorted(exc))
+            opts = [o for o in self.incoming.get(m, ()) if o[2] != chain.child.child.eid]
+            if not opts:
+                continue
+            r, inv, a = rng.choice(opts)
+            include = Project(r, Anchor(a), inv)
+            inc = execute(self.kg, include)
+            if len(inc) <= self.cfg.max_set and 1 <= len(inc - exc) <= self.cfg.max_answers:
+                return SetOp("difference", (include, chain))
+        return None
+
+    def _count(self, rng):
+        return (p := self.one_hop(rng, lo=2, hi=self.cfg.max_set)) and Count(p)
+
+    def _compare(self, rng):
+        if self.attrs and rng.random() < 0.5:
+            attr = rng.choice(self.attrs)
+            vals = self.kg.attributes[attr].values
+            single = sorted(e for e, v in vals.items() if len(v) == 1)
+            if len(single) >= 2:
+                a, b = rng.sample(single, 2)
+                if vals[a][0] != vals[b][0]:
+                    return Compare((Attr(attr, Anchor(a)), Attr(attr, Anchor(b))), rng.choice(("max", "min")))
+        for _ in range(self.cfg.tries):
+            rel = rng.choice(self.rels)
+            inv = rng.random() < self.cfg.inverse_prob
+            src = [e for e in self.sources[(rel, inv)] if len(self.adj(rel, inv)[e]) <= self.cfg.max_set]
+            if len(src) < 2:
+                continue
+            a, b = rng.sample(src, 2)
+            if len(self.adj(rel, inv)[a]) != len(self.adj(rel, inv)[b]):
+                items = (Count(Project(rel, Anchor(a), inv)), Count(Project(rel, Anchor(b), inv)))
+                return Compare(items, rng.choice(("max", "min")))
+        return None
+
+    def _parallel(self, rng):
+        first = self.one_hop(rng)
+        if first is None:
+            return None
+        k = rng.randint(2, 4)
+        src = [
+            e
+            for e in self.sources[(first.rel, first.inverse)]
+            if len(self.adj(first.rel, first.inverse)[e]) <= self.cfg.max_answers
+        ]
+        others = [e for e in src if e != first.child.eid]
+        if len(others) < k - 1:
+            return None
+        picks = [first.child.eid] + rng.sample(others, k - 1)
+        return Parallel(tuple(Project(first.rel, Anchor(e), first.inverse) for e in picks))
+
+    def _parallel_multiple(self, rng):
+        k = rng.randint(2, 3)
+        parts: list[Project] = []
+        for _ in range(self.cfg.tries):
+            p = self.one_hop(rng)
+            if p is None:
+                return None
+            if all(p.rel != q.rel for q in parts) and all(p.child != q.child for q in parts):
+                parts.append(p)
+            if len(parts) == k:
+                return Parallel(tuple(parts))
+        return None
+
+
+def topic_of(node: Node) -> int | None:
+    from .plans import anchors
+
+    a = anchors(node)
+    return a[0] if a else None
