@@ -19,6 +19,7 @@ Design choices:
 from __future__ import annotations
 
 import gzip
+import logging
 import re
 import unicodedata
 from collections import defaultdict
@@ -196,6 +197,8 @@ def parse_files(paths: Sequence[str | Path]):
 
     if not paths:
         raise InputError("no graph file given (use --graph FILE)")
+    # rdflib logs a traceback for every literal with an invalid lexical form; we count and skip those instead.
+    logging.getLogger("rdflib.term").setLevel(logging.CRITICAL)
     graph = rdflib.Graph()
     for p in paths:
         path = Path(p)

@@ -1,0 +1,45 @@
+# Two entry points (see README): `make demo` runs the main job, `make test` runs the test suite.
+# Both create ./.venv and install what they need into it. PYTHON can point at another interpreter (>= 3.10).
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+OUT ?= out/wiki
+
+.PHONY: demo test test-slow bench setup-core setup-full lint clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+
+# Core only: synthesis needs no torch.
+$(VENV)/.core: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q -e .
+	touch $@
+
+# Everything the tests need. torch is pinned first to its CPU wheel (an unpinned torch pulls a multi-GB CUDA build).
+$(VENV)/.full: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q torch==2.13.0
+	$(BIN)/pip install -q -e '.[dev,train]'
+	if [ -f .ci/install-bfcl.sh ]; then PATH="$(CURDIR)/$(BIN):$$PATH" bash .ci/install-bfcl.sh; fi
+	touch $(VENV)/.core $@
+
+setup-core: $(VENV)/.core
+setup-full: $(VENV)/.full
+
+demo: $(VENV)/.core
+	$(BIN)/kg2tool synth --graph examples/wiki.ttl --out $(OUT) -n 2000 --seed 0 --overwrite
+
+test: $(VENV)/.full
+	$(BIN)/python -m pytest
+
+test-slow: $(VENV)/.full
+	$(BIN)/python -m pytest -m slow
+
+bench: $(VENV)/.full
+	$(BIN)/python bench/bench_synth.py
+
+lint: $(VENV)/.full
+	$(BIN)/ruff check kg2tool tests bench
+
+clean:
+	rm -rf $(VENV) out .pytest_cache

@@ -1,0 +1,67 @@
+"""An independent checker for synth output, written for the tests without kg2tool's own verify module.
+
+It re-validates every call with jsonschema directly and re-executes it through a fresh ToolSet, so a bug in
+`kg2tool.verify` cannot hide a bad row.
+"""
+
+from __future__ import annotations
+
+import json
+
+from jsonschema import Draft202012Validator
+
+
+def check_row(row: dict, toolset) -> list[str]:
+    """Problems found in one row (empty list: the row is good)."""
+    problems = []
+    tools = {t["function"]["name"]: t for t in row["tools"]}
+    for t in row["tools"]:
+        Draft202012Validator.check_schema(t["function"]["parameters"])
+    msgs = row["messages"]
+    if msgs[0]["role"] != "user" or msgs[-1]["role"] != "assistant" or msgs[-1].get("tool_calls"):
+        problems.append("structure")
+    pending: dict[str, tuple[str, dict]] = {}
+    answered: set[str] = set()
+    last_results = []
+    for m in msgs[1:-1]:
+        if m["role"] == "assistant":
+            if pending:
+                problems.append("new turn before all calls were answered")
+            last_results = []
+            for call in m["tool_calls"]:
+                fn = call["function"]
+                if fn["name"] not in tools:
+                    problems.append(f"tool not offered: {fn['name']}")
+                    continue
+                errors = list(Draft202012Validator(tools[fn["name"]]["function"]["parameters"]).iter_errors(fn["arguments"]))
+                if errors:
+                    problems.append(f"invalid arguments: {errors[0].message}")
+                if call["id"] in pending or call["id"] in answered:
+                    problems.append("duplicate call id")
+                pending[call["id"]] = (fn["name"], fn["arguments"])
+        elif m["role"] == "tool":
+            if m["tool_call_id"] not in pending:
+                problems.append("tool message without a call")
+                continue
+            name, args = pending.pop(m["tool_call_id"])
+            answered.add(m["tool_call_id"])
+            expected = toolset.execute(name, args)
+            if json.loads(m["content"]) != expected:
+                problems.append(f"tool result differs from execution: {name}")
+            last_results.append(expected)
+    if pending:
+        problems.append("unanswered calls")
+    final = msgs[-1]["content"]
+    for ans in row["answers"]:
+        if ans not in final:
+            problems.append(f"answer not stated: {ans}")
+    if row["category"] == "irrelevance":
+        if len(msgs) != 2 or row["answers"]:
+            problems.append("irrelevance row with calls or answers")
+    else:
+        got = set()
+        for r in last_results:
+            got |= {str(x) for x in r} if isinstance(r, list) else {str(r)}
+        if got != set(row["answers"]):
+            problems.append("last results differ from answers")
+    return problems

@@ -1,0 +1,134 @@
+"""End to end through the real console script: the issue's acceptance checks."""
+
+import hashlib
+import json
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from conftest import EXAMPLE
+
+from checks import check_row
+
+
+def run_cli(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "kg2tool.cli", *map(str, args)], capture_output=True, text=True, cwd=cwd)
+
+
+def digest(folder: Path) -> dict[str, str]:
+    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.rglob("*.parquet"))}
+
+
+@pytest.fixture(scope="module")
+def wiki_runs(tmp_path_factory):
+    base = tmp_path_factory.mktemp("wiki")
+    outs = []
+    for name in ("a", "b"):
+        res = run_cli("synth", "--graph", EXAMPLE, "--out", base / name, "-n", 600, "--seed", 7, "--no-progress")
+        assert res.returncode == 0, res.stderr
+        outs.append(base / name)
+    return outs
+
+
+def test_same_seed_gives_identical_files(wiki_runs):
+    a, b = wiki_runs
+    assert digest(a) and digest(a) == digest(b)
+    assert (a / "validation_report.json").read_bytes() == (b / "validation_report.json").read_bytes()
+
+
+def test_every_row_passes_independent_check(wiki_runs):
+    from datasets import load_dataset
+
+    from kg2tool.graph import load_graph
+    from kg2tool.tools import ToolSet
+
+    ts = ToolSet.from_graph(load_graph([EXAMPLE]))
+    ds = load_dataset(str(wiki_runs[0]), "sft")
+    assert sum(len(ds[s]) for s in ds) == 600
+    questions, keys = Counter(), {}
+    patterns, cats = set(), set()
+    for split in ds:
+        for row in ds[split]:
+            assert check_row(row, ts) == [], row["id"]
+            questions[row["messages"][0]["content"]] += 1
+            keys.setdefault(split, set()).add((row["topic_entity"], tuple(row["relation_path"])))
+            patterns.add(row["pattern"])
+            cats.add(row["category"])
+    assert max(questions.values()) == 1, "a question appears twice"
+    assert not keys["train"] & keys["test"], "a test question shares topic entity and relation path with train"
+    assert len(patterns) >= 9
+    assert cats >= {"simple", "multiple", "parallel", "parallel_multiple", "irrelevance"}
+
+
+def test_arguments_and_schemas_round_trip_exactly(wiki_runs):
+    """No keys merged in from other rows (Arrow struct merging): compare with the rows as written."""
+    import pyarrow.parquet as pq
+    from datasets import load_dataset
+
+    ds = load_dataset(str(wiki_runs[0]), "sft", split="train")
+    raw = pq.read_table(wiki_runs[0] / "sft" / "train-00000-of-00001.parquet").to_pylist()
+    for loaded, stored in zip(ds, raw):
+        assert loaded["tools"] == [json.loads(t) for t in stored["tools"]]
+        assert loaded["messages"] == [json.loads(m) for m in stored["messages"]]
+        for m in loaded["messages"]:
+            if m["role"] == "user":
+                assert set(m) == {"role", "content"}
+            for c in m.get("tool_calls", []):
+                assert isinstance(c["function"]["arguments"], dict)
+                name = c["function"]["name"]
+                schema = next(t for t in loaded["tools"] if t["function"]["name"] == name)
+                assert set(c["function"]["arguments"]) <= set(schema["function"]["parameters"]["properties"])
+
+
+def test_card_and_report(wiki_runs):
+    import yaml
+
+    card = (wiki_runs[0] / "README.md").read_text()
+    front = yaml.safe_load(card.split("---")[1])
+    assert front["configs"][0]["config_name"] == "sft"
+    assert {"license", "task_categories", "tags", "size_categories"} <= set(front)
+    report = json.loads((wiki_runs[0] / "validation_report.json").read_text())
+    assert report["kept"]["total"] == 600 and report["train_test_key_overlap"] == 0
+    assert set(report["relation_coverage"]) and isinstance(report["dropped"], dict)
+
+
+def test_malformed_graph_fails_cleanly_and_writes_nothing(tmp_path):
+    bad = tmp_path / "bad.ttl"
+    bad.write_text('@prefix ex: <http://ex.org/> .\nex:a ex:p ex:b .\nex:c ex:p "unterminated ;\n')
+    out = tmp_path / "out"
+    res = run_cli("synth", "--graph", bad, "--out", out)
+    assert res.returncode == 3
+    assert "bad.ttl:3" in res.stderr and "Traceback" not in res.stderr
+    assert not out.exists()
+    assert [p.name for p in tmp_path.iterdir()] == ["bad.ttl"]  # no temporary folder left either
+
+
+def test_existing_output_is_refused_unless_overwrite(tmp_path, small_graph_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "keep.txt").write_text("precious")
+    res = run_cli("synth", "--graph", small_graph_path, "--out", out, "-n", 20)
+    assert res.returncode == 4 and "--overwrite" in res.stderr
+    assert (out / "keep.txt").read_text() == "precious"
+    res = run_cli("synth", "--graph", small_graph_path, "--out", out, "-n", 20, "--overwrite", "--no-progress")
+    assert res.returncode == 0, res.stderr
+    assert not (out / "keep.txt").exists() and (out / "README.md").exists()
+
+
+def test_usage_errors(tmp_path, small_graph_path):
+    res = run_cli("synth", "--graph", small_graph_path, "--out", tmp_path / "o", "--mix", "5p=1")
+    assert res.returncode == 2 and "unknown shape '5p'" in res.stderr
+    res = run_cli("synth", "--graph", small_graph_path, "--out", tmp_path / "o", "--splits", "0.5,0.5")
+    assert res.returncode == 2
+    res = run_cli("synth", "--graph", small_graph_path, "--out", tmp_path / "o", "--min-support", "100000")
+    assert res.returncode == 6 and "--min-support" in res.stderr
+
+
+def test_tools_command_lists_tools(small_graph_path):
+    res = run_cli("tools", "--graph", small_graph_path, "--json")
+    assert res.returncode == 0
+    names = [t["function"]["name"] for t in json.loads(res.stdout)]
+    assert "get_place_of_birth" in names and "intersection" in names

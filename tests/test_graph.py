@@ -1,0 +1,136 @@
+import gzip
+import json
+
+import pytest
+
+from kg2tool.errors import InputError
+from kg2tool.graph import load_graph, normalize_name, readable_local_name
+
+NT = """<http://ex.org/a> <http://www.w3.org/2000/01/rdf-schema#label> "Alpha"@en .
+<http://ex.org/b> <http://www.w3.org/2000/01/rdf-schema#label> "Beta"@en .
+<http://ex.org/a> <http://ex.org/knows> <http://ex.org/b> .
+<http://ex.org/a> <http://ex.org/age> "42"^^<http://www.w3.org/2001/XMLSchema#integer> .
+"""
+
+
+def test_example_graph_matches_reference_numbers(example_kg):
+    # Reference numbers from shared/data/README.md (CoDEx-S): 2,034 entities, 42 relations, 36,543 edges.
+    assert len(example_kg) == 2034
+    assert len(example_kg.relations) == 42
+    assert sum(r.support for r in example_kg.relations.values()) == 36543
+    usa = example_kg.resolve("United States of America")
+    assert example_kg.entities[usa] == "http://www.wikidata.org/entity/Q30"
+    assert example_kg.resolve("united states of america") == usa  # lenient key
+
+
+@pytest.mark.parametrize(
+    "name,fmt_text",
+    [
+        ("g.nt", NT),
+        ("g.nq", NT.replace(" .\n", " <http://ex.org/graph> .\n")),
+        (
+            "g.jsonld",
+            json.dumps(
+                [
+                    {"@id": "http://ex.org/a", "http://www.w3.org/2000/01/rdf-schema#label": [{"@value": "Alpha", "@language": "en"}],
+                     "http://ex.org/knows": [{"@id": "http://ex.org/b"}],
+                     "http://ex.org/age": [{"@value": "42", "@type": "http://www.w3.org/2001/XMLSchema#integer"}]},
+                    {"@id": "http://ex.org/b", "http://www.w3.org/2000/01/rdf-schema#label": [{"@value": "Beta", "@language": "en"}]},
+                ]
+            ),
+        ),
+        (
+            "g.rdf",
+            """<?xml version="1.0"?>
+<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:rdfs="http://www.w3.org/2000/01/rdf-schema#"
+         xmlns:ex="http://ex.org/">
+  <rdf:Description rdf:about="http://ex.org/a"><rdfs:label xml:lang="en">Alpha</rdfs:label>
+    <ex:knows rdf:resource="http://ex.org/b"/>
+    <ex:age rdf:datatype="http://www.w3.org/2001/XMLSchema#integer">42</ex:age></rdf:Description>
+  <rdf:Description rdf:about="http://ex.org/b"><rdfs:label xml:lang="en">Beta</rdfs:label></rdf:Description>
+</rdf:RDF>""",
+        ),
+    ],
+)
+def test_formats_by_extension_and_gzip(tmp_path, name, fmt_text):
+    for path in (tmp_path / name, tmp_path / (name + ".gz")):
+        data = fmt_text.encode()
+        path.write_bytes(gzip.compress(data, mtime=0) if path.suffix == ".gz" else data)
+        kg = load_graph([path])
+        a, b = kg.resolve("Alpha"), kg.resolve("Beta")
+        assert kg.relations["http://ex.org/knows"].forward == {a: (b,)}
+        age = kg.attributes["http://ex.org/age"]
+        assert age.kind == "integer" and age.values == {a: (42,)}
+
+
+def test_merge_several_files(tmp_path, small_graph_path):
+    extra = tmp_path / "extra.nt"
+    extra.write_text(NT)
+    kg = load_graph([small_graph_path, extra])
+    assert kg.resolve("Alpha") is not None and kg.resolve("Person 3") is not None
+
+
+def test_labels_language_types_and_fallbacks(small_kg, small_graph_path):
+    kg = small_kg
+    atl = kg.resolve("Atlantis")
+    assert kg.labels[atl] == "Atlantis"
+    assert "Atlantis Republic" in kg.alt_labels[atl]
+    assert kg.resolve("Atlantis Republic") == atl
+    de = load_graph([small_graph_path], lang="de")
+    assert de.labels[de.index["http://example.org/Atlantis"]] == "ATLANTIS"
+    # no label -> readable local name
+    assert kg.resolve("Old Town") == kg.index["http://example.org/Old_Town"]
+    assert readable_local_name("http://dbpedia.org/resource/Barack_Obama") == "Barack Obama"
+    # typed attributes; ill-typed literal and blank-node triples are skipped and counted
+    kinds = {a.label: a.kind for a in kg.attributes.values()}
+    assert kinds == {"population": "integer", "height": "number", "inception": "date"}
+    assert kg.stats.ill_typed_literals_skipped == 1
+    assert kg.stats.blank_node_triples_skipped >= 1
+    assert kg.stats.unlabeled_entities == 1
+
+
+def test_duplicate_labels_get_unique_display_names(small_kg):
+    names = small_kg.names
+    assert len(set(names)) == len(names)
+    assert "Person 1 (person number 1)" in names and "Person 1 (another person)" in names
+    # the plain label resolves by the documented tie-break: highest degree, then smallest IRI
+    p1 = small_kg.resolve("Person 1")
+    assert small_kg.entities[p1] == "http://example.org/P1"
+    assert normalize_name("Ünïcode  Name!") == normalize_name("unicode name")
+
+
+def test_malformed_turtle_names_file_and_line(tmp_path):
+    bad = tmp_path / "bad.ttl"
+    bad.write_text('@prefix ex: <http://ex.org/> .\nex:a ex:p ex:b .\nex:c ex:p "oops ;\n')
+    with pytest.raises(InputError, match=r"bad\.ttl:3: malformed turtle"):
+        load_graph([bad])
+
+
+@pytest.mark.parametrize(
+    "name,text,line",
+    [
+        ("bad.nt", "<http://a> <http://p> <http://b> .\n<http://a> <http://p> oops .\n", 2),
+        ("bad.rdf", '<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">\n<rdf:Description>\n</rdf:RDF>', 3),
+        ("bad.jsonld", '{"@id": "http://a",\n "http://p": [', 2),
+    ],
+)
+def test_malformed_other_formats_name_line(tmp_path, name, text, line):
+    path = tmp_path / name
+    path.write_text(text)
+    with pytest.raises(InputError, match=rf"{name}:{line}: malformed"):
+        load_graph([path])
+
+
+def test_bad_inputs_are_clear_errors(tmp_path):
+    with pytest.raises(InputError, match="cannot tell the RDF format"):
+        load_graph([tmp_path / "graph.csv"])
+    with pytest.raises(InputError, match="no such file"):
+        load_graph([tmp_path / "missing.ttl"])
+    latin = tmp_path / "latin.ttl"
+    latin.write_bytes(b'@prefix ex: <http://ex.org/> .\nex:a ex:p "caf\xe9" .\n')
+    with pytest.raises(InputError, match=r"latin\.ttl:2: the file is not valid UTF-8"):
+        load_graph([latin])
+    empty = tmp_path / "empty.ttl"
+    empty.write_text("")
+    with pytest.raises(InputError, match="no relation between two IRIs"):
+        load_graph([empty])

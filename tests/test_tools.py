@@ -1,0 +1,78 @@
+import pytest
+from jsonschema import Draft202012Validator
+
+from kg2tool.errors import NothingToDoError
+from kg2tool.tools import NAME_RE, ToolError, ToolSet
+
+
+@pytest.fixture(scope="module")
+def ts(small_kg):
+    return ToolSet.from_graph(small_kg)
+
+
+def test_every_schema_is_valid_openai_format(ts, example_kg):
+    for toolset in (ts, ToolSet.from_graph(example_kg)):
+        names = [s["function"]["name"] for s in toolset.schemas()]
+        assert len(names) == len(set(names))
+        for schema in toolset.schemas():
+            assert schema["type"] == "function"
+            fn = schema["function"]
+            assert NAME_RE.match(fn["name"]) and fn["description"]
+            params = fn["parameters"]
+            Draft202012Validator.check_schema(params)
+            assert params["type"] == "object" and params["additionalProperties"] is False
+            assert set(params["required"]) <= set(params["properties"])
+
+
+def test_forward_inverse_and_typed_getters(ts, small_kg):
+    kg = small_kg
+    assert ts.execute("get_place_of_birth", {"entity": "Person 3"}) == ["City 3"]
+    born_in_city3 = ts.execute("find_by_place_of_birth", {"value": "City 3"})
+    assert "Person 3" in born_in_city3 and born_in_city3 == sorted(born_in_city3)
+    assert ts.execute("get_population", {"entity": "City 2"}) == 3014
+    assert ts.execute("get_inception", {"entity": "City 1"}) == "1813-02-11"
+    assert ts.execute("get_height", {"entity": "Person 0"}) == 150.5
+    # a label made of template / HTML / SQL syntax is just a name
+    odd = kg.names[kg.resolve("{{ 7*7 }} <b>Robert'); DROP TABLE--</b>")]
+    assert ts.execute("get_place_of_birth", {"entity": odd}) == ["City 7"]
+    # prepositional label: "cast member of"
+    assert "get_cast_member_of" in ts.specs
+    # enums where the graph has few values; date format where the graph has dates
+    country = ts.specs["find_by_country"].parameters["properties"]["value"]
+    assert country["enum"] == ["Atlantis", "Borduria", "Carpania"]
+
+
+def test_operators(ts):
+    assert ts.execute("intersection", {"sets": [["a", "b", "c"], ["c", "b", "d"]]}) == ["b", "c"]
+    assert ts.execute("union", {"sets": [["b"], ["a"]]}) == ["a", "b"]
+    assert ts.execute("difference", {"include": ["a", "b"], "exclude": ["b"]}) == ["a"]
+    assert ts.execute("count", {"items": ["a", "b", "a"]}) == 2
+    items = [{"name": "x", "value": 3}, {"name": "y", "value": 5}]
+    assert ts.execute("compare", {"items": items, "mode": "max"}) == "y"
+    assert ts.execute("compare", {"items": items, "mode": "min"}) == "x"
+    dates = [{"name": "x", "value": "1990-01-02"}, {"name": "y", "value": "1989-05-01"}]
+    assert ts.execute("compare", {"items": dates, "mode": "min"}) == "y"
+
+
+@pytest.mark.parametrize(
+    "name,args,kind",
+    [
+        ("get_place_of_birth", {"entity": "Nobody Known"}, "unknown_entity"),
+        ("get_place_of_birth", {"entity": 3}, "schema"),
+        ("get_place_of_birth", {}, "schema"),
+        ("get_place_of_birth", {"entity": "Person 1", "extra": 1}, "schema"),
+        ("find_by_country", {"value": "Narnia"}, "schema"),
+        ("no_such_tool", {}, "unknown_tool"),
+        ("intersection", {"sets": [["a"]]}, "schema"),
+        ("compare", {"items": [{"name": "a", "value": 1}, {"name": "b", "value": 1}], "mode": "max"}, "tie"),
+    ],
+)
+def test_errors_name_the_problem(ts, name, args, kind):
+    with pytest.raises(ToolError) as err:
+        ts.execute(name, args)
+    assert err.value.kind == kind and str(err.value)
+
+
+def test_min_support_error_says_what_is_missing(small_kg):
+    with pytest.raises(NothingToDoError, match="no relation or attribute has at least 1000 facts"):
+        ToolSet.from_graph(small_kg, min_support=1000)
