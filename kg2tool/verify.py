@@ -41,7 +41,7 @@ REASONS = (
 
 
 @lru_cache(maxsize=4096)
-def _schema_ok(schema_json: str) -> bool:
+def _schema_ok(name: str, schema_json: str) -> bool:
     try:
         Draft202012Validator.check_schema(json.loads(schema_json)["function"]["parameters"])
         return True
@@ -81,7 +81,8 @@ def verify_row(ts: ToolSet, messages: list[dict], tools: list[dict], gold: list[
     for t in tools:
         name = t.get("function", {}).get("name")
         spec = ts.specs.get(name)
-        if spec is None or spec.schema != t or not _schema_ok(json.dumps(t, sort_keys=True)):
+        # equal to the derived schema, whose own check (cached per tool) is done on its canonical JSON
+        if spec is None or spec.schema != t or not _schema_ok(name, spec.canonical):
             return "tool_schema_mismatch"
         offered[name] = spec
     if not messages or messages[0].get("role") != "user" or not messages[0].get("content"):
@@ -119,7 +120,7 @@ def verify_row(ts: ToolSet, messages: list[dict], tools: list[dict], gold: list[
                 if leaf not in known and not (isinstance(leaf, str) and leaf in question):
                     return "ungrounded_argument"
             try:
-                result = ts.execute(name, args)
+                result = ts.execute(name, args, validate=False)  # validated just above
             except ToolError:
                 return "execution_error"
             if result_json(result) != reply.get("content"):

@@ -76,3 +76,23 @@ def test_errors_name_the_problem(ts, name, args, kind):
 def test_min_support_error_says_what_is_missing(small_kg):
     with pytest.raises(NothingToDoError, match="no relation or attribute has at least 1000 facts"):
         ToolSet.from_graph(small_kg, min_support=1000)
+
+
+def test_fast_items_validator_agrees_with_jsonschema():
+    from kg2tool.tools import CallValidator, operator_schemas
+
+    schema = operator_schemas()["intersection"]["function"]["parameters"]
+    fast, ref = CallValidator(schema), Draft202012Validator(schema)
+    cases = [
+        {"sets": [["a", "b"], ["c"]]},
+        {"sets": [["a", 3], ["c", None]]},
+        {"sets": [["a"], "b"]},
+        {"sets": [["a"]]},
+        {"sets": "x"},
+        {"sets": [["a"], ["b"]], "extra": 1},
+        {},
+    ]
+    for case in cases:
+        got = sorted((list(e.absolute_path), e.message) for e in fast.iter_errors(case))
+        want = sorted((list(e.absolute_path), e.message) for e in ref.iter_errors(case))
+        assert got == want, case
