@@ -19,6 +19,7 @@ from .errors import Kg2ToolError
 COMMAND_MODULES = [
     "kg2tool.commands.synth",
     "kg2tool.commands.tools",
+    "kg2tool.commands.pretrain",
 ]
 
 

@@ -1,0 +1,51 @@
+"""`kg2tool pretrain`: pretrain a Ling-style MoE (qwen2_moe) on a graph's facts and tool-call conversations.
+
+    kg2tool pretrain --config pretrain/tiny.yaml
+    kg2tool pretrain --config pretrain/tiny.yaml --graph examples/wiki.ttl --output_dir runs/tiny --max_steps 200
+    kg2tool pretrain --config pretrain/tiny.yaml --output_dir runs/tiny --resume
+    accelerate launch --config_file pretrain/accelerate/multi_gpu.yaml -m kg2tool.cli pretrain \\
+        --config pretrain/small.yaml
+    kg2tool pretrain --help     # every field: the recipe's and all of TrainingArguments'
+
+Flags use the `TrainingArguments` names and override the YAML. This module imports nothing heavy: the field
+list needs transformers, so the subcommand takes its arguments raw and parses them inside `run`.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from ..errors import require_extra
+
+HELP = "pretrain a Ling-style MoE on the graph's facts and tool-call conversations (flags: TrainingArguments names)"
+
+
+def register(subparsers) -> None:
+    # prefix_chars="+" makes argparse pass every `--flag` through untouched to `run`, which parses them against
+    # the dataclass fields (transformers must not be imported while building the top-level parser).
+    parser = subparsers.add_parser(
+        "pretrain",
+        help=HELP,
+        description=__doc__,
+        prefix_chars="+",
+        add_help=False,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("args", nargs="*", help="--config FILE and TrainingArguments-style flags")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    require_extra("torch", "train")
+    require_extra("transformers", "train")
+    from ..train.args import parse_config
+    from ..train.pretrain import PretrainConfig, run_pretrain
+
+    config = parse_config(PretrainConfig, list(args.args), prog="kg2tool pretrain")
+    report = run_pretrain(config)
+    print(
+        f"pretrained {report['preset']} in {report['train_seconds']:.0f} s ({report['global_step']} steps): "
+        f"LM loss {report['first_lm_loss']} -> {report['last_lm_loss']}, "
+        f"{report['spike_skipped']} update(s) skipped by the spike guard; saved to {config.output_dir}"
+    )
+    return 0

@@ -1,0 +1,74 @@
+"""YAML recipe + command-line flags -> config dataclasses (a small TrlParser), for the training commands.
+
+Design choices:
+- The YAML file gives the defaults, flags override it, and both use the dataclass field names (for training
+  stages, the `TrainingArguments` names: `--output_dir`, `--max_steps`, ...). Parsing is transformers'
+  `HfArgumentParser`, so every field is a flag with its documented help (`kg2tool pretrain --help`).
+- Unknown YAML keys are a usage error naming them, not silently ignored.
+- The CLI hands over the raw argument list (the subcommand's parser does not know the fields, since building
+  them needs transformers, which `kg2tool --help` must not import).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ..errors import InputError, UsageError
+
+
+def load_yaml(path: str) -> dict[str, Any]:
+    """A recipe file as a dict (empty file -> {}); unreadable or non-mapping files are an InputError."""
+    import yaml
+
+    try:
+        data = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
+    except OSError as exc:
+        raise InputError(f"cannot read config {path}: {exc}") from exc
+    except yaml.YAMLError as exc:
+        raise InputError(f"config {path} is not valid YAML: {exc}") from exc
+    if not isinstance(data, dict):
+        raise InputError(f"config {path} must be a mapping of field names to values")
+    return data
+
+
+def split_config_flag(argv: list[str]) -> tuple[str | None, list[str]]:
+    """Take `--config PATH` (or `--config=PATH`) out of `argv`."""
+    rest, config = [], None
+    it = iter(argv)
+    for arg in it:
+        if arg == "--config":
+            config = next(it, None)
+            if config is None:
+                raise UsageError("--config needs a file path")
+        elif arg.startswith("--config="):
+            config = arg.split("=", 1)[1]
+        else:
+            rest.append(arg)
+    return config, rest
+
+
+def parse_config(dataclass_type, argv: list[str], prog: str):
+    """Parse `--config FILE` plus flags into one `dataclass_type` instance (flags win over the file)."""
+    from transformers import HfArgumentParser
+
+    config_path, rest = split_config_flag(argv)
+    parser = HfArgumentParser(dataclass_type, prog=prog)
+    parser.add_argument("--config", help="YAML recipe; flags given here override its values")
+    if config_path:
+        values = load_yaml(config_path)
+        known = {action.dest for action in parser._actions}
+        unknown = sorted(set(values) - known)
+        if unknown:
+            raise UsageError(f"unknown field(s) in {config_path}: {', '.join(unknown)}")
+        # argparse defaults are not type-converted when they are not strings; lists and bools are fine as-is
+        parser.set_defaults(**values)
+        for action in parser._actions:  # a field required by the dataclass is satisfied by the YAML
+            if action.dest in values:
+                action.required = False
+    try:
+        # the extra `--config` attribute comes back as a trailing namespace
+        config = parser.parse_args_into_dataclasses(args=rest)[0]
+    except ValueError as exc:  # __post_init__ validation
+        raise UsageError(str(exc)) from exc
+    return config

@@ -1,0 +1,289 @@
+"""The pretraining corpus: verbalized graph facts, tool-call conversations, user text; tokenized and packed.
+
+Design choices:
+- Facts are grouped by subject into short documents, each fact verbalized with a template drawn at random from
+  a small family, so the same fact appears in several surface forms across passes (`fact_passes`).
+- Tool-call conversations with *random* entity names (recombined name words or invented syllable names) make
+  up `synthetic_fraction` of the corpus by characters. They teach the wire format and, above all, copying:
+  a name must be copied from the question into the call, and from a tool result into the next call and the
+  answer, without the model being able to recall it (STACK.md, last section). Shapes: one call, parallel
+  calls in one turn, and a two-hop chain. Tools are named after the graph's relations.
+- Synth dataset conversations (`--dataset_name`) are rendered through the same chat template as SFT will use.
+- Plain text files: one document per blank-line-separated paragraph block (whole file if it has none).
+- All documents are shuffled with one seeded generator, joined with `<|endoftext|>`, and cut into
+  `seq_len`-token blocks (the remainder is dropped): packed, no padding, labels = inputs.
+- Nothing here imports torch; tokenization goes through the tokenizer passed in.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from ..errors import InputError
+from .chat_format import normalize_row
+
+
+class FactSource(Protocol):
+    """What the corpus needs from a knowledge graph (`kg2tool.graph.KnowledgeGraph` satisfies it)."""
+
+    def iter_facts(self) -> Iterator[tuple[str, str, str]]: ...
+
+    def entity_names(self) -> list[str]: ...
+
+
+FACT_TEMPLATES = [
+    "The {r} of {s} is {o}.",
+    "{s} has {r} {o}.",
+    "{s}: {r} = {o}.",
+    "{o} is the {r} of {s}.",
+    "Q: What is the {r} of {s}? A: {o}.",
+    "{s} | {r} | {o}",
+]
+
+_SYLLABLES = (
+    "ba be bi bo bu da de di do ka ke ki ko lu la li lo ma me mi mo na ne ni no ra re ri ro sa se si so ta te ti to "
+    "va ve vi zo zu"
+).split()
+
+
+@dataclass
+class CorpusConfig:
+    """What goes into the pretraining corpus.
+
+    Parameters:
+        fact_passes: how many times each graph fact is verbalized (each time with a random template).
+        synthetic_fraction: share of the corpus (by characters) made of random-name tool-call conversations.
+        max_synthetic: upper bound on the number of random-name conversations.
+        dataset_repeats: how many times the synth dataset's conversations are included.
+        seed: seed of the one generator that drives templates, random names and document order.
+    """
+
+    fact_passes: int = 2
+    synthetic_fraction: float = 0.5
+    max_synthetic: int = 200_000
+    dataset_repeats: int = 1
+    seed: int = 0
+
+
+@dataclass
+class CorpusStats:
+    documents: dict[str, int] = field(default_factory=dict)
+    characters: dict[str, int] = field(default_factory=dict)
+    tokens: int = 0
+    blocks: int = 0
+
+    def add(self, kind: str, docs: list[str]) -> None:
+        self.documents[kind] = self.documents.get(kind, 0) + len(docs)
+        self.characters[kind] = self.characters.get(kind, 0) + sum(len(d) for d in docs)
+
+
+def verbalize_facts(facts: Iterable[tuple[str, str, str]], rng: random.Random, passes: int = 1) -> list[str]:
+    """One document per (subject, pass): the subject's facts in random order, each through a random template."""
+    by_subject: dict[str, list[tuple[str, str]]] = defaultdict(list)
+    for s, r, o in facts:
+        by_subject[s].append((r, o))
+    docs = []
+    for _ in range(passes):
+        for s in sorted(by_subject):
+            pairs = list(by_subject[s])
+            rng.shuffle(pairs)
+            docs.append(" ".join(rng.choice(FACT_TEMPLATES).format(s=s, r=r, o=o) for r, o in pairs))
+    return docs
+
+
+def tool_name(relation: str) -> str:
+    """A function name for a relation label: `place of birth` -> `get_place_of_birth`."""
+    slug = re.sub(r"[^0-9a-zA-Z]+", "_", relation).strip("_").lower() or "relation"
+    return f"get_{slug}"
+
+
+def relation_tool(relation: str) -> dict[str, Any]:
+    """An OpenAI-format tool that looks up one relation of an entity (used for random-name conversations)."""
+    return {
+        "type": "function",
+        "function": {
+            "name": tool_name(relation),
+            "description": f"Return the {relation} of an entity.",
+            "parameters": {
+                "type": "object",
+                "properties": {"entity": {"type": "string", "description": "The entity's name."}},
+                "required": ["entity"],
+            },
+        },
+    }
+
+
+class RandomNames:
+    """Entity-like names the model cannot have memorized: graph name words recombined, or invented syllables."""
+
+    def __init__(self, names: Sequence[str], rng: random.Random):
+        self.rng = rng
+        self.words = sorted({w for n in names for w in n.split() if w[:1].isalpha()}) or ["Alpha", "Beta"]
+
+    def __call__(self) -> str:
+        rng = self.rng
+        if rng.random() < 0.5:
+            return " ".join(rng.choice(self.words) for _ in range(rng.choice((1, 2, 2, 3))))
+        parts = ["".join(rng.choice(_SYLLABLES) for _ in range(rng.randint(1, 3))) for _ in range(rng.randint(1, 2))]
+        return " ".join(p.capitalize() for p in parts)
+
+
+def _call(i: int, relation: str, entity: str) -> dict[str, Any]:
+    return {
+        "id": f"call_{i}",
+        "type": "function",
+        "function": {"name": tool_name(relation), "arguments": {"entity": entity}},
+    }
+
+
+def _tool_msg(i: int, relation: str, values: list[str]) -> dict[str, Any]:
+    return {"role": "tool", "tool_call_id": f"call_{i}", "name": tool_name(relation), "content": json.dumps(values)}
+
+
+def _join(values: list[str]) -> str:
+    return values[0] if len(values) == 1 else ", ".join(values[:-1]) + " and " + values[-1]
+
+
+def synthetic_conversation(relations: Sequence[str], names: RandomNames, rng: random.Random) -> dict[str, Any]:
+    """One random-name tool-call conversation (`messages`, `tools`) of shape simple, parallel or chain."""
+    shape = rng.choice(("simple", "simple", "parallel", "chain"))
+    values = lambda: [names() for _ in range(rng.choice((1, 1, 2)))]  # noqa: E731
+    r1, r2 = rng.choice(relations), rng.choice(relations)
+    e1, e2 = names(), names()
+    if shape == "simple":
+        v1 = values()
+        q = rng.choice(["What is the {r} of {e}?", "Find the {r} of {e}.", "{e}: what is its {r}?"]).format(r=r1, e=e1)
+        turns = [
+            {"role": "assistant", "content": "", "tool_calls": [_call(1, r1, e1)]},
+            _tool_msg(1, r1, v1),
+            {"role": "assistant", "content": f"The {r1} of {e1} is {_join(v1)}."},
+        ]
+    elif shape == "parallel":
+        v1, v2 = values(), values()
+        q = f"What is the {r1} of {e1}, and the {r2} of {e2}?"
+        turns = [
+            {"role": "assistant", "content": "", "tool_calls": [_call(1, r1, e1), _call(2, r2, e2)]},
+            _tool_msg(1, r1, v1),
+            _tool_msg(2, r2, v2),
+            {"role": "assistant", "content": f"The {r1} of {e1} is {_join(v1)}; the {r2} of {e2} is {_join(v2)}."},
+        ]
+    else:
+        mid, v2 = names(), values()
+        q = f"What is the {r2} of the {r1} of {e1}?"
+        turns = [
+            {"role": "assistant", "content": "", "tool_calls": [_call(1, r1, e1)]},
+            _tool_msg(1, r1, [mid]),
+            {"role": "assistant", "content": "", "tool_calls": [_call(2, r2, mid)]},
+            _tool_msg(2, r2, v2),
+            {"role": "assistant", "content": f"The {r1} of {e1} is {mid}, whose {r2} is {_join(v2)}."},
+        ]
+    pool = sorted({r1, r2} | set(rng.sample(list(relations), min(len(relations), rng.randint(1, 4)))))
+    rng.shuffle(pool)
+    return {"messages": [{"role": "user", "content": q}, *turns], "tools": [relation_tool(r) for r in pool]}
+
+
+def render_conversations(rows: Iterable[dict[str, Any]], tokenizer) -> list[str]:
+    """Render `messages` + `tools` rows to text with the tokenizer's chat template."""
+    out = []
+    for row in rows:
+        messages, tools = normalize_row(row["messages"], row.get("tools"))
+        out.append(tokenizer.apply_chat_template(messages, tools=tools or None, tokenize=False))
+    return out
+
+
+def read_text_files(paths: Sequence[str]) -> list[str]:
+    """Documents from plain text files: blank-line-separated blocks."""
+    docs = []
+    for p in paths:
+        try:
+            text = Path(p).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise InputError(f"cannot read text file {p}: {exc}") from exc
+        docs.extend(block.strip() for block in re.split(r"\n\s*\n", text) if block.strip())
+    return docs
+
+
+def load_synth_rows(path: str, config_name: str = "sft", split: str = "train") -> list[dict[str, Any]]:
+    """Rows (`messages`, `tools`) of a local synth dataset folder, or of a folder whose rows have a `text` field."""
+    import datasets
+
+    if not Path(path).exists():
+        raise InputError(f"dataset folder not found: {path}")
+    try:
+        try:
+            ds = datasets.load_dataset(path, config_name, split=split)
+        except ValueError:  # no such config: a plain dataset folder
+            ds = datasets.load_dataset(path, split=split)
+    except Exception as exc:  # datasets raises many types for unreadable folders
+        raise InputError(f"cannot load dataset {path}: {type(exc).__name__}: {exc}") from exc
+    if "messages" not in ds.column_names and "text" not in ds.column_names:
+        raise InputError(f"dataset {path} has neither a 'messages' nor a 'text' column: {ds.column_names}")
+    return list(ds)
+
+
+def build_documents(
+    kg: FactSource | None,
+    tokenizer_for_chat,
+    config: CorpusConfig,
+    dataset_rows: Sequence[dict[str, Any]] = (),
+    text_docs: Sequence[str] = (),
+    stats: CorpusStats | None = None,
+) -> list[str]:
+    """All corpus documents, shuffled. `tokenizer_for_chat` only needs `apply_chat_template` (any tokenizer
+    carrying the kg2tool template works, so documents can be built before the real tokenizer is trained)."""
+    rng = random.Random(config.seed)
+    stats = stats if stats is not None else CorpusStats()
+    docs: list[str] = []
+
+    def add(kind: str, new: list[str]) -> None:
+        stats.add(kind, new)
+        docs.extend(new)
+
+    relations: list[str] = []
+    entity_names: list[str] = []
+    if kg is not None:
+        facts = list(kg.iter_facts())
+        relations = sorted({r for _, r, _ in facts})
+        entity_names = kg.entity_names()
+        add("facts", verbalize_facts(facts, rng, config.fact_passes))
+    chat_rows = [r for r in dataset_rows if "messages" in r]
+    for _ in range(config.dataset_repeats):
+        add("dataset", render_conversations(chat_rows, tokenizer_for_chat))
+    add("text", [r["text"] for r in dataset_rows if "messages" not in r and r.get("text")] + list(text_docs))
+
+    if config.synthetic_fraction > 0:
+        relations = relations or ["country", "occupation", "place of birth"]
+        names = RandomNames(entity_names, rng)
+        other = sum(len(d) for d in docs)
+        target = other * config.synthetic_fraction / max(1e-9, 1 - config.synthetic_fraction)
+        synthetic, size = [], 0
+        while size < target and len(synthetic) < config.max_synthetic:
+            text = render_conversations([synthetic_conversation(relations, names, rng)], tokenizer_for_chat)[0]
+            synthetic.append(text)
+            size += len(text)
+        add("synthetic_tool_calls", synthetic)
+    rng.shuffle(docs)
+    return docs
+
+
+def pack(docs: Iterable[str], tokenizer, seq_len: int, stats: CorpusStats | None = None) -> list[list[int]]:
+    """Tokenize documents, join them with `<|endoftext|>`, and cut into `seq_len` blocks (remainder dropped)."""
+    sep = tokenizer.pad_token_id  # <|endoftext|>
+    stream: list[int] = []
+    docs = list(docs)
+    for start in range(0, len(docs), 1000):
+        for ids in tokenizer(docs[start : start + 1000], add_special_tokens=False)["input_ids"]:
+            stream.extend(ids)
+            stream.append(sep)
+    blocks = [stream[i : i + seq_len] for i in range(0, len(stream) - seq_len + 1, seq_len)]
+    if stats is not None:
+        stats.tokens = len(stream)
+        stats.blocks = len(blocks)
+    return blocks
