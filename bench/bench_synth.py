@@ -48,7 +48,9 @@ def main() -> None:
     t_rdflib, g = best_of(lambda: rdflib.Graph().parse(args.graph), args.repeat)
     t_load, kg = best_of(lambda: load_graph([args.graph]), args.repeat)
     print(f"graph: {args.graph}: {len(g):,} triples; {kg.summary()}")
-    print(f"load: rdflib parse {t_rdflib:.3f}s | kg2tool load {t_load:.3f}s | ratio {t_load / t_rdflib:.2f}x (target <= 1.5x)")
+    print(
+        f"load: rdflib parse {t_rdflib:.3f}s | kg2tool load {t_load:.3f}s | ratio {t_load / t_rdflib:.2f}x (target <= 1.5x)"
+    )
 
     cfg = SynthConfig(n=args.n, seed=0)
     synth = Synthesizer(kg, cfg)

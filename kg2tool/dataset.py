@@ -2,7 +2,7 @@
 
 Layout:
     OUT/README.md                          dataset card (YAML front matter: configs, license, task_categories, ...)
-    OUT/sft/{train,validation,test}-00000-of-00001.parquet
+    OUT/sft/{train,validation,test}-<content hash>.parquet
     OUT/validation_report.json             counts by shape, category, split and drop reason; relation coverage
 
 `messages`, `tools` and `plan` use the `datasets.Json` feature: Arrow would otherwise merge the keys of nested
@@ -46,15 +46,27 @@ def sft_features():
     )
 
 
-def write_parquet(rows: list[dict], path: Path, features) -> None:
+def write_parquet(rows: list[dict], folder: Path, stem: str, features) -> str:
+    """Write rows to `folder/<stem>-<content hash>.parquet`; return the file name.
+
+    The content hash in the name matters: `datasets.load_dataset(DIR, CONFIG)` caches a local folder under its
+    base name and card metadata only, not the files' content, so two different folders both called `out`, or a
+    folder rewritten with a new seed, would otherwise load the first one's cached rows (seen with datasets 5.2)."""
+    import hashlib
+
     from datasets import Dataset
     from datasets.utils.logging import disable_progress_bar
 
     disable_progress_bar()
     cols = list(features)
     ds = Dataset.from_list([{k: r[k] for k in cols} for r in rows], features=features)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    ds.to_parquet(str(path))
+    folder.mkdir(parents=True, exist_ok=True)
+    tmp = folder / f".{stem}.parquet.tmp"
+    ds.to_parquet(str(tmp))
+    digest = hashlib.sha256(tmp.read_bytes()).hexdigest()[:16]
+    name = f"{stem}-{digest}.parquet"
+    os.replace(tmp, folder / name)
+    return name
 
 
 def size_category(n: int) -> str:
@@ -64,7 +76,7 @@ def size_category(n: int) -> str:
     return "1M<n<10M"
 
 
-def card_text(meta: dict, report: dict) -> str:
+def card_text(meta: dict, report: dict, files: dict[str, dict[str, str]]) -> str:
     """README.md for the dataset folder: YAML front matter the Hub reads, then a readable description."""
     splits = report["kept"]["by_split"]
     front = {
@@ -76,10 +88,11 @@ def card_text(meta: dict, report: dict) -> str:
         "size_categories": [size_category(report["kept"]["total"])],
         "configs": [
             {
-                "config_name": "sft",
-                "default": True,
-                "data_files": [{"split": s, "path": f"sft/{s}-*.parquet"} for s in SPLITS if splits.get(s, 0) > 0],
+                "config_name": config,
+                **({"default": True} if config == "sft" else {}),
+                "data_files": [{"split": s, "path": f"{config}/{name}"} for s, name in by_split.items()],
             }
+            for config, by_split in files.items()
         ],
     }
     by_shape = "\n".join(f"| {k} | {v} |" for k, v in sorted(report["kept"]["by_pattern"].items()))
@@ -181,14 +194,15 @@ def write_dataset(out: Path, rows_by_split: dict[str, list[dict]], report: dict,
     os.chmod(tmp, 0o777 & ~umask)  # mkdtemp makes it private; the dataset folder should not be
     try:
         feats = sft_features()
+        files: dict[str, dict[str, str]] = {"sft": {}}
         for split in SPLITS:
             rows = rows_by_split.get(split, [])
             if rows:
-                write_parquet(rows, tmp / "sft" / f"{split}-00000-of-00001.parquet", feats)
+                files["sft"][split] = write_parquet(rows, tmp / "sft", split, feats)
         (tmp / "validation_report.json").write_text(
             json.dumps(report, indent=2, ensure_ascii=False, sort_keys=True) + "\n", encoding="utf-8"
         )
-        (tmp / "README.md").write_text(card_text(meta, report), encoding="utf-8")
+        (tmp / "README.md").write_text(card_text(meta, report, files), encoding="utf-8")
         _fsync_dir(tmp)
         if out.exists():
             old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=parent))

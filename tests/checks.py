@@ -33,7 +33,9 @@ def check_row(row: dict, toolset) -> list[str]:
                 if fn["name"] not in tools:
                     problems.append(f"tool not offered: {fn['name']}")
                     continue
-                errors = list(Draft202012Validator(tools[fn["name"]]["function"]["parameters"]).iter_errors(fn["arguments"]))
+                errors = list(
+                    Draft202012Validator(tools[fn["name"]]["function"]["parameters"]).iter_errors(fn["arguments"])
+                )
                 if errors:
                     problems.append(f"invalid arguments: {errors[0].message}")
                 if call["id"] in pending or call["id"] in answered:

@@ -47,7 +47,9 @@ def make_small_graph(n_people: int = 40) -> str:
     for i in range(n_people):
         name = f"Person {i}" if i != 7 else "{{ 7*7 }} <b>Robert'); DROP TABLE--</b>"
         lines.append(f'ex:P{i} rdfs:label "{name}"@en ; schema:description "person number {i}"@en ;')
-        lines.append(f"    ex:bornIn ex:{cities[i % 8]} ; ex:livesIn ex:{cities[(i * 3) % 8]} , ex:{cities[(i * 5 + 1) % 8]} ;")
+        lines.append(
+            f"    ex:bornIn ex:{cities[i % 8]} ; ex:livesIn ex:{cities[(i * 3) % 8]} , ex:{cities[(i * 5 + 1) % 8]} ;"
+        )
         lines.append(f"    ex:actedIn ex:{films[i % 6]} , ex:{films[(i * 7 + 2) % 6]} ;")
         lines.append(f"    ex:friend ex:P{(i + 1) % n_people} , ex:P{(i * 3 + 5) % n_people} ;")
         lines.append(f'    ex:height "{150 + (i * 37) % 50}.5"^^xsd:decimal .')

@@ -8,18 +8,21 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-
-from conftest import EXAMPLE
-
 from checks import check_row
+from conftest import EXAMPLE
 
 
 def run_cli(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "kg2tool.cli", *map(str, args)], capture_output=True, text=True, cwd=cwd)
+    return subprocess.run(
+        [sys.executable, "-m", "kg2tool.cli", *map(str, args)], capture_output=True, text=True, cwd=cwd
+    )
 
 
 def digest(folder: Path) -> dict[str, str]:
-    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.rglob("*.parquet"))}
+    return {
+        str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*.parquet"))
+    }
 
 
 @pytest.fixture(scope="module")
@@ -69,7 +72,8 @@ def test_arguments_and_schemas_round_trip_exactly(wiki_runs):
     from datasets import load_dataset
 
     ds = load_dataset(str(wiki_runs[0]), "sft", split="train")
-    raw = pq.read_table(wiki_runs[0] / "sft" / "train-00000-of-00001.parquet").to_pylist()
+    (train_file,) = (wiki_runs[0] / "sft").glob("train-*.parquet")
+    raw = pq.read_table(train_file).to_pylist()
     for loaded, stored in zip(ds, raw):
         assert loaded["tools"] == [json.loads(t) for t in stored["tools"]]
         assert loaded["messages"] == [json.loads(m) for m in stored["messages"]]
@@ -81,6 +85,23 @@ def test_arguments_and_schemas_round_trip_exactly(wiki_runs):
                 name = c["function"]["name"]
                 schema = next(t for t in loaded["tools"] if t["function"]["name"] == name)
                 assert set(c["function"]["arguments"]) <= set(schema["function"]["parameters"]["properties"])
+
+
+def test_same_folder_name_different_content_loads_fresh(tmp_path, small_graph_path):
+    """datasets caches local folders by base name; content-hashed file names keep loads correct."""
+    from datasets import load_dataset
+
+    ids = []
+    for seed in (1, 2):
+        out = tmp_path / f"run{seed}" / "data"
+        res = run_cli("synth", "--graph", small_graph_path, "--out", out, "-n", 30, "--seed", seed, "--no-progress")
+        assert res.returncode == 0, res.stderr
+        ids.append(load_dataset(str(out), "sft", split="train")["messages"][0][0]["content"])
+    assert ids[0] != ids[1]
+    # rewritten in place with the other seed: the load must see the new rows
+    out = tmp_path / "run1" / "data"
+    run_cli("synth", "--graph", small_graph_path, "--out", out, "-n", 30, "--seed", 2, "--overwrite", "--no-progress")
+    assert load_dataset(str(out), "sft", split="train")["messages"][0][0]["content"] == ids[1]
 
 
 def test_card_and_report(wiki_runs):

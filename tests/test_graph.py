@@ -32,10 +32,16 @@ def test_example_graph_matches_reference_numbers(example_kg):
             "g.jsonld",
             json.dumps(
                 [
-                    {"@id": "http://ex.org/a", "http://www.w3.org/2000/01/rdf-schema#label": [{"@value": "Alpha", "@language": "en"}],
-                     "http://ex.org/knows": [{"@id": "http://ex.org/b"}],
-                     "http://ex.org/age": [{"@value": "42", "@type": "http://www.w3.org/2001/XMLSchema#integer"}]},
-                    {"@id": "http://ex.org/b", "http://www.w3.org/2000/01/rdf-schema#label": [{"@value": "Beta", "@language": "en"}]},
+                    {
+                        "@id": "http://ex.org/a",
+                        "http://www.w3.org/2000/01/rdf-schema#label": [{"@value": "Alpha", "@language": "en"}],
+                        "http://ex.org/knows": [{"@id": "http://ex.org/b"}],
+                        "http://ex.org/age": [{"@value": "42", "@type": "http://www.w3.org/2001/XMLSchema#integer"}],
+                    },
+                    {
+                        "@id": "http://ex.org/b",
+                        "http://www.w3.org/2000/01/rdf-schema#label": [{"@value": "Beta", "@language": "en"}],
+                    },
                 ]
             ),
         ),
@@ -110,7 +116,11 @@ def test_malformed_turtle_names_file_and_line(tmp_path):
     "name,text,line",
     [
         ("bad.nt", "<http://a> <http://p> <http://b> .\n<http://a> <http://p> oops .\n", 2),
-        ("bad.rdf", '<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">\n<rdf:Description>\n</rdf:RDF>', 3),
+        (
+            "bad.rdf",
+            '<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">\n<rdf:Description>\n</rdf:RDF>',
+            3,
+        ),
         ("bad.jsonld", '{"@id": "http://a",\n "http://p": [', 2),
     ],
 )

@@ -3,6 +3,7 @@ import random
 from collections import Counter
 
 import pytest
+from checks import check_row
 
 from kg2tool.graph import load_graph
 from kg2tool.plans import execute
@@ -11,8 +12,6 @@ from kg2tool.synth import SynthConfig, Synthesizer, gold_answers
 from kg2tool.tools import ToolSet
 from kg2tool.verify import verify_row
 from kg2tool.walk import ALL_SHAPES, CATEGORY, Walker
-
-from checks import check_row
 
 
 @pytest.fixture(scope="module")
@@ -30,7 +29,9 @@ def test_walker_samples_every_shape_within_bounds(small_kg):
         for p in plans:
             gold, _ = gold_answers(small_kg, p)
             assert gold, shape
-            assert len(gold) <= max(walker.cfg.max_answers, 4 * walker.cfg.max_answers if shape.startswith("parallel") else 0)
+            assert len(gold) <= max(
+                walker.cfg.max_answers, 4 * walker.cfg.max_answers if shape.startswith("parallel") else 0
+            )
 
 
 def test_walker_is_seeded(small_kg):
@@ -49,7 +50,10 @@ def test_every_candidate_passes_the_independent_check(synth):
     assert {r["pattern"] for r in rows} >= {"1p", "2p", "2i", "3i", "2u", "count", "compare", "parallel"}
     # the gold answer is computed from the plan on ids, independently of the calls
     for row in rows:
-        assert row["category"] == CATEGORY[{"1p": "simple"}.get(row["pattern"], row["pattern"])] or row["category"] == "multiple"
+        assert (
+            row["category"] == CATEGORY[{"1p": "simple"}.get(row["pattern"], row["pattern"])]
+            or row["category"] == "multiple"
+        )
 
 
 def test_verification_rejects_tampered_rows(synth):
@@ -73,7 +77,9 @@ def test_verification_rejects_tampered_rows(synth):
     other = next(n for n in synth.kg.names if n not in json.dumps(row["messages"]))
     key = next(iter(first_call(row["messages"])["arguments"]))
     assert tampered(lambda m: first_call(m)["arguments"].__setitem__(key, other)) in (
-        "ungrounded_argument", "schema_invalid", "execution_mismatch"
+        "ungrounded_argument",
+        "schema_invalid",
+        "execution_mismatch",
     )
     wrong = verify_row(ts, row["messages"], row["tools"], row["answers"] + ["Extra"], row["category"])
     assert wrong == "answer_mismatch"
