@@ -143,7 +143,10 @@ def operator_schemas() -> dict[str, dict]:
         "type": "object",
         "properties": {
             "name": {"type": "string", "description": "Entity name."},
-            "value": {"type": ["number", "string"], "description": "A number, or an ISO 8601 date."},
+            "value": {
+                "anyOf": [{"type": "number"}, {"type": "string", "format": "date"}, {"type": "string", "format": "date-time"}],
+                "description": "A number, or an ISO 8601 date or date-time.",
+            },
         },
         "required": ["name", "value"],
         "additionalProperties": False,
