@@ -144,7 +144,11 @@ def operator_schemas() -> dict[str, dict]:
         "properties": {
             "name": {"type": "string", "description": "Entity name."},
             "value": {
-                "anyOf": [{"type": "number"}, {"type": "string", "format": "date"}, {"type": "string", "format": "date-time"}],
+                "anyOf": [
+                    {"type": "number"},
+                    {"type": "string", "format": "date"},
+                    {"type": "string", "format": "date-time", "pattern": r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}"},
+                ],
                 "description": "A number, or an ISO 8601 date or date-time.",
             },
         },

@@ -64,6 +64,7 @@ def test_operators(ts):
         ("find_by_country", {"value": "Narnia"}, "schema"),
         ("no_such_tool", {}, "unknown_tool"),
         ("intersection", {"sets": [["a"]]}, "schema"),
+        ("compare", {"items": [{"name": "a", "value": "soon"}, {"name": "b", "value": "2020-01-01"}], "mode": "max"}, "schema"),
         ("compare", {"items": [{"name": "a", "value": 1}, {"name": "b", "value": 1}], "mode": "max"}, "tie"),
     ],
 )
