@@ -8,7 +8,8 @@ Design choices:
   (`class MoeSFTTrainer(MoeLossMixin, SFTTrainer)`). LM, aux and z losses are logged separately, with per-layer
   expert load (busiest expert / mean, load entropy) and mean router entropy.
 - Loss-spike guard (Ling report): after `spike_warmup_steps` optimizer steps, if an optimizer step's mean LM
-  loss exceeds `spike_factor` x its running average (EMA), the accumulated gradients are dropped before the
+  loss exceeds `spike_factor` x its running average (EMA) and lies `spike_sigma` running standard deviations
+  above it, the accumulated gradients are dropped before the
   optimizer step, so the optimizer leaves every parameter and its moment estimates untouched (AdamW skips
   parameters without a gradient); the step counter and LR schedule still advance. After
   `spike_max_consecutive` skips in a row the level is accepted as the new normal. The guard's state is a
@@ -68,7 +69,8 @@ class PretrainConfig(TrainingArguments):
         dataset_repeats: times the synth dataset's conversations are included.
         aux_loss_coef: weight of the load-balancing loss (Ling: ~0.015; the loss is ~top_k when balanced).
         z_loss_coef: weight of the router z-loss (Ling: ~1e-4).
-        spike_factor: skip an update whose loss exceeds this multiple of the running average (0 disables).
+        spike_factor: skip an update whose loss exceeds this multiple of the running average (0 disables)...
+        spike_sigma: ... and exceeds the running average by this many running standard deviations.
         spike_warmup_steps: optimizer steps before the guard starts judging.
         spike_ema_beta: decay of the running average of the loss.
         spike_max_consecutive: after this many skips in a row, accept the new loss level.
@@ -96,6 +98,7 @@ class PretrainConfig(TrainingArguments):
     aux_loss_coef: float = field(default=0.015, metadata={"help": "load-balancing loss weight"})
     z_loss_coef: float = field(default=1e-4, metadata={"help": "router z-loss weight"})
     spike_factor: float = field(default=1.5, metadata={"help": "skip updates with loss > factor x running avg"})
+    spike_sigma: float = field(default=6.0, metadata={"help": "... and > this many running std devs above it"})
     spike_warmup_steps: int = field(default=50, metadata={"help": "steps before the spike guard judges"})
     spike_ema_beta: float = field(default=0.95, metadata={"help": "running-average decay"})
     spike_max_consecutive: int = field(default=5, metadata={"help": "accept the level after this many skips"})
@@ -122,14 +125,28 @@ class PretrainConfig(TrainingArguments):
 
 
 class SpikeGuard(TrainerCallback, ExportableState):
-    """Running average of the per-step LM loss and the skip decision (see the module docstring)."""
+    """Running mean and spread of the per-step LM loss, and the skip decision (see the module docstring).
 
-    def __init__(self, factor: float = 1.5, warmup_steps: int = 50, beta: float = 0.95, max_consecutive: int = 5):
+    A step is a spike when its loss is both `factor` x the running mean and `sigma` running standard deviations
+    above it: the ratio alone fires on ordinary batch-to-batch variation of a mixed corpus (a batch of fact text
+    next to batches of easy chat markup), the spread alone fires on tiny deviations once the loss is flat.
+    """
+
+    def __init__(
+        self,
+        factor: float = 1.5,
+        warmup_steps: int = 50,
+        beta: float = 0.95,
+        max_consecutive: int = 5,
+        sigma: float = 6.0,
+    ):
         self.factor = factor
         self.warmup_steps = warmup_steps
         self.beta = beta
         self.max_consecutive = max_consecutive
+        self.sigma = sigma
         self.ema: float | None = None
+        self.var = 0.0
         self.seen = 0
         self.consecutive = 0
         self.skipped = 0
@@ -144,16 +161,22 @@ class SpikeGuard(TrainerCallback, ExportableState):
             and self.ema is not None
             and self.seen >= self.warmup_steps
             and loss > self.factor * self.ema
+            and loss > self.ema + self.sigma * math.sqrt(self.var)
             and self.consecutive < self.max_consecutive
         )
         if spike:
             self.consecutive += 1
             self.skipped += 1
             return True
-        if self.consecutive >= self.max_consecutive:  # a lasting shift, not a spike: restart the average
-            self.ema = None
+        if self.consecutive >= self.max_consecutive:  # a lasting shift, not a spike: restart the statistics
+            self.ema, self.var = None, 0.0
         self.consecutive = 0
-        self.ema = loss if self.ema is None else self.beta * self.ema + (1 - self.beta) * loss
+        if self.ema is None:
+            self.ema = loss
+        else:
+            delta = loss - self.ema
+            self.ema += (1 - self.beta) * delta
+            self.var = self.beta * (self.var + (1 - self.beta) * delta * delta)
         self.seen += 1
         return False
 
@@ -164,9 +187,11 @@ class SpikeGuard(TrainerCallback, ExportableState):
                 "warmup_steps": self.warmup_steps,
                 "beta": self.beta,
                 "max_consecutive": self.max_consecutive,
+                "sigma": self.sigma,
             },
             "attributes": {
                 "ema": self.ema,
+                "var": self.var,
                 "seen": self.seen,
                 "consecutive": self.consecutive,
                 "skipped": self.skipped,
@@ -447,7 +472,11 @@ def run_pretrain(config: PretrainConfig, extra_callbacks: list | None = None) ->
         flush=True,
     )
     guard = SpikeGuard(
-        config.spike_factor, config.spike_warmup_steps, config.spike_ema_beta, config.spike_max_consecutive
+        config.spike_factor,
+        config.spike_warmup_steps,
+        config.spike_ema_beta,
+        config.spike_max_consecutive,
+        config.spike_sigma,
     )
     trainer = MoePretrainer(
         model=model,
