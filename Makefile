@@ -27,7 +27,8 @@ setup-core: $(VENV)/.core
 setup-full: $(VENV)/.full
 
 demo: $(VENV)/.core
-	$(BIN)/kg2tool synth --graph examples/wiki.ttl --out $(OUT) -n 2000 --seed 0 --overwrite
+	$(BIN)/kg2tool synth --graph examples/wiki.ttl --out $(OUT) -n 2000 --seed 0 --overwrite \
+		--license mit --attribution examples/wiki.ATTRIBUTION.md
 
 test: $(VENV)/.full
 	$(BIN)/python -m pytest

@@ -69,6 +69,23 @@ def write_parquet(rows: list[dict], folder: Path, stem: str, features) -> str:
     return name
 
 
+def dpo_features():
+    from datasets import Features, Json, List, Value
+
+    return Features(
+        {
+            "id": Value("string"),
+            "prompt": List(Json()),
+            "chosen": List(Json()),
+            "rejected": List(Json()),
+            "tools": List(Json()),
+            "rejection_type": Value("string"),
+            "pattern": Value("string"),
+            "category": Value("string"),
+        }
+    )
+
+
 def size_category(n: int) -> str:
     for limit, name in ((1_000, "n<1K"), (10_000, "1K<n<10K"), (100_000, "10K<n<100K"), (1_000_000, "100K<n<1M")):
         if n < limit:
@@ -99,6 +116,10 @@ def card_text(meta: dict, report: dict, files: dict[str, dict[str, str]]) -> str
     by_cat = "\n".join(f"| {k} | {v} |" for k, v in sorted(report["kept"]["by_category"].items()))
     dropped = "\n".join(f"| {k} | {v} |" for k, v in sorted(report["dropped"].items())) or "| (none) | 0 |"
     graphs = "\n".join(f"- `{g}`" for g in meta["graphs"])
+    dpo_types = (
+        ", ".join(f"{k} ({v})" for k, v in report.get("dpo", {}).get("by_rejection_type", {}).items()) or "none"
+    )
+    bfcl_counts = ", ".join(f"{k} {v}" for k, v in report.get("bfcl", {}).items()) or "no rows"
     return f"""---
 {yaml.safe_dump(front, sort_keys=False, allow_unicode=True).strip()}
 ---
@@ -147,10 +168,20 @@ Candidates dropped, by reason (never written):
 
 Full report: `validation_report.json`.
 
+## Configs
+- `sft`: the conversations, splits train / validation / test.
+- `dpo`: preference pairs in TRL's conversational format (`prompt`, `chosen`, `rejected`, `tools`), one per
+  conversation, with `rejection_type` naming the mistake in `rejected`: {dpo_types}. Every chosen
+  continuation passes and every rejected one fails the same schema / execution / answer checks as above.
+- `bfcl/`: the test split's single-turn rows in the Berkeley Function Calling Leaderboard's own format, one
+  JSON-lines file per category (`BFCL_v4_<category>.json`) and possible answers in `bfcl/possible_answer/`
+  ({bfcl_counts}); score with BFCL's checker or `kg2tool eval`.
+
 ## Load
 ```python
 from datasets import load_dataset
-ds = load_dataset("path/or/repo-id", "sft")
+sft = load_dataset("path/or/repo-id", "sft")
+dpo = load_dataset("path/or/repo-id", "dpo")
 ```
 """
 
@@ -183,7 +214,15 @@ def check_output(out: Path, overwrite: bool) -> None:
         raise OutputError(f"{parent} is not writable")
 
 
-def write_dataset(out: Path, rows_by_split: dict[str, list[dict]], report: dict, meta: dict, overwrite: bool) -> None:
+def write_dataset(
+    out: Path,
+    rows_by_split: dict[str, list[dict]],
+    report: dict,
+    meta: dict,
+    overwrite: bool,
+    pairs_by_split: dict[str, list[dict]] | None = None,
+    bfcl: dict[str, tuple[list[dict], list[dict]]] | None = None,
+) -> None:
     """Write every file into a temporary folder beside `out`, then move it into place."""
     out = Path(out)
     check_output(out, overwrite)
@@ -199,6 +238,21 @@ def write_dataset(out: Path, rows_by_split: dict[str, list[dict]], report: dict,
             rows = rows_by_split.get(split, [])
             if rows:
                 files["sft"][split] = write_parquet(rows, tmp / "sft", split, feats)
+        if pairs_by_split:
+            files["dpo"] = {}
+            for split in SPLITS:
+                if pairs_by_split.get(split):
+                    files["dpo"][split] = write_parquet(pairs_by_split[split], tmp / "dpo", split, dpo_features())
+        if bfcl:
+            from .bfcl import jsonl
+
+            (tmp / "bfcl" / "possible_answer").mkdir(parents=True)
+            for cat, (tests, answers) in bfcl.items():
+                (tmp / "bfcl" / f"BFCL_v4_{cat}.json").write_text(jsonl(tests), encoding="utf-8")
+                if answers:
+                    (tmp / "bfcl" / "possible_answer" / f"BFCL_v4_{cat}.json").write_text(
+                        jsonl(answers), encoding="utf-8"
+                    )
         (tmp / "validation_report.json").write_text(
             json.dumps(report, indent=2, ensure_ascii=False, sort_keys=True) + "\n", encoding="utf-8"
         )

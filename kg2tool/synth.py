@@ -15,8 +15,10 @@ import re
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 
+from .bfcl import bfcl_records
 from .graph import KnowledgeGraph
 from .plans import Compare, Node, Parallel, anchors, execute, plan_to_json, relation_path, topic
+from .preference import PairMaker
 from .render import Renderer
 from .tools import OPERATORS, ToolError, ToolSet
 from .traces import Compiler, Trace, messages_for, tools_used
@@ -281,13 +283,29 @@ def run_synth(
     meta |= {"version": __version__, "seed": config.seed, "lang": lang}
     report["config"] = config.to_dict()
     report["graph"] = {"files": [str(g) for g in graphs], "summary": kg.summary(), "load": vars(kg.stats)}
-    write_dataset(out, kept, report, meta, overwrite)
+    pairs = make_preference_pairs(synth, kept, config.seed)
+    report["dpo"] = {
+        "by_split": {s: len(v) for s, v in pairs.items()},
+        "by_rejection_type": dict(sorted(Counter(p["rejection_type"] for v in pairs.values() for p in v).items())),
+    }
+    bfcl = bfcl_records(kept["test"], kg)
+    report["bfcl"] = {cat: len(tests) for cat, (tests, _) in bfcl.items()}
+    write_dataset(out, kept, report, meta, overwrite, pairs_by_split=pairs, bfcl=bfcl)
     log(
         f"wrote {total} conversations to {out} ({', '.join(f'{len(kept[s])} {s}' for s in SPLITS)}) "
         f"in {elapsed:.1f}s; dropped: {sum(report['dropped'].values())} "
         f"({', '.join(f'{k} {v}' for k, v in sorted(report['dropped'].items())) or 'none'})"
     )
     return report
+
+
+def make_preference_pairs(synth: Synthesizer, kept: dict[str, list[dict]], seed: int) -> dict[str, list[dict]]:
+    """One DPO pair per conversation (seeded by the row id), split like the conversations."""
+    maker = PairMaker(synth.ts)
+    return {
+        split: [p for row in rows for p in maker.pairs(row, random.Random(f"{seed}:dpo:{row['id']}"))]
+        for split, rows in kept.items()
+    }
 
 
 def build_report(synth: Synthesizer, kept: dict[str, list[dict]], stats: Counter) -> dict:

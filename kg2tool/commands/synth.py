@@ -44,6 +44,12 @@ def register(sub) -> None:
     p.add_argument("--config", default=None, help="YAML file with SynthConfig fields; flags override it")
     p.add_argument("--templates", default=None, help="folder of question templates (default: the bundled ones)")
     p.add_argument("--license", default="other", help="license written in the dataset card (default other)")
+    p.add_argument(
+        "--attribution",
+        default=None,
+        metavar="FILE",
+        help="Markdown file with the source graph's attribution and licence, copied into the card",
+    )
     p.add_argument("--overwrite", action="store_true", help="replace an existing --out folder")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=run)
@@ -140,6 +146,11 @@ def run(args) -> int:
     cfg = build_config(args)
     command = "kg2tool synth " + " ".join(shlex.quote(a) for a in sys.argv[2:]) if sys.argv[1:2] == ["synth"] else None
     meta = {"license": args.license}
+    if args.attribution:
+        try:
+            meta["attribution"] = open(args.attribution, encoding="utf-8").read()
+        except OSError as exc:
+            raise InputError(f"{args.attribution}: cannot read the attribution file: {exc.strerror}") from None
     if command:
         meta["command"] = command
     run_synth(

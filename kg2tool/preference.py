@@ -1,0 +1,266 @@
+"""Preference pairs for DPO: a verified continuation (chosen) against a realistic, verifiably wrong one (rejected).
+
+Each pair cuts a verified conversation before one assistant turn: `prompt` is everything up to it, `chosen` is
+that turn as written (it passed verification), `rejected` is the same turn with one named mistake:
+
+    wrong_tool          a call names another tool (same argument names when one is offered)
+    wrong_argument      an entity argument replaced by a real entity the conversation never mentioned
+    schema_violation    an argument of the wrong type, a required argument missing, or an unknown key
+    premature_answer    a final answer (naming wrong entities) where a tool call is still needed
+    unneeded_call       a call in an irrelevance conversation, where no offered tool fits
+    wrong_call_count    a parallel turn with a call dropped or one call repeated
+    unsupported_answer  a final answer in which an answer is replaced by an entity the tool results do not give
+
+`check_continuation` is the independent judge used by the tests and available to users: it applies the same rules
+as synth verification (offered tool, JSON Schema, grounding, execution, answer stated and supported) to one
+continuation. Every chosen continuation passes it and every rejected one fails it; pairs whose rejection happens
+to pass are dropped. Rows are in TRL's conversational preference format (`prompt`/`chosen`/`rejected` lists of
+messages plus `tools`), which `DPOTrainer` takes as is.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from collections import Counter
+
+from .tools import ToolError, ToolSet
+from .verify import answer_strings
+
+REJECTION_TYPES = (
+    "wrong_tool",
+    "wrong_argument",
+    "schema_violation",
+    "premature_answer",
+    "unneeded_call",
+    "wrong_call_count",
+    "unsupported_answer",
+)
+
+
+def _leaves(value) -> list:
+    if isinstance(value, dict):
+        return [x for v in value.values() for x in _leaves(v)]
+    if isinstance(value, list):
+        return [x for v in value for x in _leaves(v)]
+    return [value]
+
+
+def _calls(msg: dict) -> list[dict]:
+    return msg.get("tool_calls") or []
+
+
+def check_continuation(
+    ts: ToolSet, prompt: list[dict], continuation: list[dict], tools: list[dict], answers: list[str], category: str,
+    expected: list[dict],
+) -> str | None:  # fmt: skip
+    """None if `continuation` (one assistant message) is a correct next turn after `prompt`, else the reason.
+
+    `expected` is the verified next turn; a tool-call continuation must make calls that execute to the same
+    results with the same tools. A final answer must come after the needed calls, and state every answer."""
+    if len(continuation) != 1 or continuation[0].get("role") != "assistant":
+        return "not_one_assistant_message"
+    msg = continuation[0]
+    offered = {t["function"]["name"] for t in tools}
+    question = next(m["content"] for m in prompt if m["role"] == "user")
+    known = {leaf for m in prompt if m["role"] == "tool" for leaf in _leaves(json.loads(m["content"]))}
+    calls = _calls(msg)
+    if category == "irrelevance":
+        return "call_not_needed" if calls else (None if str(msg.get("content", "")).strip() else "empty_answer")
+    if not calls:
+        if _calls(expected[0]):
+            return "answer_before_needed_call"
+        content = str(msg.get("content", ""))
+        last = [json.loads(m["content"]) for m in _last_tool_turn(prompt)]
+        got: set[str] = set()
+        for r in last:
+            got |= answer_strings(r)
+        if got != set(answers):
+            return "answer_not_supported"
+        return None if all(a in content for a in answers) else "answer_not_stated"
+    results, names = [], []
+    for call in calls:
+        fn = call.get("function", {})
+        name, args = fn.get("name"), fn.get("arguments")
+        if name not in offered:
+            return "tool_not_offered"
+        try:
+            ts.validate(name, args)
+        except ToolError:
+            return "schema_invalid"
+        schema = ts.specs[name].parameters
+        for key, val in args.items():
+            if "enum" in schema["properties"].get(key, {}):
+                continue
+            for leaf in _leaves(val):
+                if leaf not in known and not (isinstance(leaf, str) and leaf in question):
+                    return "ungrounded_argument"
+        try:
+            results.append(json.dumps(ts.execute(name, args, validate=False), sort_keys=True))
+        except ToolError:
+            return "execution_error"
+        names.append(name)
+    want = [c["function"] for c in _calls(expected[0])]
+    want_results = [json.dumps(ts.execute(f["name"], f["arguments"]), sort_keys=True) for f in want]
+    if Counter(names) != Counter(f["name"] for f in want) or Counter(results) != Counter(want_results):
+        return "wrong_calls"
+    return None
+
+
+def _last_tool_turn(prompt: list[dict]) -> list[dict]:
+    out: list[dict] = []
+    for m in reversed(prompt):
+        if m["role"] != "tool":
+            break
+        out.append(m)
+    return out[::-1]
+
+
+class PairMaker:
+    """Builds preference pairs from verified rows (see module docstring)."""
+
+    def __init__(self, ts: ToolSet):
+        self.ts = ts
+        self.kg = ts.kg
+        self.entity_tools = {n: s for n, s in ts.specs.items() if s.kind != "operator"}
+
+    def pairs(self, row: dict, rng: random.Random, k: int = 1) -> list[dict]:
+        """Up to k pairs for one row, each with a different rejection type where possible."""
+        msgs, category = row["messages"], row["category"]
+        cuts = [i for i, m in enumerate(msgs) if m["role"] == "assistant"]
+        options: list[tuple[int, str]] = []
+        for i in cuts:
+            if category == "irrelevance":
+                options.append((i, "unneeded_call"))
+            elif _calls(msgs[i]):
+                options += [(i, "wrong_tool"), (i, "wrong_argument"), (i, "schema_violation"), (i, "premature_answer")]
+                if len(_calls(msgs[i])) > 1 and category in ("parallel", "parallel_multiple"):
+                    options += [(i, "wrong_call_count")] * 2
+            else:
+                options.append((i, "unsupported_answer"))
+        rng.shuffle(options)
+        out, used = [], set()
+        for i, kind in options:
+            if len(out) >= k:
+                break
+            if kind in used:
+                continue
+            rejected = getattr(self, "_" + kind)(msgs[i], msgs[:i], row, rng)
+            if rejected is None:
+                continue
+            prompt, chosen = msgs[:i], [msgs[i]]
+            fails = check_continuation(self.ts, prompt, [rejected], row["tools"], row["answers"], category, chosen)
+            if fails is None:  # the mistake happened to be harmless: not a valid rejection
+                continue
+            used.add(kind)
+            out.append(
+                {
+                    "id": f"{row['id']}-{kind}",
+                    "prompt": prompt,
+                    "chosen": chosen,
+                    "rejected": [rejected],
+                    "tools": row["tools"],
+                    "rejection_type": kind,
+                    "pattern": row["pattern"],
+                    "category": category,
+                }
+            )
+        return out
+
+    # -- mistakes ----------------------------------------------------------------------------------------
+    def _other_entity(self, avoid_text: str, rng: random.Random) -> str:
+        for _ in range(50):
+            name = self.kg.names[rng.randrange(len(self.kg))]
+            if name not in avoid_text:
+                return name
+        return "Unknown Entity"
+
+    def _wrong_tool(self, msg, prompt, row, rng):
+        new = copy.deepcopy(msg)
+        call = rng.choice(new["tool_calls"])["function"]
+        keys = set(call["arguments"])
+        offered = [t["function"]["name"] for t in row["tools"]]
+        same_args = [
+            n for n in offered if n != call["name"] and set(self.ts.specs[n].parameters["properties"]) == keys
+        ]
+        pool = same_args or [
+            n
+            for n in self.entity_tools
+            if n != call["name"] and set(self.ts.specs[n].parameters["properties"]) == keys
+        ]
+        if not pool:
+            return None
+        call["name"] = rng.choice(sorted(pool))
+        return new
+
+    def _wrong_argument(self, msg, prompt, row, rng):
+        new = copy.deepcopy(msg)
+        entity_calls = [c for c in new["tool_calls"] if c["function"]["name"] in self.entity_tools]
+        if not entity_calls:
+            return None
+        args = rng.choice(entity_calls)["function"]["arguments"]
+        key = next(iter(args))
+        args[key] = self._other_entity(json.dumps(prompt, ensure_ascii=False), rng)
+        return new
+
+    def _schema_violation(self, msg, prompt, row, rng):
+        new = copy.deepcopy(msg)
+        fn = rng.choice(new["tool_calls"])["function"]
+        args = fn["arguments"]
+        key = rng.choice(sorted(args))
+        how = rng.choice(("wrong_type", "missing_required", "unknown_key"))
+        if how == "wrong_type":
+            args[key] = 42 if isinstance(args[key], (str, list)) else str(args[key])
+        elif how == "missing_required":
+            del args[key]
+        else:
+            args["limit"] = 10
+        return new
+
+    def _premature_answer(self, msg, prompt, row, rng):
+        avoid = json.dumps(row["messages"], ensure_ascii=False)
+        guesses = sorted({self._other_entity(avoid, rng) for _ in range(rng.randint(1, 2))})
+        return {"role": "assistant", "content": f"The answer is {' and '.join(guesses)}."}
+
+    def _unneeded_call(self, msg, prompt, row, rng):
+        tool = rng.choice([t["function"] for t in row["tools"]])
+        props = tool["parameters"]["properties"]
+        question = prompt[0]["content"]
+        args = {}
+        for key, spec in props.items():
+            if "enum" in spec:
+                args[key] = spec["enum"][0]
+            else:
+                mentioned = [n for n in self.kg.names if n in question]
+                args[key] = max(mentioned, key=len) if mentioned else question
+        return {
+            "role": "assistant",
+            "content": "",
+            "tool_calls": [
+                {"id": "call_1", "type": "function", "function": {"name": tool["name"], "arguments": args}}
+            ],
+        }
+
+    def _wrong_call_count(self, msg, prompt, row, rng):
+        new = copy.deepcopy(msg)
+        calls = new["tool_calls"]
+        if rng.random() < 0.5:
+            calls.pop(rng.randrange(len(calls)))
+        else:
+            dup = copy.deepcopy(rng.choice(calls))
+            dup["id"] = f"call_{len(calls) + 1}_dup"
+            calls.append(dup)
+        for i, c in enumerate(calls):  # keep ids unique and ordered
+            c["id"] = f"call_{i + 1}"
+        return new
+
+    def _unsupported_answer(self, msg, prompt, row, rng):
+        answers = row["answers"]
+        if not answers:
+            return None
+        content = msg["content"]
+        victim = rng.choice(answers)
+        wrong = self._other_entity(json.dumps(row["messages"], ensure_ascii=False), rng)
+        text = content.replace(victim, wrong)
+        return None if text == content else {"role": "assistant", "content": text}
