@@ -114,15 +114,17 @@ class Walker:
         hi = hi or self.cfg.max_answers
         if not 1 <= len(ids) <= self.cfg.max_fanout:
             return None
-        last = (node.rel, node.inverse) if isinstance(node, Project) else None
+        # (relation, direction) pairs that produced `ids`; walking one of them straight back is trivial
+        kids = node.children if isinstance(node, SetOp) else (node,)
+        came = {(k.rel, k.inverse) for k in kids if isinstance(k, Project)}
         for _ in range(self.cfg.tries):
             m = rng.choice(sorted(ids))
             opts = self.options.get(m)
             if not opts:
                 return None
             rel, inv = rng.choice(opts)
-            if last and rel == last[0] and inv != last[1]:
-                continue  # walking straight back is trivial
+            if (rel, not inv) in came:
+                continue
             adj = self.adj(rel, inv)
             if not all(i in adj for i in ids):
                 continue  # every fanned-out call must be a valid lookup (enums list only entities with facts)
