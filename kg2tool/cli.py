@@ -20,6 +20,7 @@ COMMAND_MODULES = [
     "kg2tool.commands.synth",
     "kg2tool.commands.tools",
     "kg2tool.commands.pretrain",
+    "kg2tool.commands.eval",
 ]
 
 

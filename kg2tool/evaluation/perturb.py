@@ -1,11 +1,11 @@
 """Gold and perturbed decoded outputs for BFCL entries: the inputs of the agreement test and benchmark.
 
 For one entry (functions + possible answer) ``perturbations`` yields ``(kind, output)`` pairs: the gold output
-(the first acceptable value of every argument, omitting those whose first acceptable value is ``""``), every other
-acceptable value, and perturbations that each target one rule of the checker: function name, required/optional/
-unknown/documented-but-unexpected arguments, types (int for float, float for int, bool, string of a number, ...),
-string case/spacing/punctuation variants, list order and contents, dict keys and values, call order, missing and
-extra calls, calls on irrelevance entries, and outputs that are not call lists at all.
+(``gold.gold_output``), a naive gold (first values taken literally), every other acceptable value, and perturbations
+that each target one rule of the checker: function name, required/optional/unknown/documented-but-unexpected
+arguments, types (int for float, float for int, bool, string of a number, ...), string case/spacing/punctuation
+variants, list order and contents, dict keys and values, call order, missing and extra calls, calls on irrelevance
+entries, arbitrary JSON values in every argument, and outputs that are not call lists at all.
 
 Many perturbations are *meant* to stay valid (case, spacing, int for float, reordered parallel calls): the point is
 that our checker and BFCL's agree, not that every perturbation fails. Randomness comes from one generator per entry
@@ -21,6 +21,7 @@ from typing import Any
 
 from .ast_checker import checker_kind
 from .bfcl_data import BfclEntry
+from .gold import gold_output
 
 Output = Any
 _DUMMY = {
@@ -77,28 +78,6 @@ _FUZZ: list[Any] = [
     [{}],
     [{"a": [1]}],
 ]
-
-
-def _first_value(acceptable: list) -> tuple[bool, Any]:
-    """(present, value): the first acceptable value; absent when that value is ``""`` (omission allowed)."""
-    if not acceptable or acceptable[0] == "":
-        return False, None
-    return True, copy.deepcopy(acceptable[0])
-
-
-def gold_call(answer: dict) -> dict:
-    """The gold call of one possible-answer call: first acceptable value of each argument."""
-    name, acceptable_by_arg = next(iter(answer.items()))
-    args = {}
-    for arg, acceptable in acceptable_by_arg.items():
-        present, value = _first_value(acceptable)
-        if present:
-            args[arg] = value
-    return {name: args}
-
-
-def gold_output(ground_truth: list[dict]) -> list[dict]:
-    return [gold_call(answer) for answer in ground_truth]
 
 
 # ---------------------------------------------------------------------------------------------- value variants
@@ -305,8 +284,14 @@ def perturbations(entry: BfclEntry, seed: int = 0) -> Iterator[tuple[str, Output
     if checker_kind(entry.category) in ("irrelevance", "relevance"):
         yield from _irrelevance_variants(entry)
         return
-    gold = gold_output(entry.ground_truth)
+    gold = gold_output(entry.ground_truth, entry.functions)
     yield "gold", gold
+    naive = [
+        {name: {a: copy.deepcopy(v[0]) for a, v in args.items() if v and v[0] != ""}}
+        for call in entry.ground_truth
+        for name, args in call.items()
+    ]
+    yield "gold:naive_first_values", naive
     shuffle = checker_kind(entry.category) == "parallel" and len(gold) >= 2
     for index in range(len(gold)):
         for kind, output in _call_variants(entry, gold, index):
