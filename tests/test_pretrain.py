@@ -180,7 +180,7 @@ def expected_assistant_text(message) -> str:
     parts = [message["content"]] if message.get("content") else []
     for c in message.get("tool_calls") or []:
         fn = c["function"]
-        args = fn["arguments"] if isinstance(fn["arguments"], str) else json.dumps(fn["arguments"])
+        args = fn["arguments"] if isinstance(fn["arguments"], str) else json.dumps(fn["arguments"], ensure_ascii=False)
         parts.append(f'<tool_call>\n{{"name": "{fn["name"]}", "arguments": {args}}}\n</tool_call>')
     return "\n".join(parts) + "<|im_end|>\n"
 
@@ -480,3 +480,42 @@ def test_corpus_mixes_facts_and_random_name_conversations():
     turns = [t.split("<|im_end|>")[0] for t in random.Random(0).choice(chats).split("<|im_start|>assistant\n")[1:]]
     parsed = [parse_tool_calls(t) for t in turns]
     assert all(not errors for _, errors in parsed) and parsed[0][0]
+
+
+# ------------------------------------------------------------------------------------------------ synth contract
+@pytest.fixture(scope="module")
+def synth_dir(tmp_path_factory):
+    """A real synth dataset folder from the bundled graph (the data contract of the SFT stage)."""
+    from kg2tool.cli import main
+
+    out = tmp_path_factory.mktemp("synth") / "wiki"
+    root = Path(__file__).resolve().parent.parent
+    assert main(["synth", "--graph", str(root / "examples" / "wiki.ttl"), "--out", str(out), "-n", "60"]) == 0
+    return out
+
+
+def test_every_synth_row_round_trips_through_the_template(tokenizer, synth_dir):
+    import datasets
+
+    rows = list(datasets.load_dataset(str(synth_dir), "sft", split="train"))
+    assert rows
+    for row in rows:
+        messages, tools = normalize_row(row["messages"], row["tools"])
+        out = tokenizer.apply_chat_template(
+            messages, tools=tools, tokenize=True, return_dict=True, return_assistant_tokens_mask=True
+        )
+        masked = tokenizer.decode([i for i, k in zip(out["input_ids"], out["assistant_masks"], strict=True) if k])
+        assert masked == "".join(expected_assistant_text(m) for m in messages if m["role"] == "assistant")
+        for m in messages:
+            if m["role"] == "assistant" and m.get("tool_calls"):
+                calls, errors = parse_tool_calls(expected_assistant_text(m))
+                assert not errors
+                assert calls == [{"name": c["function"]["name"], "arguments": c["function"]["arguments"]}
+                                 for c in m["tool_calls"]]  # fmt: skip
+        prompt = tokenizer.apply_chat_template(messages[:2], tools=tools, tokenize=False, add_generation_prompt=True)
+        assert prompt.endswith("<|im_start|>assistant\n")
+
+
+def test_synth_dataset_conversations_enter_the_corpus(synth_dir, tmp_path):
+    report = run(tiny_args(tmp_path, "with-dataset", max_steps=2, dataset_name=str(synth_dir)))
+    assert report["data"]["documents"]["dataset"] > 0
