@@ -241,3 +241,26 @@ def test_gold_passes_official_checker(official):
             gold = gold_output(entry.ground_truth, entry.functions)
             assert official(entry.functions, gold, entry.ground_truth, entry.category)["valid"], entry.id
             assert check(entry.functions, gold, entry.ground_truth, entry.category).valid, entry.id
+
+
+def test_documented_bfcl_quirks():
+    floats = {"name": "f", "parameters": {"properties": {"x": {"type": "array", "items": {"type": "float"}}}}}
+    # int elements are rejected in a float array (no int->float inside lists)...
+    assert check([floats], [{"f": {"x": [1, 2.5]}}], [{"f": {"x": [[1.0, 2.5]]}}], "simple").error_type == (
+        "type_error:nested"
+    )
+    # ...unless the possible answer's first element happens to be an int
+    assert check([floats], [{"f": {"x": [1, 2.5]}}], [{"f": {"x": [[1, 2.5]]}}], "simple").valid
+    # dict values have no type check and compare with Python equality: True == 1
+    dicts = {"name": "f", "parameters": {"properties": {"d": {"type": "dict"}}, "required": ["d"]}}
+    assert check([dicts], [{"f": {"d": {"n": True}}}], [{"f": {"d": [{"n": [1]}]}}], "simple").valid
+    # normalization can merge different values, and an empty string fills an optional string argument
+    strings = {"name": "f", "parameters": {"properties": {"s": {"type": "string"}}}}
+    assert check([strings], [{"f": {"s": "35"}}], [{"f": {"s": ["3.5"]}}], "simple").valid
+    assert check([strings], [{"f": {"s": " - "}}], [{"f": {"s": ["", "abc"]}}], "simple").valid
+
+
+def test_where_bfcl_crashes_we_return_invalid():
+    fn = {"name": "f", "parameters": {"properties": {"x": {"type": "array", "items": {"type": "dict"}}}}}
+    result = check([fn], [{"f": {"x": ["oops"]}}], [{"f": {"x": ["", [{"a": [1]}]]}}], "simple")
+    assert not result.valid and result.error_type == "value_error:dict_value"
