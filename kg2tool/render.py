@@ -143,7 +143,8 @@ class Renderer:
         questions, answers = self.families[shape]
         q = rng.choice(questions).render(ctx)
         a = rng.choice(answers).render(ctx)
-        return _capfirst(" ".join(q.split())), _capfirst(" ".join(a.split()))
+        # No blanket capitalization: an answer may open the sentence and must stay verbatim.
+        return " ".join(q.split()), " ".join(a.split())
 
 
 PREPOSITIONS = frozenset("at by of in on to for with from after into as".split())

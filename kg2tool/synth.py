@@ -20,6 +20,7 @@ from .graph import KnowledgeGraph
 from .plans import Compare, Node, Parallel, anchors, execute, plan_to_json, relation_path, topic
 from .preference import PairMaker
 from .render import Renderer
+from .shards import ShardStore, fingerprint, iter_shards
 from .tools import OPERATORS, ToolError, ToolSet
 from .traces import Compiler, Trace, messages_for, tools_used
 from .verify import verify_row
@@ -107,6 +108,7 @@ class Synthesizer:
         self.compiler = Compiler(self.ts)
         self.shapes = shapes
         self.weights = [config.mix[s] for s in shapes]
+        self.pair_maker = PairMaker(self.ts)
         self.relation_tools = sorted(n for n, s in self.ts.specs.items() if s.kind != "operator")
 
     # -- one candidate -----------------------------------------------------------------------------------
@@ -210,6 +212,8 @@ class Synthesizer:
                 stats[f"dropped_by_shape:{shape}:{reason}"] += 1
                 continue
             row["id"] = f"{row['category']}_{index * self.cfg.shard_size + j}"
+            # DPO pairs are made here, in the shard's worker, seeded by the row id (kept only if the row is)
+            row["_dpo"] = self.pair_maker.pairs(row, random.Random(f"{self.cfg.seed}:dpo:{row['id']}"))
             rows.append(row)
         return rows, stats
 
@@ -224,8 +228,14 @@ def run_synth(
     progress: bool = True,
     meta: dict | None = None,
     log=print,
+    workers: int = 1,
+    resume: bool = False,
+    backend: str = "process",
 ) -> dict:
-    """Load the graph(s), synthesize `config.n` verified conversations, write the dataset folder; return the report."""
+    """Load the graph(s), synthesize `config.n` verified conversations, write the dataset folder; return the report.
+
+    `workers` > 1 computes shards in parallel (same output as one worker); finished shards are checkpointed beside
+    `out` and `resume` continues an interrupted run from them (see kg2tool.shards)."""
     import time
     from pathlib import Path
 
@@ -243,6 +253,11 @@ def run_synth(
     log(f"loaded {kg.summary()} from {len(graphs)} file(s) in {time.perf_counter() - t0:.1f}s")
     synth = Synthesizer(kg, config, template_dir)
     log(f"derived {len(synth.ts.specs)} tools; sampling shapes: {', '.join(synth.shapes)}")
+    fp = fingerprint(graphs, config.to_dict(), lang, synth.renderer.dir, __version__)
+    store = ShardStore(out, fp, resume=resume, overwrite=overwrite)
+    if store.resumed:
+        log(f"resuming: {store.resumed} finished shard(s) found in {store.work}")
+    shards = iter_shards(synth, workers, store, backend, build_args=(list(graphs), lang, config, template_dir))
 
     kept: dict[str, list[dict]] = {s: [] for s in SPLITS}
     seen: set[str] = set()
@@ -250,8 +265,7 @@ def run_synth(
     total, idle = 0, 0
     t1 = time.perf_counter()
     bar = tqdm(total=config.n, disable=not progress, desc="synth", unit="conv", dynamic_ncols=True)
-    for shard in range(config.max_shards):
-        rows, st = synth.shard(shard)
+    for shard, rows, st in shards:
         stats.update(st)
         before = total
         for row in rows:
@@ -266,8 +280,9 @@ def run_synth(
                 break
         bar.update(total - before)
         idle = idle + 1 if total == before else 0
-        if total >= config.n or idle >= 20:
+        if total >= config.n or idle >= 20 or shard + 1 >= config.max_shards:
             break
+    shards.close()  # stops the worker pool
     bar.close()
     elapsed = time.perf_counter() - t1
     if total == 0:
@@ -283,7 +298,7 @@ def run_synth(
     meta |= {"version": __version__, "seed": config.seed, "lang": lang}
     report["config"] = config.to_dict()
     report["graph"] = {"files": [str(g) for g in graphs], "summary": kg.summary(), "load": vars(kg.stats)}
-    pairs = make_preference_pairs(synth, kept, config.seed)
+    pairs = make_preference_pairs(kept)
     report["dpo"] = {
         "by_split": {s: len(v) for s, v in pairs.items()},
         "by_rejection_type": dict(sorted(Counter(p["rejection_type"] for v in pairs.values() for p in v).items())),
@@ -291,6 +306,7 @@ def run_synth(
     bfcl = bfcl_records(kept["test"], kg)
     report["bfcl"] = {cat: len(tests) for cat, (tests, _) in bfcl.items()}
     write_dataset(out, kept, report, meta, overwrite, pairs_by_split=pairs, bfcl=bfcl)
+    store.remove()
     log(
         f"wrote {total} conversations to {out} ({', '.join(f'{len(kept[s])} {s}' for s in SPLITS)}) "
         f"in {elapsed:.1f}s; dropped: {sum(report['dropped'].values())} "
@@ -299,13 +315,9 @@ def run_synth(
     return report
 
 
-def make_preference_pairs(synth: Synthesizer, kept: dict[str, list[dict]], seed: int) -> dict[str, list[dict]]:
-    """One DPO pair per conversation (seeded by the row id), split like the conversations."""
-    maker = PairMaker(synth.ts)
-    return {
-        split: [p for row in rows for p in maker.pairs(row, random.Random(f"{seed}:dpo:{row['id']}"))]
-        for split, rows in kept.items()
-    }
+def make_preference_pairs(kept: dict[str, list[dict]]) -> dict[str, list[dict]]:
+    """The DPO pairs made with each kept conversation (see Synthesizer.shard), split like the conversations."""
+    return {split: [p for row in rows for p in row.pop("_dpo")] for split, rows in kept.items()}
 
 
 def build_report(synth: Synthesizer, kept: dict[str, list[dict]], stats: Counter) -> dict:

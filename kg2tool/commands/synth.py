@@ -50,7 +50,21 @@ def register(sub) -> None:
         metavar="FILE",
         help="Markdown file with the source graph's attribution and licence, copied into the card",
     )
-    p.add_argument("--overwrite", action="store_true", help="replace an existing --out folder")
+    p.add_argument(
+        "--overwrite", action="store_true", help="replace an existing --out folder (and any unfinished run)"
+    )
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue an interrupted run from its finished shards (same graphs and options)",
+    )
+    p.add_argument("--workers", type=int, default=1, help="processes computing shards (same output as 1; default 1)")
+    p.add_argument(
+        "--backend",
+        choices=("process", "ray"),
+        default="process",
+        help="where --workers run: local processes (default) or a Ray cluster (needs kg2tool[ray])",
+    )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=run)
 
@@ -163,5 +177,8 @@ def run(args) -> int:
         progress=not args.no_progress,
         meta=meta,
         log=lambda msg: print(msg, file=sys.stderr),
+        workers=args.workers,
+        resume=args.resume,
+        backend=args.backend,
     )
     return 0

@@ -1,0 +1,187 @@
+"""Producing shards: in this process, in a process pool, or on Ray; with on-disk checkpoints for `--resume`.
+
+A shard is `Synthesizer.shard(i)`: its rows depend only on (graph, config, seed, i), so shards can be computed
+anywhere, in any order, and merged in index order to give exactly the single-worker result. `iter_shards` yields
+`(i, rows, stats)` for i = 0, 1, 2, ... in order; the caller stops consuming when it has enough rows (a few shards
+computed ahead by the workers are then discarded).
+
+Checkpoints: every finished shard is written atomically to `WORK/shards/NNNNNN.json`, where WORK is a hidden
+folder beside `--out` (`.<name>.work`). `--resume` reads them back instead of recomputing; WORK also holds the run's
+fingerprint (graph bytes, config, templates, kg2tool version) so a resume with different inputs is refused.
+WORK is deleted once the dataset folder is complete, so a killed run never leaves a partial dataset at `--out`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import multiprocessing as mp
+import os
+import shutil
+from collections import Counter, deque
+from collections.abc import Iterator
+from pathlib import Path
+
+from .errors import OutputError, UsageError
+
+_WORKER = None  # the Synthesizer of a pool worker (inherited by fork, or built by _init_worker)
+
+
+def fingerprint(graphs: list[str], config: dict, lang: str, template_dir: Path, version: str) -> str:
+    h = hashlib.sha256()
+    for g in graphs:
+        h.update(Path(g).read_bytes())
+    for f in sorted(Path(template_dir).glob("*.yaml")):
+        h.update(f.name.encode() + f.read_bytes())
+    h.update(json.dumps([config, lang, version], sort_keys=True, default=str).encode())
+    return h.hexdigest()
+
+
+class ShardStore:
+    """Checkpointed shards of one run, in a hidden work folder beside the output."""
+
+    def __init__(self, out: Path, fp: str, resume: bool, overwrite: bool):
+        out = Path(out)
+        self.work = out.resolve().parent / f".{out.name}.work"
+        self.dir = self.work / "shards"
+        state = self.work / "state.json"
+        if self.work.exists():
+            if resume:
+                try:
+                    old = json.loads(state.read_text())["fingerprint"]
+                except (OSError, ValueError, KeyError):
+                    old = None
+                if old != fp:
+                    raise UsageError(
+                        f"--resume: the unfinished run in {self.work} was made from other graphs, options or "
+                        "kg2tool version; rerun with the same ones, or with --overwrite to start over"
+                    )
+            elif overwrite:
+                shutil.rmtree(self.work)
+            else:
+                raise OutputError(
+                    f"an unfinished run of this output exists ({self.work}): pass --resume to continue it, "
+                    "or --overwrite to start over"
+                )
+        self.dir.mkdir(parents=True, exist_ok=True)
+        if not state.exists():
+            _atomic_write(state, json.dumps({"fingerprint": fp}))
+        self.resumed = sum(1 for _ in self.dir.glob("*.json"))
+
+    def path(self, i: int) -> Path:
+        return self.dir / f"{i:06d}.json"
+
+    def load(self, i: int):
+        p = self.path(i)
+        if not p.exists():
+            return None
+        data = json.loads(p.read_text(encoding="utf-8"))
+        return data["rows"], Counter(data["stats"])
+
+    def save(self, i: int, rows: list[dict], stats: Counter) -> None:
+        _atomic_write(self.path(i), json.dumps({"rows": rows, "stats": dict(stats)}, ensure_ascii=False))
+
+    def remove(self) -> None:
+        shutil.rmtree(self.work, ignore_errors=True)
+
+
+def _atomic_write(path: Path, text: str) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def _init_worker(build_args) -> None:
+    global _WORKER
+    if build_args is not None:  # spawn start method: rebuild the synthesizer in this process
+        from .graph import load_graph
+        from .synth import Synthesizer
+
+        graphs, lang, config, template_dir = build_args
+        _WORKER = Synthesizer(load_graph(graphs, lang=lang), config, template_dir)
+
+
+def _run_shard(i: int):
+    rows, stats = _WORKER.shard(i)
+    return i, rows, stats
+
+
+def iter_shards(synth, workers: int = 1, store: ShardStore | None = None, backend: str = "process",
+                build_args=None) -> Iterator[tuple[int, list[dict], Counter]]:  # fmt: skip
+    """Shards 0, 1, 2, ... in order (see module docstring); `workers` > 1 computes them in parallel."""
+    if workers < 1:
+        raise UsageError(f"--workers must be at least 1, got {workers}")
+    if backend == "ray":
+        yield from _iter_ray(synth, workers, store, build_args)
+        return
+    if workers == 1:
+        i = 0
+        while True:
+            cached = store.load(i) if store else None
+            rows, stats = cached if cached else synth.shard(i)
+            if store and not cached:
+                store.save(i, rows, stats)
+            yield i, rows, stats
+            i += 1
+    global _WORKER
+    _WORKER = synth
+    methods = mp.get_all_start_methods()
+    ctx = mp.get_context("fork" if "fork" in methods else "spawn")
+    init = None if "fork" in methods else build_args
+    with ctx.Pool(workers, initializer=_init_worker, initargs=(init,)) as pool:
+        # Keep 2 shards per worker in flight; yield strictly in index order.
+        pending: deque = deque()
+        for i in itertools.count():
+            cached = store is not None and store.path(i).exists()
+            pending.append((i, None if cached else pool.apply_async(_run_shard, (i,))))
+            if len(pending) < 2 * workers:
+                continue
+            j, fut = pending.popleft()
+            if fut is None:
+                rows, stats = store.load(j)
+            else:
+                _, rows, stats = fut.get()
+                if store:
+                    store.save(j, rows, stats)
+            yield j, rows, stats
+
+
+def _iter_ray(synth, workers: int, store: ShardStore | None, build_args):
+    """Ray backend: one actor per worker holds a Synthesizer; shards are dispatched in windows, merged in order."""
+    from .errors import require_extra
+
+    require_extra("ray", "ray")
+    import ray
+
+    if build_args is None:
+        raise UsageError("the ray backend needs the graph paths and config to rebuild the synthesizer on workers")
+    if not ray.is_initialized():
+        ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
+
+    @ray.remote
+    class ShardActor:
+        def __init__(self, args):
+            _init_worker(args)
+
+        def run(self, i):
+            return _run_shard(i)
+
+    actors = [ShardActor.remote(build_args) for _ in range(workers)]
+    window = 2 * workers
+    start = 0
+    while True:
+        futures = {}
+        for k, i in enumerate(range(start, start + window)):
+            if not (store and store.path(i).exists()):
+                futures[i] = actors[k % workers].run.remote(i)
+        results = dict(zip(futures, ray.get(list(futures.values())))) if futures else {}
+        for i in range(start, start + window):
+            if i in results:
+                _, rows, stats = results[i]
+                if store:
+                    store.save(i, rows, stats)
+            else:
+                rows, stats = store.load(i)
+            yield i, rows, stats
+        start += window
