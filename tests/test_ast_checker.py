@@ -264,3 +264,45 @@ def test_where_bfcl_crashes_we_return_invalid():
     fn = {"name": "f", "parameters": {"properties": {"x": {"type": "array", "items": {"type": "dict"}}}}}
     result = check([fn], [{"f": {"x": ["oops"]}}], [{"f": {"x": ["", [{"a": [1]}]]}}], "simple")
     assert not result.valid and result.error_type == "value_error:dict_value"
+
+
+def test_agrees_on_random_outputs(official):
+    """Property test: arbitrary JSON in every argument, and random call lists, on a few real entries."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from kg2tool.evaluation.bfcl_data import installed_data_dir, load_category
+
+    entries = [
+        e
+        for c in ("simple_python", "multiple", "parallel_multiple")
+        for e in load_category(installed_data_dir(), c)[:40]
+    ]
+    text = st.text(alphabet="aAbB ,.-_'*^!1", max_size=6)
+    scalars = st.none() | st.booleans() | st.integers(-3, 3) | st.floats(-3, 3, allow_nan=False) | text
+    values = st.recursive(
+        scalars, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(text, inner, max_size=2), max_leaves=6
+    )
+
+    @st.composite
+    def cases(draw):
+        entry = draw(st.sampled_from(entries))
+        output = gold_output(entry.ground_truth, entry.functions)
+        for call, answer in zip(output, entry.ground_truth, strict=True):
+            args = next(iter(call.values()))
+            names = [*next(iter(answer.values())), "zz_unknown"]
+            for name in draw(st.lists(st.sampled_from(names), max_size=3)):
+                args[name] = draw(values)
+        if draw(st.booleans()):
+            output = draw(st.permutations(output))
+        return entry, output
+
+    @settings(max_examples=400, derandomize=True, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(cases())
+    def agree(case):
+        entry, output = case
+        ours = check(entry.functions, output, entry.ground_truth, entry.category)
+        theirs = official(entry.functions, output, entry.ground_truth, entry.category)
+        assert (ours.valid, ours.error_type) == (theirs["valid"], theirs["error_type"]), output
+
+    agree()
