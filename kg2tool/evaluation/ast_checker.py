@@ -240,7 +240,7 @@ def _dict_against(value: dict, answer: dict) -> CheckResult | None:
             error = _fail("value_error:dict_value", f"Invalid value for dict key {key!r}: {item!r}.")
             break
     for key, options in answer.items():
-        if key not in value and "" not in options:
+        if key not in value and not (isinstance(options, (list, tuple, str)) and "" in options):
             error = _fail("value_error:dict_key", f"Missing dict key parameter: {key!r}.")
             break
     return error
