@@ -5,8 +5,8 @@
 # bfcl_eval.eval_checker.ast_eval.ast_checker and bfcl_eval.utils needs (it imports every model handler's SDK),
 # found by trying the import. Pins follow bfcl-eval's own where a newer release breaks the import.
 set -eu
-pip install --no-deps "bfcl-eval==2026.3.23"
-pip install "tree_sitter==0.21.3" "tree-sitter-java==0.21.0" "tree-sitter-javascript==0.21.4" \
+python -m pip install --no-deps "bfcl-eval==2026.3.23"
+python -m pip install "tree_sitter==0.21.3" "tree-sitter-java==0.21.0" "tree-sitter-javascript==0.21.4" \
     "mistralai==1.7.0" "cohere==5.18.0" anthropic openai google-genai boto3 writer-sdk qwen-agent soundfile \
     datamodel-code-generator tenacity overrides
-python -c "import bfcl_eval.eval_checker.ast_eval.ast_checker, bfcl_eval.utils" 2>/dev/null
+python -c "import bfcl_eval.eval_checker.ast_eval.ast_checker, bfcl_eval.utils; print(\"bfcl-eval checker importable\")"
