@@ -63,7 +63,7 @@ def check_continuation(
         return "not_one_assistant_message"
     msg = continuation[0]
     offered = {t["function"]["name"] for t in tools}
-    question = next(m["content"] for m in prompt if m["role"] == "user")
+    question = "\n".join(m["content"] for m in prompt if m["role"] == "user")
     known = {leaf for m in prompt if m["role"] == "tool" for leaf in _leaves(json.loads(m["content"]))}
     calls = _calls(msg)
     if category == "irrelevance":
@@ -128,7 +128,14 @@ class PairMaker:
     def pairs(self, row: dict, rng: random.Random, k: int = 1) -> list[dict]:
         """Up to k pairs for one row, each with a different rejection type where possible."""
         msgs, category = row["messages"], row["category"]
-        cuts = [i for i, m in enumerate(msgs) if m["role"] == "assistant"]
+        # cut before a call turn whose calls succeed, or before the final answer (not before a failed call that
+        # an error-recovery row makes on purpose, nor before an intermediate answer or clarifying question)
+        cuts = [
+            i
+            for i, m in enumerate(msgs)
+            if m["role"] == "assistant"
+            and (i == len(msgs) - 1 or (_calls(m) and not msgs[i + 1]["content"].startswith('{"error"')))
+        ]
         options: list[tuple[int, str]] = []
         for i in cuts:
             if category == "irrelevance":

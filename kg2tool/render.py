@@ -55,6 +55,7 @@ class Renderer:
             raise InputError(f"{self.dir / 'phrases.yaml'}: missing phrase templates {missing}")
         self.phrases = {k: self._compile(phrases[k], f"phrases.yaml:{k}") for k in PHRASE_KEYS}
         self.families: dict[str, tuple[list, list]] = {}
+        self.extras: dict[str, dict[str, list]] = {}
         for shape in shapes:
             fam = self._load(shape)
             qs, ans = fam.get("questions"), fam.get("answers")
@@ -64,6 +65,12 @@ class Renderer:
                 [self._compile(t, f"{shape}.yaml:questions[{i}]") for i, t in enumerate(qs)],
                 [self._compile(t, f"{shape}.yaml:answers[{i}]") for i, t in enumerate(ans)],
             )
+            # other template lists of a family (e.g. missing_info's `clarify` and `supply` turns)
+            self.extras[shape] = {
+                key: [self._compile(t, f"{shape}.yaml:{key}[{i}]") for i, t in enumerate(vals)]
+                for key, vals in fam.items()
+                if key not in ("questions", "answers") and isinstance(vals, list) and vals
+            }
 
     def _load(self, name: str) -> dict:
         path = self.dir / f"{name}.yaml"
@@ -145,6 +152,13 @@ class Renderer:
         a = rng.choice(answers).render(ctx)
         # No blanket capitalization: an answer may open the sentence and must stay verbatim.
         return " ".join(q.split()), " ".join(a.split())
+
+    def render_extra(self, shape: str, key: str, ctx: dict, rng: random.Random) -> str:
+        """One variant of a family's extra template list (e.g. `clarify`), drawn from rng."""
+        templates = self.extras.get(shape, {}).get(key)
+        if not templates:
+            raise InputError(f"{self.dir / (shape + '.yaml')}: needs a non-empty `{key}` list")
+        return " ".join(rng.choice(templates).render(ctx).split())
 
 
 PREPOSITIONS = frozenset("at by of in on to for with from after into as".split())

@@ -16,6 +16,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 
 from .bfcl import bfcl_records
+from .dialogue import DialogueBuilder
 from .graph import KnowledgeGraph
 from .plans import Compare, Node, Parallel, anchors, execute, plan_to_json, relation_path, topic
 from .preference import PairMaker
@@ -24,12 +25,13 @@ from .shards import ShardStore, fingerprint, iter_shards
 from .tools import OPERATORS, ToolError, ToolSet
 from .traces import Compiler, Trace, messages_for, tools_used
 from .verify import verify_row
-from .walk import ALL_SHAPES, CATEGORY, WalkConfig, Walker
+from .walk import ALL_SHAPES, CATEGORY, DIALOGUE_SHAPES, WalkConfig, Walker
 
 DEFAULT_MIX = {
     "simple": 1.0, "multiple": 1.0, "parallel": 1.0, "parallel_multiple": 1.0, "irrelevance": 0.8,
     "2p": 1.0, "3p": 0.7, "2i": 1.0, "3i": 0.7, "ip": 0.7, "pi": 0.7, "2u": 0.7, "up": 0.6,
     "2in": 0.6, "3in": 0.5, "inp": 0.5, "pin": 0.5, "pni": 0.5, "count": 0.8, "compare": 0.8,
+    "followup": 0.6, "missing_info": 0.5, "error_recovery": 0.6,
 }  # fmt: skip
 
 
@@ -104,16 +106,22 @@ class Synthesizer:
         self.ts = ToolSet.from_graph(kg, min_support=config.min_support)
         self.walker = Walker(self.ts, config.walk)
         shapes = [s for s, w in config.mix.items() if w > 0]
-        self.renderer = Renderer(template_dir, shapes=shapes)
+        families = [s for s in shapes if s != "error_recovery"]  # error_recovery words its question as 1p/2p
+        if set(shapes) & set(DIALOGUE_SHAPES):
+            families += [f for f in ("simple", "2p") if f not in families]
+        self.renderer = Renderer(template_dir, shapes=families)
         self.compiler = Compiler(self.ts)
         self.shapes = shapes
         self.weights = [config.mix[s] for s in shapes]
         self.pair_maker = PairMaker(self.ts)
+        self.dialogue = DialogueBuilder(self)
         self.relation_tools = sorted(n for n, s in self.ts.specs.items() if s.kind != "operator")
 
     # -- one candidate -----------------------------------------------------------------------------------
     def candidate(self, shape: str, rng: random.Random) -> tuple[dict | None, str]:
         """(row, "") or (None, drop reason)."""
+        if shape in DIALOGUE_SHAPES:
+            return self.dialogue_candidate(shape, rng)
         plan = self.walker.sample(shape, rng)
         if plan is None:
             return None, "sampling_failed"
@@ -145,7 +153,33 @@ class Synthesizer:
         reason = verify_row(self.ts, messages, schemas, gold, category)
         if reason:
             return None, reason
+        return self._row(shape, category, plan, messages, schemas, gold), ""
+
+    def dialogue_candidate(self, shape: str, rng: random.Random) -> tuple[dict | None, str]:
+        """followup, missing_info and error_recovery conversations (see kg2tool.dialogue)."""
+        plan = self.dialogue.plan(shape, rng)
+        if plan is None:
+            return None, "sampling_failed"
+        gold, _ = gold_answers(self.kg, plan)
+        if not gold:
+            return None, "empty_answer"
+        try:
+            messages, calls = self.dialogue.build(shape, plan, gold, rng)
+        except ToolError as exc:
+            return None, f"execution_error:{exc.kind}"
+        if messages is None:
+            return None, "sampling_failed"
+        needed = list(dict.fromkeys(c.name for c in calls))
+        schemas = self.ts.schemas(self.offer(shape, plan, needed, rng))
+        category = CATEGORY[shape]
+        reason = verify_row(self.ts, messages, schemas, gold, category, allow_errors=shape == "error_recovery")
+        if reason:
+            return None, reason
+        return self._row(shape, category, plan, messages, schemas, gold), ""
+
+    def _row(self, shape: str, category: str, plan: Node, messages: list[dict], schemas: list[dict], gold) -> dict:
         path = relation_path(plan)
+        call_turns = [m for m in messages if m.get("tool_calls")]
         return {
             "messages": messages,
             "tools": schemas,
@@ -154,11 +188,11 @@ class Synthesizer:
             "answers": gold,
             "topic_entity": self.kg.name(topic(plan)),
             "relation_path": [self._rel_label(r) for r in path],
-            "num_calls": len(trace_calls),
-            "num_turns": len({c.turn for c in trace_calls}),
+            "num_calls": sum(len(m["tool_calls"]) for m in call_turns),
+            "num_turns": len(call_turns),
             "plan": plan_to_json(self.kg, plan),
             "_split_key": f"{self.kg.entities[topic(plan)]}|{'/'.join(path)}",
-        }, ""
+        }
 
     def _rel_label(self, key: str) -> str:
         inv = key.startswith("^")

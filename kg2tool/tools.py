@@ -376,3 +376,8 @@ def _attribute_tool(kg: KnowledgeGraph, attr: Attribute, taken: set[str]) -> Too
 def result_json(value) -> str:
     """The content of a tool message: the executor's result as compact JSON (UTF-8 kept)."""
     return json.dumps(value, ensure_ascii=False)
+
+
+def error_json(exc: ToolError) -> str:
+    """The content of a tool message for a failed call: `{"error": message}`, what a model sees."""
+    return json.dumps({"error": str(exc)}, ensure_ascii=False)

@@ -13,6 +13,7 @@ report). Reasons:
     ungrounded_argument     an argument value appears neither in the question nor in an earlier tool result
     answer_mismatch         the last tool results differ from the plan's gold answer
     answer_not_stated       the final assistant message does not state every answer
+    error_not_recovered     (error-recovery rows) a failed call not followed by a successful call of the same tool
     bad_structure           wrong message order, empty final answer, a call in an irrelevance row, ...
 """
 
@@ -24,7 +25,7 @@ from functools import lru_cache
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
-from .tools import ToolError, ToolSet, result_json
+from .tools import ToolError, ToolSet, error_json, result_json
 
 REASONS = (
     "unknown_tool",
@@ -36,6 +37,7 @@ REASONS = (
     "ungrounded_argument",
     "answer_mismatch",
     "answer_not_stated",
+    "error_not_recovered",
     "bad_structure",
 )
 
@@ -75,8 +77,16 @@ def answer_strings(value) -> set[str]:
     return {str(value)}
 
 
-def verify_row(ts: ToolSet, messages: list[dict], tools: list[dict], gold: list[str], category: str) -> str | None:
-    """None if the conversation passes every check, else the first failing reason (see module docstring)."""
+def verify_row(
+    ts: ToolSet, messages: list[dict], tools: list[dict], gold: list[str], category: str, allow_errors: bool = False
+) -> str | None:
+    """None if the conversation passes every check, else the first failing reason (see module docstring).
+
+    Multi-turn conversations: every user message counts as question text for grounding; an assistant message
+    with text between turns either follows tool results (and must state them) or asks the user something.
+    `allow_errors` (error-recovery rows): a call may fail, if its tool message is exactly the executor's or the
+    validator's error and the next assistant turn calls the same tool successfully; only the corrected
+    trajectory's answer is judged."""
     offered = {}
     for t in tools:
         name = t.get("function", {}).get("name")
@@ -94,17 +104,37 @@ def verify_row(ts: ToolSet, messages: list[dict], tools: list[dict], gold: list[
     question = messages[0]["content"]
     known: set = set()  # leaves of earlier tool results
     last_results: list = []
+    failed: set[str] = set()  # tools whose last call failed (must be retried successfully next turn)
     i = 1
     while i < len(messages) - 1:
         msg = messages[i]
-        calls = msg.get("tool_calls") if msg.get("role") == "assistant" else None
+        role = msg.get("role")
+        if role == "user":
+            if messages[i - 1].get("role") != "assistant" or messages[i - 1].get("tool_calls"):
+                return "bad_structure"
+            question += "\n" + str(msg.get("content", ""))
+            i += 1
+            continue
+        calls = msg.get("tool_calls") if role == "assistant" else None
+        if role == "assistant" and not calls:
+            text = str(msg.get("content", ""))
+            if not text.strip() or messages[i + 1].get("role") != "user":
+                return "bad_structure"
+            if messages[i - 1].get("role") == "tool" and any(
+                a not in text for r in last_results for a in answer_strings(r)
+            ):
+                return "answer_not_stated"
+            i += 1
+            continue
         if not calls:
-            return "bad_structure" if msg.get("role") != "tool" else "unanswered_call"
+            return "unanswered_call"
         replies = messages[i + 1 : i + 1 + len(calls)]
         if len(replies) != len(calls) or any(r.get("role") != "tool" for r in replies):
             return "unanswered_call"
         turn_leaves: list = []
         last_results = []
+        retried = set()
+        now_failed: set[str] = set()
         for call, reply in zip(calls, replies):
             fn = call.get("function", {})
             name, args = fn.get("name"), fn.get("arguments")
@@ -114,21 +144,34 @@ def verify_row(ts: ToolSet, messages: list[dict], tools: list[dict], gold: list[
                 return "unknown_tool"
             try:
                 ts.validate(name, args)
-            except ToolError:
-                return "schema_invalid"
-            for leaf in _arg_leaves(args, offered[name].parameters):
-                if leaf not in known and not (isinstance(leaf, str) and leaf in question):
+                grounded = all(
+                    leaf in known or (isinstance(leaf, str) and leaf in question)
+                    for leaf in _arg_leaves(args, offered[name].parameters)
+                )
+                if not grounded and not allow_errors:
                     return "ungrounded_argument"
-            try:
                 result = ts.execute(name, args, validate=False)  # validated just above
-            except ToolError:
-                return "execution_error"
+            except ToolError as exc:
+                if not allow_errors:
+                    return "schema_invalid" if exc.kind == "schema" else "execution_error"
+                if reply.get("content") != error_json(exc):
+                    return "execution_mismatch"
+                now_failed.add(name)
+                continue
+            if not grounded:
+                return "ungrounded_argument"
             if result_json(result) != reply.get("content"):
                 return "execution_mismatch"
+            retried.add(name)
             last_results.append(result)
             turn_leaves.extend(_strings(result))
+        if failed - retried:
+            return "error_not_recovered"
+        failed = now_failed
         known.update(turn_leaves)  # results are usable from the next turn on
         i += 1 + len(calls)
+    if failed:
+        return "error_not_recovered"
 
     if category == "irrelevance":
         return None if len(messages) == 2 and not gold else "bad_structure"

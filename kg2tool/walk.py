@@ -27,12 +27,15 @@ BETAE_SHAPES = ("1p", "2p", "3p", "2i", "3i", "ip", "pi", "2u", "up")
 NEGATION_SHAPES = ("2in", "3in", "inp", "pin", "pni")
 AGGREGATE_SHAPES = ("count", "compare")
 BFCL_SHAPES = ("simple", "multiple", "parallel", "parallel_multiple", "irrelevance")
-ALL_SHAPES = BFCL_SHAPES + BETAE_SHAPES[1:] + NEGATION_SHAPES + AGGREGATE_SHAPES
+DIALOGUE_SHAPES = ("followup", "missing_info", "error_recovery")  # built by kg2tool.dialogue
+WALK_SHAPES = BFCL_SHAPES + BETAE_SHAPES[1:] + NEGATION_SHAPES + AGGREGATE_SHAPES  # sampled by Walker.sample
+ALL_SHAPES = WALK_SHAPES + DIALOGUE_SHAPES
 
 # Shape -> BFCL category of the conversation.
 CATEGORY = {s: "multi_step" for s in BETAE_SHAPES + NEGATION_SHAPES + AGGREGATE_SHAPES}
 CATEGORY |= {s: s for s in BFCL_SHAPES}
 CATEGORY["1p"] = "simple"
+CATEGORY |= {"followup": "multi_turn", "missing_info": "multi_turn", "error_recovery": "multi_step"}
 
 
 @dataclass
@@ -152,7 +155,7 @@ class Walker:
 
     # -- shapes ------------------------------------------------------------------------------------------
     def sample(self, shape: str, rng: random.Random) -> Node | None:
-        """A plan of the given shape (one of ALL_SHAPES), or None when none was found in `tries` attempts."""
+        """A plan of the given shape (one of WALK_SHAPES), or None when none was found in `tries` attempts."""
         name = "_" + shape if shape in BFCL_SHAPES + AGGREGATE_SHAPES else "_s" + shape
         return getattr(self, name)(rng)
 

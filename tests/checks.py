@@ -24,6 +24,8 @@ def check_row(row: dict, toolset) -> list[str]:
     answered: set[str] = set()
     last_results = []
     for m in msgs[1:-1]:
+        if m["role"] == "user" or (m["role"] == "assistant" and not m.get("tool_calls")):
+            continue  # a later user turn, or an intermediate answer / clarifying question
         if m["role"] == "assistant":
             if pending:
                 problems.append("new turn before all calls were answered")
@@ -36,7 +38,7 @@ def check_row(row: dict, toolset) -> list[str]:
                 errors = list(
                     Draft202012Validator(tools[fn["name"]]["function"]["parameters"]).iter_errors(fn["arguments"])
                 )
-                if errors:
+                if errors and row["pattern"] != "error_recovery":
                     problems.append(f"invalid arguments: {errors[0].message}")
                 if call["id"] in pending or call["id"] in answered:
                     problems.append("duplicate call id")
@@ -47,7 +49,12 @@ def check_row(row: dict, toolset) -> list[str]:
                 continue
             name, args = pending.pop(m["tool_call_id"])
             answered.add(m["tool_call_id"])
-            expected = toolset.execute(name, args)
+            try:
+                expected = toolset.execute(name, args)
+            except Exception as exc:  # only error-recovery rows may show a failed call, with its real error
+                if row["pattern"] != "error_recovery":
+                    problems.append(f"failed call in a {row['pattern']} row: {exc}")
+                expected = {"error": str(exc)}
             if json.loads(m["content"]) != expected:
                 problems.append(f"tool result differs from execution: {name}")
             last_results.append(expected)

@@ -82,6 +82,8 @@ def test_arguments_and_schemas_round_trip_exactly(wiki_runs):
                 assert set(m) == {"role", "content"}
             for c in m.get("tool_calls", []):
                 assert isinstance(c["function"]["arguments"], dict)
+                if loaded["pattern"] == "error_recovery":
+                    continue  # its first call has a deliberate mistake (checked in test_synth)
                 name = c["function"]["name"]
                 schema = next(t for t in loaded["tools"] if t["function"]["name"] == name)
                 assert set(c["function"]["arguments"]) <= set(schema["function"]["parameters"]["properties"])

@@ -11,7 +11,7 @@ from kg2tool.render import Renderer
 from kg2tool.synth import SynthConfig, Synthesizer, gold_answers
 from kg2tool.tools import ToolSet
 from kg2tool.verify import verify_row
-from kg2tool.walk import ALL_SHAPES, CATEGORY, Walker
+from kg2tool.walk import CATEGORY, DIALOGUE_SHAPES, WALK_SHAPES, Walker
 
 
 @pytest.fixture(scope="module")
@@ -23,7 +23,7 @@ def test_walker_samples_every_shape_within_bounds(small_kg):
     ts = ToolSet.from_graph(small_kg)
     walker = Walker(ts)
     rng = random.Random(0)
-    for shape in ALL_SHAPES:
+    for shape in WALK_SHAPES:
         plans = [p for p in (walker.sample(shape, rng) for _ in range(60)) if p is not None]
         assert plans, f"no plan for {shape}"
         for p in plans:
@@ -36,8 +36,8 @@ def test_walker_samples_every_shape_within_bounds(small_kg):
 
 def test_walker_is_seeded(small_kg):
     walker = Walker(ToolSet.from_graph(small_kg))
-    a = [walker.sample(s, random.Random(5)) for s in ALL_SHAPES]
-    b = [walker.sample(s, random.Random(5)) for s in ALL_SHAPES]
+    a = [walker.sample(s, random.Random(5)) for s in WALK_SHAPES]
+    b = [walker.sample(s, random.Random(5)) for s in WALK_SHAPES]
     assert a == b
 
 
@@ -109,7 +109,7 @@ def test_renderer_rejects_broken_templates(tmp_path):
 
 def test_plan_execution_matches_compiled_calls(synth):
     rng = random.Random(11)
-    for shape in ALL_SHAPES:
+    for shape in WALK_SHAPES:
         if shape == "irrelevance":
             continue
         for _ in range(10):
@@ -131,7 +131,7 @@ def test_distractors_and_categories(synth):
     for i in range(3):
         rows += synth.shard(i)[0]
     by_cat = Counter(r["category"] for r in rows)
-    assert set(by_cat) == {"simple", "multiple", "parallel", "parallel_multiple", "irrelevance", "multi_step"}
+    assert set(by_cat) == {"simple", "multiple", "parallel", "parallel_multiple", "irrelevance", "multi_step", "multi_turn"}
     for r in rows:
         offered = {t["function"]["name"] for t in r["tools"]}
         called = {c["function"]["name"] for m in r["messages"] for c in m.get("tool_calls", [])}
@@ -142,3 +142,27 @@ def test_distractors_and_categories(synth):
             assert len(offered) >= 3 and len(called) == 1
         if r["category"] == "irrelevance":
             assert not called and len(offered) >= 1
+
+
+@pytest.mark.parametrize("shape", DIALOGUE_SHAPES)
+def test_dialogue_shapes_pass_verification(shape, small_kg):
+    from kg2tool.walk import ALL_SHAPES
+
+    synth = Synthesizer(small_kg, SynthConfig(seed=1, mix={s: float(s == shape) for s in ALL_SHAPES}))
+    rows, stats = synth.shard(0)
+    assert len(rows) > 20, stats
+    fresh = ToolSet.from_graph(load_graph(small_kg.stats.files))
+    for row in rows:
+        assert row["pattern"] == shape
+        assert check_row(row, fresh) == [], row["messages"]
+        users = [m for m in row["messages"] if m["role"] == "user"]
+        if shape == "error_recovery":
+            errors = [m for m in row["messages"] if m["role"] == "tool" and m["content"].startswith('{"error"')]
+            assert len(errors) == 1 and row["category"] == "multi_step"
+        else:
+            assert len(users) == 2 and row["category"] == "multi_turn"
+        if shape == "missing_info":
+            # the entity is named only in the second user turn, after the assistant asked
+            assert row["messages"][1]["role"] == "assistant" and not row["messages"][1].get("tool_calls")
+            arg = next(iter(row["messages"][3]["tool_calls"][0]["function"]["arguments"].values()))
+            assert arg in users[1]["content"] and arg not in users[0]["content"]
