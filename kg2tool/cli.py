@@ -19,6 +19,7 @@ from .errors import Kg2ToolError
 COMMAND_MODULES = [
     "kg2tool.commands.synth",
     "kg2tool.commands.tools",
+    "kg2tool.commands.inspect",
     "kg2tool.commands.pretrain",
     "kg2tool.commands.eval",
 ]
@@ -47,6 +48,9 @@ def main(argv: list[str] | None = None) -> int:
     except Kg2ToolError as exc:
         print(f"kg2tool {args.command}: error: {exc}", file=sys.stderr)
         return exc.exit_code
+    except BrokenPipeError:  # output piped into `head` and the like: stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except KeyboardInterrupt:
         print(f"kg2tool {args.command}: interrupted", file=sys.stderr)
         return 130

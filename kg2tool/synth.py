@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import hashlib
 import random
-import re
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 
 from .bfcl import bfcl_records
 from .dialogue import DialogueBuilder
+from .diversity import DiversityFilter, normalize_question
 from .graph import KnowledgeGraph
 from .plans import Compare, Node, Parallel, anchors, execute, plan_to_json, relation_path, topic
 from .preference import PairMaker
@@ -44,6 +44,9 @@ class SynthConfig:
     splits: fractions for train/validation/test (assigned by topic entity and relation path).
     min_support: a relation or attribute needs this many facts to get tools.
     max_distractors: at most this many extra tools offered beside the needed ones (`multiple` has at least 2).
+    near_dup_threshold: drop questions whose word-3-gram Jaccard similarity (MinHash) with a kept one reaches
+        this (0 disables); exact duplicate questions and duplicate plans are always dropped.
+    max_per_topic: at most this many conversations per topic entity (0: no cap).
     shard_size: candidates per shard (the unit of seeding and, later, of parallel work and resume).
     max_shards: stop after this many shards even if fewer than n rows were kept.
     walk: walker bounds (answer-set sizes, fan-out, inverse probability).
@@ -55,6 +58,8 @@ class SynthConfig:
     splits: tuple[float, float, float] = (0.8, 0.1, 0.1)
     min_support: int = 5
     max_distractors: int = 3
+    near_dup_threshold: float = 0.9
+    max_per_topic: int = 25
     shard_size: int = 256
     max_shards: int = 10_000
     walk: WalkConfig = field(default_factory=WalkConfig)
@@ -65,10 +70,6 @@ class SynthConfig:
 
 def pattern_of(shape: str) -> str:
     return "1p" if shape in ("simple", "multiple") else shape
-
-
-def normalize_question(q: str) -> str:
-    return re.sub(r"\s+", " ", q.casefold()).strip(" ?.!")
 
 
 def split_of(key: str, splits: tuple[float, float, float]) -> str:
@@ -294,7 +295,7 @@ def run_synth(
     shards = iter_shards(synth, workers, store, backend, build_args=(list(graphs), lang, config, template_dir))
 
     kept: dict[str, list[dict]] = {s: [] for s in SPLITS}
-    seen: set[str] = set()
+    diversity = DiversityFilter(config.near_dup_threshold, config.max_per_topic)
     stats: Counter = Counter()
     total, idle = 0, 0
     t1 = time.perf_counter()
@@ -303,11 +304,10 @@ def run_synth(
         stats.update(st)
         before = total
         for row in rows:
-            key = normalize_question(row["messages"][0]["content"])
-            if key in seen:
-                stats["dropped:duplicate_question"] += 1
+            reason = diversity.reject(row)
+            if reason:
+                stats[f"dropped:{reason}"] += 1
                 continue
-            seen.add(key)
             kept[split_of(row.pop("_split_key"), config.splits)].append(row)
             total += 1
             if total >= config.n:

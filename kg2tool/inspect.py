@@ -1,0 +1,149 @@
+"""`kg2tool inspect`: what a synth dataset folder holds, as a terminal summary, PNG plots and sample conversations.
+
+Reads the folder with `datasets.load_dataset(DIR, "sft")` (and `dpo` if present). Plots need matplotlib
+(`pip install 'kg2tool[plot]'`); the summary and samples do not.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import statistics
+from collections import Counter
+from pathlib import Path
+
+from .errors import InputError, MissingExtraError
+
+
+def load_rows(folder: str | Path, config: str = "sft") -> dict[str, list[dict]]:
+    from datasets import load_dataset
+    from datasets.utils.logging import disable_progress_bar
+
+    folder = Path(folder)
+    if not (folder / "README.md").is_file():
+        raise InputError(f"{folder}: not a kg2tool dataset folder (no README.md dataset card)")
+    disable_progress_bar()
+    try:
+        ds = load_dataset(str(folder), config)
+    except ValueError as exc:
+        raise InputError(f"{folder}: cannot load config {config!r}: {exc}") from None
+    return {split: list(ds[split]) for split in ds}
+
+
+def summarize(rows_by_split: dict[str, list[dict]]) -> dict:
+    rows = [r for rs in rows_by_split.values() for r in rs]
+    if not rows:
+        raise InputError("the dataset has no rows")
+    qlen = [len(" ".join(m["content"] for m in r["messages"] if m["role"] == "user").split()) for r in rows]
+    relations: Counter = Counter()
+    for r in rows:
+        for rel in set(r["relation_path"]):
+            relations[rel.removeprefix("inverse ")] += 1
+    return {
+        "rows": len(rows),
+        "splits": {s: len(v) for s, v in rows_by_split.items()},
+        "categories": dict(Counter(r["category"] for r in rows).most_common()),
+        "patterns": dict(Counter(r["pattern"] for r in rows).most_common()),
+        "calls_per_conversation": dict(sorted(Counter(r["num_calls"] for r in rows).items())),
+        "call_turns_per_conversation": dict(sorted(Counter(r["num_turns"] for r in rows).items())),
+        "answer_set_sizes": dict(sorted(Counter(len(r["answers"]) for r in rows).items())),
+        "question_words": {
+            "mean": round(statistics.mean(qlen), 1),
+            "median": statistics.median(qlen),
+            "max": max(qlen),
+        },
+        "relation_coverage": dict(relations.most_common()),
+        "tools_offered_mean": round(statistics.mean(len(r["tools"]) for r in rows), 2),
+    }
+
+
+def format_summary(s: dict) -> str:
+    def table(title: str, counts: dict, total: int | None = None) -> list[str]:
+        width = max((len(str(k)) for k in counts), default=4)
+        out = [f"{title}"]
+        for k, v in counts.items():
+            share = f"  {100 * v / total:5.1f}%" if total else ""
+            out.append(f"  {str(k):<{width}}  {v:>7,}{share}")
+        return out
+
+    n = s["rows"]
+    lines = [f"{n:,} conversations ({', '.join(f'{v:,} {k}' for k, v in s['splits'].items())})", ""]
+    lines += table("category", s["categories"], n) + [""]
+    lines += table("pattern (query shape)", s["patterns"], n) + [""]
+    lines += table("calls per conversation", s["calls_per_conversation"], n) + [""]
+    lines += table("assistant call turns (hops)", s["call_turns_per_conversation"], n) + [""]
+    lines += table("answer-set size", s["answer_set_sizes"], n) + [""]
+    q = s["question_words"]
+    lines += [f"question length (words, user turns): mean {q['mean']}, median {q['median']}, max {q['max']}"]
+    lines += [f"tools offered per conversation: mean {s['tools_offered_mean']}", ""]
+    lines += table("relation coverage (conversations using the relation)", s["relation_coverage"])
+    return "\n".join(lines)
+
+
+def format_conversation(row: dict, width: int = 100) -> str:
+    out = [f"--- {row['id']}  [{row['category']} / {row['pattern']}]  answers: {row['answers']}"]
+    out.append(f"    tools: {', '.join(t['function']['name'] for t in row['tools'])}")
+    for m in row["messages"]:
+        role = m["role"]
+        if m.get("tool_calls"):
+            for c in m["tool_calls"]:
+                fn = c["function"]
+                out.append(
+                    f"  assistant -> {fn['name']}({json.dumps(fn['arguments'], ensure_ascii=False)})  [{c['id']}]"
+                )
+        elif role == "tool":
+            content = m["content"] if len(m["content"]) <= width else m["content"][: width - 1] + "\u2026"
+            out.append(f"  tool[{m['tool_call_id']}] <- {content}")
+        else:
+            out.append(f"  {role}: {m['content']}")
+    return "\n".join(out)
+
+
+def plot(s: dict, out_dir: str | Path) -> list[Path]:
+    """Write the summary's distributions as PNG files; return their paths."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise MissingExtraError("plots need matplotlib: install it with `pip install 'kg2tool[plot]'`") from None
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    specs = [
+        ("shape_mix.png", "Query shapes", s["patterns"], "conversations"),
+        ("categories.png", "Categories", s["categories"], "conversations"),
+        ("hops.png", "Assistant call turns per conversation", s["call_turns_per_conversation"], "conversations"),
+        ("calls.png", "Calls per conversation", s["calls_per_conversation"], "conversations"),
+        ("answer_sizes.png", "Answer-set size", s["answer_set_sizes"], "conversations"),
+        ("relation_coverage.png", "Relation coverage", s["relation_coverage"], "conversations using it"),
+    ]
+    paths = []
+    for name, title, counts, xlabel in specs:
+        labels = [str(k) for k in counts]
+        horizontal = name in ("shape_mix.png", "relation_coverage.png", "categories.png")
+        fig, ax = plt.subplots(figsize=(8, max(3, 0.28 * len(labels) + 1) if horizontal else 4))
+        if horizontal:
+            ax.barh(labels[::-1], list(counts.values())[::-1], color="#4C72B0")
+            ax.set_xlabel(xlabel)
+        else:
+            ax.bar(labels, list(counts.values()), color="#4C72B0")
+            ax.set_ylabel(xlabel)
+        ax.set_title(title)
+        fig.tight_layout()
+        path = out_dir / name
+        fig.savefig(path, dpi=100)
+        plt.close(fig)
+        paths.append(path)
+    return paths
+
+
+def samples(rows_by_split: dict[str, list[dict]], k: int, seed: int = 0) -> list[dict]:
+    rows = [r for rs in rows_by_split.values() for r in rs]
+    by_cat: dict[str, list[dict]] = {}
+    for r in rows:
+        by_cat.setdefault(r["category"], []).append(r)
+    rng = random.Random(seed)
+    picked = [rng.choice(v) for _, v in sorted(by_cat.items())]
+    rng.shuffle(picked)
+    return picked[:k]
