@@ -22,6 +22,9 @@ COMMAND_MODULES = [
     "kg2tool.commands.inspect",
     "kg2tool.commands.pretrain",
     "kg2tool.commands.eval",
+    "kg2tool.commands.export",
+    "kg2tool.commands.publish",
+    "kg2tool.commands.card",
 ]
 
 

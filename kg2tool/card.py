@@ -1,0 +1,184 @@
+"""Offline checks of a dataset folder's card (`README.md`), as the Hugging Face Hub and `datasets` read it.
+
+`check_card(DIR)` returns a `CardReport` with `errors` (the folder would not load or would be rejected) and
+`warnings` (it loads, but the Hub page would be poorer). What is checked, all without network:
+
+- `huggingface_hub.DatasetCard.load` parses the YAML front matter;
+- `card.data` has `license`, `task_categories`, `tags`, `size_categories` and `configs`; known values for
+  task categories (the list `datasets` ships) and size categories; the size category matches the row count;
+- the `configs` field passes `datasets.utils.metadata.MetadataConfigs.from_dataset_card_data` (what
+  `load_dataset` itself calls), at most one config is the default, and every `data_files` path exists;
+- optionally (`load=True`) `datasets.load_dataset_builder(DIR, config)` resolves every config and split.
+
+`huggingface_hub`'s `RepoCard.validate()` posts the card to the Hub's `/api/validate-yaml`; it is run only when
+`online=True` (publish does so before uploading), never in the offline check or in tests.
+"""
+
+from __future__ import annotations
+
+import glob
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import InputError
+
+REQUIRED_FIELDS = ("license", "task_categories", "tags", "size_categories", "configs")
+SIZE_CATEGORIES = (
+    "n<1K",
+    "1K<n<10K",
+    "10K<n<100K",
+    "100K<n<1M",
+    "1M<n<10M",
+    "10M<n<100M",
+    "100M<n<1B",
+    "1B<n<10B",
+    "10B<n<100B",
+    "100B<n<1T",
+    "n>1T",
+)
+
+
+@dataclass
+class CardReport:
+    """Result of `check_card`: `configs` maps config -> split -> data file paths (relative to the folder)."""
+
+    path: Path
+    errors: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    configs: dict[str, dict[str, list[str]]] = field(default_factory=dict)
+    data: dict = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+    def format(self) -> str:
+        lines = [f"card {self.path}: {'ok' if self.ok else 'INVALID'}"]
+        for name, splits in self.configs.items():
+            lines.append(f"  config {name}: {', '.join(splits) or '(no splits)'}")
+        lines += [f"  error: {e}" for e in self.errors]
+        lines += [f"  warning: {w}" for w in self.warnings]
+        return "\n".join(lines)
+
+
+def _as_list(value) -> list:
+    if value is None:
+        return []
+    return value if isinstance(value, list) else [value]
+
+
+def load_card(folder: Path):
+    """Parse `folder/README.md` with huggingface_hub; InputError naming the file if missing or malformed."""
+    from huggingface_hub import DatasetCard
+
+    readme = Path(folder) / "README.md"
+    if not Path(folder).is_dir():
+        raise InputError(f"{folder}: no such dataset folder")
+    if not readme.is_file():
+        raise InputError(f"{readme}: no dataset card (is {folder} a folder written by kg2tool synth?)")
+    try:
+        return DatasetCard.load(readme)
+    except Exception as exc:  # yaml errors, ValueError on a non-dict front matter, ...
+        raise InputError(f"{readme}: cannot parse the card's YAML front matter: {exc}") from None
+
+
+def split_files(config: dict) -> dict[str, list[str]]:
+    """`data_files` of one YAML config -> split -> paths (a bare string or list means split `train`)."""
+    data_files = config.get("data_files")
+    if isinstance(data_files, str) or (isinstance(data_files, list) and all(isinstance(x, str) for x in data_files)):
+        return {"train": _as_list(data_files)}
+    return {item["split"]: _as_list(item["path"]) for item in data_files or []}
+
+
+def _check_fields(data: dict, report: CardReport) -> None:
+    from datasets.utils.metadata import known_task_ids
+
+    for key in REQUIRED_FIELDS:
+        if not data.get(key):
+            report.errors.append(f"missing or empty `{key}`")
+    for cat in _as_list(data.get("task_categories")):
+        if cat not in known_task_ids:
+            report.errors.append(f"unknown task category {cat!r}")
+    for size in _as_list(data.get("size_categories")):
+        if size not in SIZE_CATEGORIES:
+            report.errors.append(f"unknown size category {size!r} (one of {', '.join(SIZE_CATEGORIES)})")
+    if data.get("license") == "other" and not (data.get("license_name") or data.get("license_link")):
+        report.warnings.append("license is `other` without `license_name`/`license_link`: the Hub shows no license")
+    if not data.get("language"):
+        report.warnings.append("no `language`")
+    if not data.get("pretty_name"):
+        report.warnings.append("no `pretty_name`")
+
+
+def _check_configs(folder: Path, card_data, report: CardReport) -> None:
+    from datasets.utils.metadata import MetadataConfigs
+
+    try:
+        configs = MetadataConfigs.from_dataset_card_data(card_data)
+        configs.get_default_config_name()  # raises on several defaults
+    except ValueError as exc:
+        report.errors.append(f"`configs` is not what datasets reads: {' '.join(str(exc).split())[:300]}")
+        return
+    for name, config in configs.items():
+        report.configs[name] = files = split_files(config)
+        if not files:
+            report.errors.append(f"config {name!r} has no data_files")
+        for split, paths in files.items():
+            for rel in paths:
+                if not glob.glob(str(folder / rel)):
+                    report.errors.append(f"config {name!r} split {split!r}: data file {rel} does not exist")
+
+
+def _check_size(folder: Path, data: dict, report: CardReport) -> None:
+    """The size category should match the rows of the default config (parquet metadata: no data read)."""
+    if report.errors or not report.configs:
+        return
+    import pyarrow.parquet as pq
+
+    name = next((c["config_name"] for c in data.get("configs", []) if c.get("default")), next(iter(report.configs)))
+    paths = [p for files in report.configs[name].values() for rel in files for p in glob.glob(str(folder / rel))]
+    if not all(p.endswith(".parquet") for p in paths):
+        return
+    rows = sum(pq.ParquetFile(p).metadata.num_rows for p in paths)
+    expected = next(s for s, limit in zip(SIZE_CATEGORIES, _LIMITS) if rows < limit)
+    if expected not in _as_list(data.get("size_categories")):
+        report.warnings.append(f"size_categories {data.get('size_categories')} but config {name!r} has {rows} rows")
+
+
+_LIMITS = tuple(10**k for k in (3, 4, 5, 6, 7, 8, 9, 10, 11, 12)) + (float("inf"),)
+
+
+def _check_loadable(folder: Path, report: CardReport) -> None:
+    """Resolve every config with `datasets.load_dataset_builder` (reads the card and file lists, no rows)."""
+    from datasets import load_dataset_builder
+
+    for name, files in report.configs.items():
+        try:
+            builder = load_dataset_builder(str(folder), name)
+        except Exception as exc:
+            report.errors.append(f"datasets cannot resolve config {name!r}: {type(exc).__name__}: {exc}")
+            continue
+        got = set((builder.config.data_files or {}).keys())
+        if got != set(files):
+            report.errors.append(
+                f"config {name!r}: datasets sees splits {sorted(got)}, the card lists {sorted(files)}"
+            )
+
+
+def check_card(folder: str | Path, load: bool = False, online: bool = False) -> CardReport:
+    """Check the card of a dataset folder offline (and with the Hub's validator when `online`)."""
+    folder = Path(folder)
+    card = load_card(folder)
+    data = card.data.to_dict()
+    report = CardReport(path=folder / "README.md", data=data)
+    _check_fields(data, report)
+    _check_configs(folder, card.data, report)
+    _check_size(folder, data, report)
+    if load and not report.errors:
+        _check_loadable(folder, report)
+    if online and not report.errors:
+        try:
+            card.validate(repo_type="dataset")
+        except ValueError as exc:
+            report.errors.append(f"the Hub rejects the card: {exc}")
+    return report
