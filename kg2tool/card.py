@@ -181,4 +181,6 @@ def check_card(folder: str | Path, load: bool = False, online: bool = False) -> 
             card.validate(repo_type="dataset")
         except ValueError as exc:
             report.errors.append(f"the Hub rejects the card: {exc}")
+        except Exception as exc:  # network: not a fault of the card
+            report.warnings.append(f"the Hub's validator could not be reached ({type(exc).__name__}: {exc})")
     return report
