@@ -1,13 +1,20 @@
-"""`kg2tool eval`: BFCL-style scoring. `kg2tool eval score` scores decoded predictions without running a model.
+"""`kg2tool eval`: run a model and score it BFCL-style and by execution; `kg2tool eval score` scores decoded predictions.
 
+    kg2tool eval --model PATH --data DIR --graph GRAPH [--backend transformers|vllm|openai] [--parser hermes]
+                 [--out OUT] [--limit N] [--max-steps 6]
+    kg2tool eval --model gold --data DIR --graph GRAPH        # reference models: gold, no-call
     kg2tool eval score --tests TESTS.json --answers ANSWERS.json --predictions PRED.jsonl --out RESULTS.jsonl
-    kg2tool eval score --bfcl-data --category simple_python --predictions PRED.jsonl --out RESULTS.jsonl
     kg2tool eval score --bfcl-data DIR --predictions PRED.jsonl --out RESULTS.jsonl   # categories from the ids
 
-Each prediction line is ``{"id": ..., "result": [{"fn": {"arg": value}}]}`` (``[]`` for no call). Results are
-one line per test (``id``, ``category``, ``valid``, ``error_type``, ``error``) plus ``RESULTS.summary.json``.
-The category of an entry comes from its id (``parallel_multiple_3`` -> ``parallel_multiple``) unless
-``--category`` is given. Semantics: docs/eval.md.
+`kg2tool eval --model` generates on the BFCL-format files of DIR/bfcl (AST categories, scored with BFCL's
+rules) and runs the model in a loop on the multi_step and multi_turn rows of DIR's sft test split, executing
+its calls on the graph (which must be the graph DIR was made from). It writes results.jsonl, summary.json,
+details.json, report.md and summary.png to OUT. Semantics: docs/eval.md.
+
+For `score`, each prediction line is ``{"id": ..., "result": [{"fn": {"arg": value}}]}`` (``[]`` for no call).
+Results are one line per test (``id``, ``category``, ``valid``, ``error_type``, ``error``) plus
+``RESULTS.summary.json``. The category of an entry comes from its id (``parallel_multiple_3`` ->
+``parallel_multiple``) unless ``--category`` is given.
 """
 
 from __future__ import annotations
@@ -20,13 +27,19 @@ from ..errors import InputError, OutputError, UsageError
 
 
 def register(subparsers) -> None:
-    parser = subparsers.add_parser("eval", help="score tool calls BFCL-style", description=__doc__.splitlines()[0])
-    parser.set_defaults(func=lambda args: _print_help(parser))
+    parser = subparsers.add_parser(
+        "eval",
+        help="run a model and score its tool calls (BFCL-style and executed on the graph)",
+        description=__doc__.split("\n\nFor `score`")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.set_defaults(func=lambda args: run_eval(args, parser))
+    _add_run_options(parser)
     sub = parser.add_subparsers(dest="eval_command", metavar="SUBCOMMAND")
     score = sub.add_parser(
         "score",
         help="score decoded predictions (no model run)",
-        description=__doc__.split("\n\n", 1)[1],
+        description=SCORE_DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     data = score.add_argument_group("test data (either --tests [--answers], or --bfcl-data)")
@@ -60,6 +73,108 @@ def register(subparsers) -> None:
     )
     score.add_argument("--overwrite", action="store_true", help="replace existing result files")
     score.set_defaults(func=run_score)
+
+
+SCORE_DESCRIPTION = """Score decoded predictions against BFCL-format tests (no model run).
+
+    kg2tool eval score --tests TESTS.json --answers ANSWERS.json --predictions PRED.jsonl --out RESULTS.jsonl
+    kg2tool eval score --bfcl-data --category simple_python --predictions PRED.jsonl --out RESULTS.jsonl
+    kg2tool eval score --bfcl-data DIR --predictions PRED.jsonl --out RESULTS.jsonl   # categories from the ids
+
+Each prediction line is {"id": ..., "result": [{"fn": {"arg": value}}]} ([] for no call). Results are one line
+per test (id, category, valid, error_type, error) plus RESULTS.summary.json. The category of an entry comes from
+its id (parallel_multiple_3 -> parallel_multiple) unless --category is given. Semantics: docs/eval.md.
+"""
+
+
+def _add_run_options(parser: argparse.ArgumentParser) -> None:
+    run = parser.add_argument_group("running a model (kg2tool eval --model M --data DIR)")
+    run.add_argument(
+        "--model",
+        metavar="M",
+        help="checkpoint folder (transformers, vllm), served model name (openai), or a reference model: "
+        "gold (replays the ground truth), no-call (always answers with text)",
+    )
+    run.add_argument("--data", metavar="DIR", help="dataset folder written by kg2tool synth (or a BFCL data folder)")
+    run.add_argument(
+        "--graph",
+        action="append",
+        metavar="FILE",
+        help="graph file(s) the dataset was made from, for executing calls (repeatable; default: the files "
+        "recorded in DIR/validation_report.json when they exist)",
+    )
+    run.add_argument("--backend", choices=["transformers", "vllm", "openai"], default="transformers")
+    run.add_argument(
+        "--parser",
+        choices=["hermes", "json", "python"],
+        default="hermes",
+        help="how tool calls are read from the model's text (default: hermes <tool_call> blocks)",
+    )
+    run.add_argument("--out", metavar="OUT", help="report folder (default: eval-results/<data>-<model>)")
+    run.add_argument("--limit", type=int, metavar="N", help="at most N entries per category")
+    run.add_argument("--max-steps", type=int, default=6, help="call turns allowed per user turn (default 6)")
+    run.add_argument("--max-new-tokens", type=int, default=512, help="tokens generated per turn (default 512)")
+    run.add_argument("--batch-size", type=int, default=8, help="prompts per generate() call (transformers)")
+    run.add_argument("--device", default="auto", help="transformers: auto, cpu, cuda, cuda:N (default auto)")
+    run.add_argument("--dtype", default="auto", help="auto, float32, bfloat16, float16 (default auto)")
+    run.add_argument("--base-url", help="openai: the endpoint, e.g. http://localhost:8000/v1")
+    run.add_argument("--api-key-env", metavar="VAR", help="openai: environment variable holding the API key")
+    run.add_argument("--concurrency", type=int, default=8, help="openai: requests in flight (default 8)")
+    run.add_argument("--lang", default="en", help="label language used when loading the graph (synth's --lang)")
+    run.add_argument("--no-ast", action="store_true", help="skip the BFCL-style AST categories")
+    run.add_argument("--no-exec", action="store_true", help="skip the executable multi-step loop")
+    run.add_argument("--no-plot", action="store_true", help="do not write summary.png (no matplotlib needed)")
+    run.add_argument("--overwrite", action="store_true", help="replace an existing report folder")
+
+
+def _default_out(model: str, data: str) -> Path:
+    def tag(text: str) -> str:
+        name = Path(text.rstrip("/")).name or text
+        return "".join(c if c.isalnum() or c in "-_." else "_" for c in name)
+
+    return Path("eval-results") / f"{tag(data)}-{tag(model)}"
+
+
+def run_eval(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    if not args.model and not args.data:
+        return _print_help(parser)
+    if not args.model or not args.data:
+        raise UsageError("kg2tool eval needs both --model and --data (or the `score` subcommand)")
+    from ..evaluation.report import format_table, require_matplotlib, write_reports
+    from ..evaluation.runner import EvalOptions, evaluate
+
+    out = Path(args.out) if args.out else _default_out(args.model, args.data)
+    if out.exists() and (not out.is_dir() or any(out.iterdir())) and not args.overwrite:
+        raise OutputError(f"{out} exists and is not empty (use --overwrite to replace its reports)")
+    if not args.no_plot:
+        require_matplotlib()  # before any generation, not after it
+    options = EvalOptions(
+        model=args.model,
+        data=args.data,
+        graphs=args.graph or [],
+        backend=args.backend,
+        parser=args.parser,
+        limit=args.limit,
+        max_steps=args.max_steps,
+        ast=not args.no_ast,
+        exec=not args.no_exec,
+        lang=args.lang,
+        backend_options={
+            "device": args.device,
+            "dtype": args.dtype,
+            "batch_size": args.batch_size,
+            "max_new_tokens": args.max_new_tokens,
+            "base_url": args.base_url,
+            "api_key_env": args.api_key_env,
+            "concurrency": args.concurrency,
+        },
+    )
+    rows, summary, details = evaluate(options)
+    title = f"kg2tool eval: {args.model} on {Path(args.data).name}"
+    paths = write_reports(out, rows, summary, details, plot=not args.no_plot, title=title)
+    print(format_table(summary))
+    print(f"wrote {', '.join(p.name for p in paths)} to {out}")
+    return 0
 
 
 def _print_help(parser: argparse.ArgumentParser) -> int:
@@ -107,7 +222,9 @@ def run_score(args: argparse.Namespace) -> int:
     rows = scoring.score_entries(tests, predictions, underscore_to_dot=args.underscore_to_dot, matching=args.matching)
     ignored = sorted(set(predictions) - set(tests))
     if ignored:
-        print(f"warning: {len(ignored)} predictions have no test and were ignored (e.g. {ignored[0]!r})", file=sys.stderr)
+        print(
+            f"warning: {len(ignored)} predictions have no test and were ignored (e.g. {ignored[0]!r})", file=sys.stderr
+        )
     summary = scoring.summarize(
         rows,
         tests=str(args.tests or args.bfcl_data or "bfcl-eval"),

@@ -1,0 +1,217 @@
+"""Reports of ``kg2tool eval``: a flat summary of scores, details, a Markdown table and a PNG bar chart.
+
+Files written to the output folder (each to a temporary name, then renamed):
+
+* ``results.jsonl``: one line per AST entry (``kind: "ast"``: ``valid``, ``error_type``, the raw ``output``, the
+  ``decoded`` calls) and per executable row (``kind: "exec"``: ``correct``, ``calls_valid``, ``steps`` vs
+  ``gold_steps``, ``calls`` vs ``gold_calls``, ``final``, the generated ``turns`` with each call's result);
+* ``summary.json``: ``{category_or_metric: score}``, scores as fractions in [0, 1]: AST categories by name
+  (``simple``, ``multiple``, ...), ``multi_step_exec`` and ``multi_turn_exec`` (final answer correct),
+  ``exec_call_validity`` (rows whose calls were all schema-valid), ``exec_within_gold_steps`` (correct with at
+  most the gold number of call turns);
+* ``details.json``: counts behind every score, error types, per-pattern figures, mean steps and calls against
+  gold, the run's settings and timings;
+* ``report.md``: the same as Markdown tables; ``summary.png``: a bar chart of ``summary.json`` (matplotlib,
+  ``pip install 'kg2tool[plot]'``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+from ..errors import MissingExtraError
+from .scoring import write_atomic
+
+EXEC_METRICS = {
+    "multi_step_exec": "executable multi-step: final answer correct (multi_step rows)",
+    "multi_turn_exec": "executable multi-turn: final answer correct (multi_turn rows)",
+    "exec_call_validity": "executable rows whose calls were all schema-valid (at least one call)",
+    "exec_within_gold_steps": "executable rows correct within the gold number of call turns",
+}
+REPORT_FILES = ("results.jsonl", "summary.json", "details.json", "report.md", "summary.png")
+
+
+def _frac(correct: int, total: int) -> float:
+    return correct / total if total else 0.0
+
+
+def _mean(values: list[float]) -> float:
+    return round(sum(values) / len(values), 3) if values else 0.0
+
+
+def _exec_group(rows: list[dict]) -> dict:
+    correct = sum(r["correct"] for r in rows)
+    return {
+        "correct": correct,
+        "total": len(rows),
+        "accuracy": _frac(correct, len(rows)),
+        "calls_valid": sum(r["calls_valid"] for r in rows),
+        "within_gold_steps": sum(r["within_gold_steps"] for r in rows),
+        "mean_steps": _mean([r["steps"] for r in rows]),
+        "mean_gold_steps": _mean([r["gold_steps"] for r in rows]),
+        "mean_calls": _mean([r["calls"] for r in rows]),
+        "mean_gold_calls": _mean([r["gold_calls"] for r in rows]),
+    }
+
+
+def summarize(ast_rows: list[dict], exec_rows: list[dict]) -> tuple[dict[str, float], dict]:
+    """(summary ``{category_or_metric: score}``, details) of result rows."""
+    summary: dict[str, float] = {}
+    details: dict = {"ast": {}, "exec": {}}
+    by_category: dict[str, list[dict]] = {}
+    for row in ast_rows:
+        by_category.setdefault(row["category"], []).append(row)
+    for category, rows in by_category.items():
+        correct = sum(r["valid"] for r in rows)
+        summary[category] = _frac(correct, len(rows))
+        details["ast"][category] = {
+            "correct": correct,
+            "total": len(rows),
+            "accuracy": summary[category],
+            "error_types": dict(Counter(r["error_type"] for r in rows if not r["valid"]).most_common()),
+            "parse_errors": sum(bool(r.get("parse_errors")) for r in rows),
+        }
+    if exec_rows:
+        for category in ("multi_step", "multi_turn"):
+            rows = [r for r in exec_rows if r["category"] == category]
+            if rows:
+                summary[f"{category}_exec"] = _frac(sum(r["correct"] for r in rows), len(rows))
+        summary["exec_call_validity"] = _frac(sum(r["calls_valid"] for r in exec_rows), len(exec_rows))
+        summary["exec_within_gold_steps"] = _frac(sum(r["within_gold_steps"] for r in exec_rows), len(exec_rows))
+        patterns: dict[str, list[dict]] = {}
+        categories: dict[str, list[dict]] = {}
+        for row in exec_rows:
+            patterns.setdefault(row["pattern"], []).append(row)
+            categories.setdefault(row["category"], []).append(row)
+        details["exec"] = {
+            "overall": {
+                **_exec_group(exec_rows),
+                "invalid_calls": sum(r["invalid_calls"] for r in exec_rows),
+                "execution_errors": sum(r["execution_errors"] for r in exec_rows),
+                "parse_errors": sum(r["parse_errors"] for r in exec_rows),
+                "stops": dict(Counter(r["stop"] for r in exec_rows).most_common()),
+            },
+            "by_category": {c: _exec_group(rs) for c, rs in categories.items()},
+            "by_pattern": {p: _exec_group(rs) for p, rs in sorted(patterns.items())},
+        }
+    return summary, details
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def markdown(summary: dict[str, float], details: dict, title: str = "kg2tool eval") -> str:
+    """Markdown tables: every summary score with its counts, then the executable rows by pattern."""
+    lines = [f"# {title}", "", "| category / metric | correct | total | score |", "|---|---:|---:|---:|"]
+    exec_overall = details.get("exec", {}).get("overall", {})
+    exec_categories = details.get("exec", {}).get("by_category", {})
+    for name, score in summary.items():
+        if name in details.get("ast", {}):
+            stats = details["ast"][name]
+            correct, total = stats["correct"], stats["total"]
+        elif name.endswith("_exec") and name[: -len("_exec")] in exec_categories:
+            stats = exec_categories[name[: -len("_exec")]]
+            correct, total = stats["correct"], stats["total"]
+        elif name == "exec_call_validity":
+            correct, total = exec_overall["calls_valid"], exec_overall["total"]
+        elif name == "exec_within_gold_steps":
+            correct, total = exec_overall["within_gold_steps"], exec_overall["total"]
+        else:
+            correct = total = ""
+        lines.append(f"| {name} | {correct} | {total} | {_pct(score)} |")
+    by_pattern = details.get("exec", {}).get("by_pattern")
+    if by_pattern:
+        lines += [
+            "",
+            "## Executable rows by pattern",
+            "",
+            "| pattern | correct | total | accuracy | steps (gold) | calls (gold) |",
+            "|---|---:|---:|---:|---:|---:|",
+        ]
+        for pattern, s in [*by_pattern.items(), ("**all**", exec_overall)]:
+            lines.append(
+                f"| {pattern} | {s['correct']} | {s['total']} | {_pct(s['accuracy'])} | "
+                f"{s['mean_steps']:.2f} ({s['mean_gold_steps']:.2f}) | {s['mean_calls']:.2f} ({s['mean_gold_calls']:.2f}) |"
+            )
+        o = exec_overall
+        stops = ", ".join(f"{k} {v}" for k, v in o["stops"].items())
+        lines += [
+            "",
+            f"Invalid calls: {o['invalid_calls']}; executor errors (valid calls): {o['execution_errors']}; "
+            f"malformed calls: {o['parse_errors']}; stops: {stops}.",
+        ]
+    run = details.get("run")
+    if run:
+        lines += [
+            "",
+            f"Model `{run['model']}`, backend `{run['backend']}`, parser `{run['parser']}`, data "
+            f"`{run['data']}`, max steps {run['max_steps']}, limit {run['limit']}.",
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def require_matplotlib() -> None:
+    """Raise MissingExtraError (exit 5) when matplotlib is missing; checked before any generation."""
+    import importlib.util
+
+    if importlib.util.find_spec("matplotlib") is None:
+        raise MissingExtraError(
+            "the PNG chart needs matplotlib: `pip install 'kg2tool[plot]'` (or pass --no-plot to skip the chart)"
+        )
+
+
+def bar_chart(summary: dict[str, float], path: str | Path, title: str = "kg2tool eval") -> Path:
+    """A horizontal bar chart of the summary's scores (0-100%), written as PNG."""
+    require_matplotlib()
+    import io
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    names = list(summary)
+    values = [100 * summary[n] for n in names]
+    fig, ax = plt.subplots(figsize=(7, 0.45 * len(names) + 1.2))
+    colors = ["#4C72B0" if n in EXEC_METRICS or n.endswith("_exec") else "#55A868" for n in names]
+    bars = ax.barh(names, values, color=colors)
+    ax.invert_yaxis()
+    ax.set_xlim(0, 110)
+    ax.set_xlabel("score (%)")
+    ax.set_title(title)
+    for bar, value in zip(bars, values, strict=True):
+        ax.text(value + 1, bar.get_y() + bar.get_height() / 2, f"{value:.1f}", va="center", fontsize=8)
+    fig.tight_layout()
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=100)
+    plt.close(fig)
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_bytes(buffer.getvalue())
+    tmp.replace(path)
+    return path
+
+
+def write_reports(
+    out: str | Path, rows: list[dict], summary: dict, details: dict, *, plot: bool = True, title: str = "kg2tool eval"
+) -> list[Path]:
+    """Write the report files into ``out``; returns their paths."""
+    out = Path(out)
+    dump = lambda value: json.dumps(value, indent=2, ensure_ascii=False) + "\n"  # noqa: E731
+    write_atomic(out / "results.jsonl", "".join(json.dumps(r, ensure_ascii=False, default=str) + "\n" for r in rows))
+    write_atomic(out / "summary.json", dump(summary))
+    write_atomic(out / "details.json", dump(details))
+    write_atomic(out / "report.md", markdown(summary, details, title))
+    paths = [out / name for name in REPORT_FILES[:4]]
+    if plot:
+        paths.append(bar_chart(summary, out / "summary.png", title))
+    return paths
+
+
+def format_table(summary: dict[str, float]) -> str:
+    """A fixed-width terminal table of the summary."""
+    width = max([len(n) for n in summary] + [8])
+    return "\n".join(f"{name:<{width}}  {_pct(score):>7}" for name, score in summary.items())

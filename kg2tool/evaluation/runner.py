@@ -1,0 +1,309 @@
+"""``kg2tool eval --model M --data DIR``: generate with a model, score BFCL-style and by execution, write reports.
+
+Two parts, each optional:
+
+* **AST** on the BFCL-format files of ``DIR/bfcl/`` (or of ``DIR`` itself when it is a BFCL data folder): one
+  generation per entry, calls parsed and converted to BFCL's decoded form ``[{fn: {arg: value}}]``, scored with
+  ``scoring.score_entries`` (BFCL's rules). Output that cannot be parsed is passed on as raw text, which BFCL's
+  checker counts as a wrong format (and, for irrelevance, as no call). For a synth dataset the model is offered
+  the row's own tool schemas (the ones it was trained on; ``kg2tool_id`` links an entry to its row); for other
+  BFCL files the function docs are converted back to JSON Schema (``dict`` -> ``object``, ``float`` -> ``number``).
+* **Executable** on the ``multi_step`` and ``multi_turn`` rows of ``DIR``'s ``sft`` test split (``execution``),
+  with the graph the dataset was made from.
+
+``EvalOptions`` holds the run's settings; ``evaluate`` returns ``(result rows, summary, details)`` and
+``report.write_reports`` writes them.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import InputError, UsageError
+from . import bfcl_data, scoring
+from .backends import Backend, make_backend
+from .execution import EXEC_CATEGORIES, ExecTask, check_tools_match, parsed_completion, run_exec, task_from_row
+from .gold import gold_output
+from .parsers import get_parser, to_decoded
+
+AST_ORDER = ("simple", "simple_python", "multiple", "parallel", "parallel_multiple", "irrelevance")
+GOLD_NO_CALL_TEXT = "None of the available tools can answer this."
+_BFCL_FILE_RE = re.compile(r"BFCL_v\d+_(\w+)\.json")
+_TO_JSON_TYPE = {"dict": "object", "float": "number", "tuple": "array"}
+
+
+@dataclass
+class EvalOptions:
+    """Settings of one ``kg2tool eval`` run.
+
+    Parameters:
+        model: checkpoint folder, served model name (``openai``), or a reference model: ``gold``, ``no-call``.
+        data: a synth dataset folder (``sft/``, ``bfcl/``), or a BFCL data folder (AST only).
+        graphs: the graph file(s) the dataset was made from (for the executable part).
+        backend: ``transformers``, ``vllm`` or ``openai``.
+        parser: how calls are read from text: ``hermes``, ``json``, ``python``.
+        limit: at most this many entries per AST category and rows per executable category.
+        max_steps: call turns allowed per user turn in the executable loop.
+        ast / exec: run the AST part / the executable part.
+        lang: label language when loading the graph (synth's ``--lang``).
+        backend_options: device, dtype, batch_size, max_new_tokens, base_url, api_key_env, concurrency, timeout.
+    """
+
+    model: str
+    data: str
+    graphs: list[str] = field(default_factory=list)
+    backend: str = "transformers"
+    parser: str = "hermes"
+    limit: int | None = None
+    max_steps: int = 6
+    ast: bool = True
+    exec: bool = True
+    lang: str = "en"
+    backend_options: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class AstItem:
+    entry: bfcl_data.BfclEntry
+    messages: list[dict]
+    tools: list[dict]
+
+
+def _log(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+# ---------------------------------------------------------------------------------------------- data
+
+
+def bfcl_dir(data: Path) -> Path | None:
+    """Where the BFCL-format files are: ``DATA/bfcl``, or ``DATA`` itself; None when there are none."""
+    for candidate in (data / "bfcl", data):
+        if candidate.is_dir() and any(_BFCL_FILE_RE.fullmatch(p.name) for p in candidate.glob("BFCL_v*.json")):
+            return candidate
+    return None
+
+
+def ast_categories(directory: Path) -> list[str]:
+    """The AST categories with a file in a BFCL data folder, in BFCL's order."""
+    found = {m.group(1) for p in directory.glob("BFCL_v*.json") if (m := _BFCL_FILE_RE.fullmatch(p.name))}
+    return [c for c in AST_ORDER if c in found]
+
+
+def to_json_schema(schema: Any) -> Any:
+    """A BFCL parameter description as JSON Schema (BFCL's type names mapped back; ``any`` leaves out the type)."""
+    if not isinstance(schema, dict):
+        return schema
+    out = {}
+    for key, value in schema.items():
+        if key == "type":
+            if value != "any":
+                out["type"] = _TO_JSON_TYPE.get(value, value) if isinstance(value, str) else value
+        elif key == "properties" and isinstance(value, dict):
+            out[key] = {name: to_json_schema(s) for name, s in value.items()}
+        elif key == "items":
+            out[key] = to_json_schema(value)
+        else:
+            out[key] = value
+    return out
+
+
+def bfcl_tool(function: dict) -> dict:
+    """A BFCL function doc as an OpenAI-format tool."""
+    fn = {"name": function["name"], "description": function.get("description", "")}
+    fn["parameters"] = to_json_schema(function.get("parameters") or {"type": "dict", "properties": {}})
+    return {"type": "function", "function": fn}
+
+
+def _first_turn(entry: bfcl_data.BfclEntry) -> list[dict]:
+    question = entry.question
+    if isinstance(question, list) and question and isinstance(question[0], list):
+        question = question[0]
+    if not isinstance(question, list) or not all(isinstance(m, dict) and "role" in m for m in question):
+        raise InputError(f"BFCL entry {entry.id!r}: 'question' must be [[{{role, content}}, ...]]")
+    return [dict(m) for m in question]
+
+
+def load_test_rows(data: Path) -> list[dict]:
+    """The ``sft`` test split of a synth dataset folder (empty when the folder has no ``sft`` config)."""
+    if not (data / "sft").is_dir():
+        return []
+    from datasets import load_dataset
+
+    try:
+        return list(load_dataset(str(data), "sft", split="test"))
+    except ValueError as exc:  # e.g. no test split
+        raise InputError(f"{data}: cannot load the sft test split: {exc}") from None
+
+
+def load_ast_items(data: Path, rows_by_id: dict[str, dict], limit: int | None) -> list[AstItem]:
+    directory = bfcl_dir(data)
+    if directory is None:
+        return []
+    items = []
+    for category in ast_categories(directory):
+        entries = bfcl_data.load_category(directory, category)[: limit if limit is not None else None]
+        for entry in entries:
+            row = rows_by_id.get(str(entry.extra.get("kg2tool_id")))
+            tools = list(row["tools"]) if row is not None else [bfcl_tool(f) for f in entry.functions]
+            items.append(AstItem(entry, _first_turn(entry), tools))
+    return items
+
+
+def load_exec_tasks(rows: list[dict], limit: int | None) -> list[ExecTask]:
+    tasks: list[ExecTask] = []
+    for category in EXEC_CATEGORIES:
+        selected = [r for r in rows if r["category"] == category]
+        tasks.extend(task_from_row(r) for r in selected[: limit if limit is not None else None])
+    return tasks
+
+
+def _report_info(data: Path) -> dict:
+    import json
+
+    path = data / "validation_report.json"
+    try:
+        return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    except (OSError, ValueError):
+        return {}
+
+
+def resolve_graphs(options: EvalOptions, data: Path) -> tuple[list[str], str]:
+    """The graph files for execution (``--graph``, else the dataset report's when they exist here) and a hint."""
+    recorded = (_report_info(data).get("graph") or {}).get("files") or []
+    hint = f" (its validation_report.json lists {', '.join(recorded)})" if recorded else ""
+    if options.graphs:
+        return list(options.graphs), hint
+    if recorded and all(Path(p).is_file() for p in recorded):
+        _log(f"eval: no --graph given; using the dataset's recorded graph: {', '.join(recorded)}")
+        return list(recorded), hint
+    raise UsageError(
+        f"the executable part needs --graph FILE, the graph {data} was made from{hint}; or pass --no-exec"
+    )
+
+
+# ---------------------------------------------------------------------------------------------- running
+
+
+def build_oracle(ast_items: list[AstItem], tasks: list[ExecTask]) -> dict[str, list[dict]]:
+    """The turns the ``gold`` reference model replays, by item key."""
+    oracle: dict[str, list[dict]] = {}
+    for item in ast_items:
+        decoded = gold_output(item.entry.ground_truth, item.entry.functions)
+        calls = [{"name": name, "arguments": args} for call in decoded for name, args in call.items()]
+        oracle[f"ast:{item.entry.id}"] = [{"calls": calls}] if calls else [{"text": GOLD_NO_CALL_TEXT}]
+    for task in tasks:
+        oracle[f"exec:{task.id}"] = task.gold_turns
+    return oracle
+
+
+def run_ast(items: list[AstItem], backend: Backend, parse) -> list[dict]:
+    """Generate once per AST item, parse, score BFCL-style; one result row per item."""
+    if not items:
+        return []
+    completions = backend.generate(
+        [i.messages for i in items], [i.tools for i in items], [f"ast:{i.entry.id}" for i in items]
+    )
+    predictions, outputs = {}, {}
+    for item, completion in zip(items, completions, strict=True):
+        parsed = parsed_completion(completion, parse)
+        # a parse error makes the whole output undecodable, as in BFCL (irrelevance then counts it as no call)
+        predictions[item.entry.id] = completion.text if parsed.errors else to_decoded(parsed.calls)
+        outputs[item.entry.id] = {"output": completion.text, "parse_errors": parsed.errors}
+    tests = {item.entry.id: item.entry for item in items}
+    rows = []
+    for row in scoring.score_entries(tests, predictions):
+        entry = tests[row["id"]]
+        rows.append(
+            {
+                "id": row["id"],
+                "kind": "ast",
+                **{k: v for k, v in row.items() if k != "id"},
+                "kg2tool_id": entry.extra.get("kg2tool_id"),
+                **outputs[row["id"]],
+                "decoded": predictions[row["id"]],
+            }
+        )
+    return rows
+
+
+def evaluate(options: EvalOptions) -> tuple[list[dict], dict, dict]:
+    """Run the evaluation; returns (result rows, summary ``{category_or_metric: score}``, details)."""
+    from ..graph import load_graph
+    from ..tools import ToolSet
+    from .report import summarize
+
+    if options.max_steps < 1:
+        raise UsageError("--max-steps must be at least 1")
+    if options.limit is not None and options.limit < 1:
+        raise UsageError("--limit must be at least 1")
+    if not options.ast and not options.exec:
+        raise UsageError("nothing to run: both --no-ast and --no-exec were given")
+    parse = get_parser(options.parser)
+    data = Path(options.data)
+    if not data.is_dir():
+        raise InputError(f"--data {data}: no such folder")
+    timing: dict[str, float] = {}
+    started = time.perf_counter()
+
+    rows = load_test_rows(data)
+    rows_by_id = {str(r["id"]): r for r in rows}
+    ast_items = load_ast_items(data, rows_by_id, options.limit) if options.ast else []
+    tasks = load_exec_tasks(rows, options.limit) if options.exec else []
+    if not ast_items and not tasks:
+        raise InputError(f"{data}: nothing to evaluate (no BFCL files, and no multi_step/multi_turn test rows)")
+    ts = None
+    graphs: list[str] = []
+    if tasks:
+        graphs, hint = resolve_graphs(options, data)
+        t0 = time.perf_counter()
+        kg = load_graph(graphs, lang=options.lang)
+        min_support = int((_report_info(data).get("config") or {}).get("min_support", 5))
+        ts = ToolSet.from_graph(kg, min_support=min_support)
+        check_tools_match(tasks, ts, hint)
+        timing["graph_s"] = round(time.perf_counter() - t0, 2)
+    timing["load_s"] = round(time.perf_counter() - started, 2)
+    _log(f"eval: {len(ast_items)} AST entries, {len(tasks)} executable rows; model {options.model}")
+
+    oracle = build_oracle(ast_items, tasks) if options.model == "gold" else None
+    backend = make_backend(
+        options.model, options.backend, parser=options.parser, oracle=oracle, **options.backend_options
+    )
+    t0 = time.perf_counter()
+    backend.load()
+    timing["model_load_s"] = round(time.perf_counter() - t0, 2)
+    try:
+        t0 = time.perf_counter()
+        ast_rows = run_ast(ast_items, backend, parse)
+        timing["ast_s"] = round(time.perf_counter() - t0, 2)
+        t0 = time.perf_counter()
+        exec_rows = []
+        if tasks:
+            exec_rows = run_exec(
+                tasks,
+                backend,
+                parse,
+                ts,
+                max_steps=options.max_steps,
+                progress=lambda r, n: _log(f"eval: executable round {r}: {n} conversations running"),
+            )
+        timing["exec_s"] = round(time.perf_counter() - t0, 2)
+    finally:
+        backend.unload()
+    timing["total_s"] = round(time.perf_counter() - started, 2)
+
+    summary, details = summarize(ast_rows, exec_rows)
+    backend_info = {k: v for k, v in options.backend_options.items() if k != "api_key_env"}
+    details["run"] = {
+        **{k: v for k, v in asdict(options).items() if k not in ("backend_options", "graphs")},
+        "graphs": graphs,
+        "backend_options": backend_info,
+        "backend_resolved": getattr(backend, "resolved", None),
+        "timing": timing,
+    }
+    return ast_rows + exec_rows, summary, details
