@@ -231,8 +231,6 @@ def write_lines(out: Path, lines: Iterable[str]) -> int:
             for line in lines:
                 fh.write(line + "\n")
                 n += 1
-        if out.is_dir():
-            raise OutputError(f"{out} is a folder; --out must be a file for this format")
         os.chmod(tmp, 0o666 & ~_umask())
         os.replace(tmp, out)
     except BaseException:
@@ -309,6 +307,8 @@ def export(
             raise UsageError("--format bfcl writes the test split of the conversations; drop --config/--split")
         return export_bfcl(folder, out, overwrite)
     check_output(out, overwrite)
+    if out.is_dir():
+        raise OutputError(f"{out} is a folder; --out for {fmt} is a JSON-lines file")
     rows = load_split(folder, config, split or "train")
     n = write_lines(out, _converted(rows, CONVERTERS[fmt, config], progress))
     return ExportResult(out=out, rows=n, files=[out])

@@ -212,6 +212,8 @@ def test_errors_and_atomic_output(wiki, tmp_path, capsys):
     assert str(tmp_path / "missing") in capsys.readouterr().err
     assert export(tmp_path, "--format", "openai", "--out", tmp_path / "x.jsonl") == 3  # a folder without a card
     assert export(wiki, "--format", "openai", "--split", "dev", "--out", tmp_path / "x.jsonl") == 2
+    (tmp_path / "d").mkdir()
+    assert export(wiki, "--format", "sharegpt", "--out", tmp_path / "d", "--overwrite") == 4
     with pytest.raises(SystemExit) as exc:
         export(wiki, "--format", "csv", "--out", tmp_path / "x.jsonl")
     assert exc.value.code == 2
