@@ -519,3 +519,14 @@ def test_every_synth_row_round_trips_through_the_template(tokenizer, synth_dir):
 def test_synth_dataset_conversations_enter_the_corpus(synth_dir, tmp_path):
     report = run(tiny_args(tmp_path, "with-dataset", max_steps=2, dataset_name=str(synth_dir)))
     assert report["data"]["documents"]["dataset"] > 0
+
+
+def test_spike_guard_in_the_trainer_leaves_weights_untouched(tmp_path):
+    # a guard that calls every step after the warm-up a spike: from then on no update may change the weights
+    argv = tiny_args(tmp_path, "guarded", max_steps=5, save_steps=2, spike_warmup_steps=2)
+    argv += ["--spike_factor", "1e-6", "--spike_sigma=-1e9", "--spike_max_consecutive", "100"]
+    report = run(argv)
+    assert report["spike_skipped"] == 3
+    after_warmup = load_weights(tmp_path / "guarded" / "checkpoint-2")
+    final = load_weights(tmp_path / "guarded")
+    assert all(torch.equal(after_warmup[k], final[k]) for k in final)

@@ -77,6 +77,8 @@ class PretrainConfig(TrainingArguments):
         resume: continue from the last checkpoint in `output_dir` (or from `resume_from_checkpoint` if set).
         overwrite: allow writing into an `output_dir` that already holds a run.
         sample_prompt: after training, greedy-generate from this prompt and print it (empty to skip).
+        torch_num_threads: CPU threads for torch; 0 keeps torch's default (one per core). On a shared CPU, 1 can be
+            several times faster than oversubscribed cores.
     """
 
     model_preset: str = field(default="tiny", metadata={"help": "tiny | small | ling-lite"})
@@ -105,6 +107,7 @@ class PretrainConfig(TrainingArguments):
     resume: bool = field(default=False, metadata={"help": "resume from the last checkpoint in output_dir"})
     overwrite: bool = field(default=False, metadata={"help": "allow an output_dir that already holds a run"})
     sample_prompt: str = field(default="The country of", metadata={"help": "prompt for a post-training sample"})
+    torch_num_threads: int = field(default=0, metadata={"help": "CPU threads for torch (0: torch's default)"})
 
     def __post_init__(self):
         if isinstance(self.model_overrides, str):
@@ -458,10 +461,15 @@ def _check_output_dir(config: PretrainConfig) -> str | bool | None:
 def run_pretrain(config: PretrainConfig, extra_callbacks: list | None = None) -> dict[str, Any]:
     """Prepare data, build the model, train, save. Returns the run report (also written to `pretrain_report.json`)."""
     t_start = time.time()
+    if config.torch_num_threads > 0:
+        import torch
+
+        torch.set_num_threads(config.torch_num_threads)
     resume_from = _check_output_dir(config)
     out = Path(config.output_dir)
     out.mkdir(parents=True, exist_ok=True)
-    tokenizer, dataset, data_stats = prepare_data(config, out / "prepared")
+    with config.main_process_first(desc="prepare the corpus and tokenizer"):  # other ranks then reuse it
+        tokenizer, dataset, data_stats = prepare_data(config, out / "prepared")
     model, preset = build_model(config, tokenizer)
     counts = preset.param_counts()
     print(f"model: {preset.describe()}", flush=True)
