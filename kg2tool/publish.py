@@ -58,7 +58,7 @@ def list_files(folder: Path) -> list[tuple[str, int]]:
         rel = path.relative_to(folder)
         if path.is_file() and not path.is_symlink() and not any(part.startswith(".") for part in rel.parts):
             out.append((rel.as_posix(), path.stat().st_size))
-    return out
+    return sorted(out)
 
 
 def plan_upload(folder: str | Path, repo_id: str, private: bool = False) -> UploadPlan:

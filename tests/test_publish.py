@@ -147,6 +147,20 @@ def test_missing_token_and_bad_input_in_a_fresh_process(wiki, tmp_path):
     assert res.returncode == 2 and "--repo-id" in res.stderr
 
 
+def test_hidden_files_are_not_uploaded(wiki, tmp_path):
+    import shutil
+
+    from kg2tool.publish import plan_upload
+
+    copy = tmp_path / "wiki"
+    shutil.copytree(wiki, copy)
+    (copy / ".cache").mkdir()
+    (copy / ".cache" / "lock").write_text("x")
+    (copy / "sft" / ".train.parquet.tmp").write_text("x")
+    plan = plan_upload(copy, "me/wiki")
+    assert [p for p, _ in plan.files] == sorted(str(p.relative_to(wiki)) for p in wiki.rglob("*") if p.is_file())
+
+
 def test_invalid_card_blocks_the_dry_run(wiki, tmp_path, capsys):
     import shutil
 
