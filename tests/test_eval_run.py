@@ -1,0 +1,229 @@
+"""`kg2tool eval --model M --data DIR` end to end on a real synth dataset of the bundled graph.
+
+The reference models must score 100% (`gold`) and 0% except irrelevance (`no-call`) on
+`kg2tool synth --graph examples/wiki.ttl -n 1500 --seed 0`; a perfect model behind an OpenAI-compatible endpoint
+(a local server answering from the dataset's ground truth) scores 100% too; a tiny untrained transformers model
+runs the whole pipeline on CPU and the reports are written.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import EXAMPLE
+from test_eval_backends import ChatServer
+
+from kg2tool.cli import main
+
+AST = ["simple", "multiple", "parallel", "parallel_multiple", "irrelevance"]
+EXEC = ["multi_step_exec", "multi_turn_exec", "exec_call_validity", "exec_within_gold_steps"]
+
+
+@pytest.fixture(scope="module")
+def wiki_data(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("eval") / "wiki"
+    assert main(["synth", "--graph", str(EXAMPLE), "--out", str(out), "-n", "1500", "--seed", "0"]) == 0
+    return out
+
+
+def run_eval(data: Path, out: Path, *extra: str) -> int:
+    return main(["eval", "--data", str(data), "--graph", str(EXAMPLE), "--out", str(out), *extra])
+
+
+def read(out: Path) -> tuple[dict, list[dict], dict]:
+    rows = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    return json.loads((out / "summary.json").read_text()), rows, json.loads((out / "details.json").read_text())
+
+
+def test_gold_scores_100_everywhere(wiki_data, tmp_path, capsys):
+    out = tmp_path / "gold"
+    assert run_eval(wiki_data, out, "--model", "gold") == 0
+    summary, rows, details = read(out)
+    assert list(summary) == AST + EXEC
+    assert all(score == 1.0 for score in summary.values()), summary
+    ast_rows = [r for r in rows if r["kind"] == "ast"]
+    exec_rows = [r for r in rows if r["kind"] == "exec"]
+    bfcl_lines = sum(len(p.read_text().splitlines()) for p in (wiki_data / "bfcl").glob("BFCL_v4_*.json"))
+    assert len(ast_rows) == bfcl_lines and len(exec_rows) > 50
+    assert {r["category"] for r in exec_rows} == {"multi_step", "multi_turn"}
+    assert all(r["steps"] == r["gold_steps"] and r["calls"] == r["gold_calls"] for r in exec_rows)
+    assert "error_recovery" in details["exec"]["by_pattern"] and details["exec"]["overall"]["invalid_calls"] == 0
+    report = (out / "report.md").read_text()
+    assert "| multi_step_exec |" in report and "## Executable rows by pattern" in report
+    assert (out / "summary.png").read_bytes().startswith(b"\x89PNG")
+    assert "multi_step_exec" in capsys.readouterr().out
+
+
+def test_no_call_scores_zero_except_irrelevance(wiki_data, tmp_path):
+    out = tmp_path / "no-call"
+    assert run_eval(wiki_data, out, "--model", "no-call", "--no-plot") == 0
+    summary, rows, _ = read(out)
+    assert summary == {name: float(name == "irrelevance") for name in AST + EXEC}
+    assert not (out / "summary.png").exists()
+
+
+@pytest.mark.parametrize("parser", ["json", "python"])
+def test_gold_through_the_other_parsers(wiki_data, tmp_path, parser):
+    out = tmp_path / parser
+    assert run_eval(wiki_data, out, "--model", "gold", "--parser", parser, "--limit", "3", "--no-plot") == 0
+    summary, rows, _ = read(out)
+    assert all(score == 1.0 for score in summary.values()), summary
+    assert len([r for r in rows if r["category"] == "multi_step"]) == 3
+
+
+def _ground_truth_server(data: Path):
+    """A perfect model behind a chat-completions endpoint: answers each request from the dataset's gold turns."""
+    from datasets import load_dataset
+
+    gold = {}
+    for row in load_dataset(str(data), "sft", split="test"):
+        messages = row["messages"]
+        failed = {m["tool_call_id"] for m in messages if m["role"] == "tool" and m["content"].startswith('{"error"')}
+        turns = []
+        for m in messages:
+            if m["role"] == "assistant" and m.get("tool_calls"):
+                calls = [c for c in m["tool_calls"] if c["id"] not in failed]
+                if calls:
+                    turns.append(
+                        {
+                            "tool_calls": [
+                                {
+                                    **c,
+                                    "function": {**c["function"], "arguments": json.dumps(c["function"]["arguments"])},
+                                }
+                                for c in calls
+                            ]
+                        }
+                    )
+            elif m["role"] == "assistant":
+                turns.append({"content": m["content"]})
+        gold[messages[0]["content"]] = turns
+
+    def script(body):
+        done = sum(m["role"] == "assistant" for m in body["messages"])
+        return gold[body["messages"][0]["content"]][done]
+
+    return ChatServer(script)
+
+
+def test_openai_backend_end_to_end_with_a_perfect_endpoint(wiki_data, tmp_path, monkeypatch):
+    monkeypatch.setenv("KG2TOOL_TEST_KEY", "sk-test")
+    out = tmp_path / "served"
+    with _ground_truth_server(wiki_data) as server:
+        argv = ["--model", "served", "--backend", "openai", "--base-url", server.url]
+        assert run_eval(wiki_data, out, *argv, "--api-key-env", "KG2TOOL_TEST_KEY", "--limit", "2", "--no-plot") == 0
+    summary, rows, details = read(out)
+    assert all(score == 1.0 for score in summary.values()), summary
+    assert len(server.requests) > len(rows) and all(h["authorization"] == "Bearer sk-test" for h in server.headers)
+    assert "api_key_env" not in details["run"]["backend_options"]
+
+
+def test_usage_input_and_output_errors(wiki_data, tmp_path, small_graph_path, capsys):
+    assert main(["eval", "--model", "gold"]) == 2
+    assert main(["eval", "--model", "gold", "--data", str(wiki_data), "--no-ast", "--no-exec"]) == 2
+    assert main(["eval", "--model", str(tmp_path / "none"), "--data", str(wiki_data), "--no-exec"]) == 3
+    # the wrong graph: its tools differ from the dataset's
+    argv = ["eval", "--model", "gold", "--data", str(wiki_data), "--out", str(tmp_path / "x")]
+    assert main([*argv, "--graph", str(small_graph_path)]) == 3
+    assert "does not match the dataset" in capsys.readouterr().err
+    # no --graph, and the graph recorded in the dataset's report is not found from here
+    copy = shutil.copytree(wiki_data, tmp_path / "copy")
+    report = json.loads((copy / "validation_report.json").read_text())
+    report["graph"]["files"] = ["elsewhere/wiki.ttl"]
+    (copy / "validation_report.json").write_text(json.dumps(report))
+    assert main(["eval", "--model", "gold", "--data", str(copy), "--out", str(tmp_path / "x")]) == 2
+    assert "needs --graph" in capsys.readouterr().err
+    # an existing, non-empty report folder
+    (tmp_path / "x").mkdir()
+    (tmp_path / "x" / "summary.json").write_text("{}")
+    assert main([*argv, "--no-exec"]) == 4
+
+
+# ------------------------------------------------------------------------------------------------ transformers
+@pytest.fixture(scope="module")
+def tiny_tokenizer(wiki_data):
+    pytest.importorskip("torch")
+    pytest.importorskip("transformers")
+    from datasets import load_dataset
+    from tokenizers import Tokenizer, models
+
+    from kg2tool.train.corpus import render_conversations
+    from kg2tool.train.tokenizer import TokenizerConfig, train_tokenizer, wrap_tokenizer
+
+    rows = list(load_dataset(str(wiki_data), "sft", split="train").select(range(20)))
+    texts = render_conversations(rows, wrap_tokenizer(Tokenizer(models.BPE())))
+    return train_tokenizer(texts, config=TokenizerConfig(vocab_size=800))
+
+
+@pytest.mark.train
+def test_tiny_transformers_model_runs_the_whole_eval_on_cpu(wiki_data, tiny_tokenizer, tmp_path):
+    import torch
+    from transformers import AutoModelForCausalLM, Qwen2Config
+
+    torch.manual_seed(0)
+    config = Qwen2Config(
+        vocab_size=len(tiny_tokenizer),
+        hidden_size=32,
+        intermediate_size=64,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        num_key_value_heads=1,
+        max_position_embeddings=8192,
+        tie_word_embeddings=True,
+    )
+    model_dir = tmp_path / "tiny"
+    AutoModelForCausalLM.from_config(config).save_pretrained(model_dir)
+    tiny_tokenizer.save_pretrained(model_dir)
+    out = tmp_path / "report"
+    argv = ["--model", str(model_dir), "--device", "cpu", "--limit", "1", "--max-new-tokens", "8"]
+    assert run_eval(wiki_data, out, *argv, "--max-steps", "2", "--batch-size", "4") == 0
+    summary, rows, details = read(out)
+    assert list(summary) == AST + EXEC and all(0.0 <= s <= 1.0 for s in summary.values())
+    assert len([r for r in rows if r["kind"] == "ast"]) == 5 and len([r for r in rows if r["kind"] == "exec"]) == 2
+    assert all(isinstance(r["output"], str) for r in rows if r["kind"] == "ast")
+    assert all(r["turns"] and r["stop"] in ("answer", "max_steps") for r in rows if r["kind"] == "exec")
+    assert details["run"]["backend_resolved"] == {"device": "cpu", "dtype": "float32"}
+    assert (out / "summary.png").exists() and (out / "report.md").exists()
+
+
+@pytest.mark.train
+def test_moe_checkpoint_saved_like_trl_generates_in_batches(tiny_tokenizer, tmp_path):
+    """TRL saves `output_router_logits: true, use_cache: false`; batched generate() then fails (STACK.md pitfall 2)
+    unless the backend turns the flag off when loading."""
+    from transformers import AutoModelForCausalLM
+
+    from kg2tool.evaluation.backends import TransformersBackend
+    from kg2tool.train.moe import MoePreset
+
+    preset = MoePreset(
+        vocab_size=len(tiny_tokenizer),
+        hidden_size=32,
+        num_hidden_layers=1,
+        num_attention_heads=2,
+        num_key_value_heads=1,
+        num_experts=4,
+        num_experts_per_tok=2,
+        moe_intermediate_size=16,
+        shared_expert_intermediate_size=32,
+    )
+    model_dir = tmp_path / "moe"
+    AutoModelForCausalLM.from_config(preset.to_config(output_router_logits=True, use_cache=False)).save_pretrained(
+        model_dir
+    )
+    tiny_tokenizer.save_pretrained(model_dir)
+    assert json.loads((model_dir / "config.json").read_text())["output_router_logits"] is True
+    backend = TransformersBackend(str(model_dir), device="cpu", batch_size=2, max_new_tokens=3)
+    backend.load()
+    conversations = [
+        [{"role": "user", "content": "Where was Ada Lovelace born, and when?"}],
+        [{"role": "user", "content": "Hi"}],
+    ]
+    tools = [[{"type": "function", "function": {"name": "f", "description": "d", "parameters": {}}}], []]
+    completions = backend.generate(conversations, tools)
+    assert len(completions) == 2 and all(isinstance(c.text, str) for c in completions)
+    assert backend.model.config.output_router_logits is False
+    backend.unload()
+    shutil.rmtree(model_dir)
