@@ -74,6 +74,22 @@ def test_gold_through_the_other_parsers(wiki_data, tmp_path, parser):
     assert len([r for r in rows if r["category"] == "multi_step"]) == 3
 
 
+@pytest.mark.parametrize("extra", [[], ["--underscore-to-dot", "--parser", "python"]], ids=["dots", "underscores"])
+def test_gold_on_bfcls_own_data(tmp_path, extra):
+    from kg2tool.evaluation.bfcl_data import installed_data_dir
+
+    pytest.importorskip("bfcl_eval", reason="bfcl-eval is not installed (.ci/install-bfcl.sh)")
+    out = tmp_path / "bfcl"
+    argv = ["eval", "--model", "gold", "--data", str(installed_data_dir()), "--out", str(out), "--limit", "40"]
+    assert main([*argv, "--no-plot", *extra]) == 0
+    summary, rows, _ = read(out)
+    assert summary == {
+        name: 1.0 for name in ["simple_python", "multiple", "parallel", "parallel_multiple", "irrelevance"]
+    }
+    dotted = [r for r in rows if any("." in name for call in r["decoded"] for name in call)]
+    assert bool(dotted) == (not extra) and len(rows) == 200
+
+
 def _ground_truth_server(data: Path):
     """A perfect model behind a chat-completions endpoint: answers each request from the dataset's gold turns."""
     from datasets import load_dataset

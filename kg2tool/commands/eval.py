@@ -120,6 +120,11 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
     run.add_argument("--base-url", help="openai: the endpoint, e.g. http://localhost:8000/v1")
     run.add_argument("--api-key-env", metavar="VAR", help="openai: environment variable holding the API key")
     run.add_argument("--concurrency", type=int, default=8, help="openai: requests in flight (default 8)")
+    run.add_argument(
+        "--underscore-to-dot",
+        action="store_true",
+        help="offer dotted BFCL function names with underscores and expect them so (needed by OpenAI's API)",
+    )
     run.add_argument("--lang", default="en", help="label language used when loading the graph (synth's --lang)")
     run.add_argument("--no-ast", action="store_true", help="skip the BFCL-style AST categories")
     run.add_argument("--no-exec", action="store_true", help="skip the executable multi-step loop")
@@ -158,6 +163,7 @@ def run_eval(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         max_steps=args.max_steps,
         ast=not args.no_ast,
         exec=not args.no_exec,
+        underscore_to_dot=args.underscore_to_dot,
         lang=args.lang,
         backend_options={
             "device": args.device,

@@ -50,6 +50,8 @@ class EvalOptions:
         limit: at most this many entries per AST category and rows per executable category.
         max_steps: call turns allowed per user turn in the executable loop.
         ast / exec: run the AST part / the executable part.
+        underscore_to_dot: offer dotted BFCL function names with underscores and score them so (BFCL's rule for
+            APIs whose tool names cannot hold dots, such as OpenAI's); no effect on names without dots.
         lang: label language when loading the graph (synth's ``--lang``).
         backend_options: device, dtype, batch_size, max_new_tokens, base_url, api_key_env, concurrency, timeout.
     """
@@ -63,6 +65,7 @@ class EvalOptions:
     max_steps: int = 6
     ast: bool = True
     exec: bool = True
+    underscore_to_dot: bool = False
     lang: str = "en"
     backend_options: dict[str, Any] = field(default_factory=dict)
 
@@ -113,9 +116,10 @@ def to_json_schema(schema: Any) -> Any:
     return out
 
 
-def bfcl_tool(function: dict) -> dict:
-    """A BFCL function doc as an OpenAI-format tool."""
-    fn = {"name": function["name"], "description": function.get("description", "")}
+def bfcl_tool(function: dict, underscore_to_dot: bool = False) -> dict:
+    """A BFCL function doc as an OpenAI-format tool (dots in the name as underscores when asked)."""
+    name = function["name"].replace(".", "_") if underscore_to_dot else function["name"]
+    fn = {"name": name, "description": function.get("description", "")}
     fn["parameters"] = to_json_schema(function.get("parameters") or {"type": "dict", "properties": {}})
     return {"type": "function", "function": fn}
 
@@ -141,7 +145,9 @@ def load_test_rows(data: Path) -> list[dict]:
         raise InputError(f"{data}: cannot load the sft test split: {exc}") from None
 
 
-def load_ast_items(data: Path, rows_by_id: dict[str, dict], limit: int | None) -> list[AstItem]:
+def load_ast_items(
+    data: Path, rows_by_id: dict[str, dict], limit: int | None, underscore_to_dot: bool = False
+) -> list[AstItem]:
     directory = bfcl_dir(data)
     if directory is None:
         return []
@@ -150,7 +156,10 @@ def load_ast_items(data: Path, rows_by_id: dict[str, dict], limit: int | None) -
         entries = bfcl_data.load_category(directory, category)[: limit if limit is not None else None]
         for entry in entries:
             row = rows_by_id.get(str(entry.extra.get("kg2tool_id")))
-            tools = list(row["tools"]) if row is not None else [bfcl_tool(f) for f in entry.functions]
+            if row is not None:
+                tools = list(row["tools"])
+            else:
+                tools = [bfcl_tool(f, underscore_to_dot) for f in entry.functions]
             items.append(AstItem(entry, _first_turn(entry), tools))
     return items
 
@@ -190,25 +199,38 @@ def resolve_graphs(options: EvalOptions, data: Path) -> tuple[list[str], str]:
 # ---------------------------------------------------------------------------------------------- running
 
 
-def build_oracle(ast_items: list[AstItem], tasks: list[ExecTask]) -> dict[str, list[dict]]:
+def build_oracle(
+    ast_items: list[AstItem], tasks: list[ExecTask], underscore_to_dot: bool = False
+) -> dict[str, list[dict]]:
     """The turns the ``gold`` reference model replays, by item key."""
     oracle: dict[str, list[dict]] = {}
     for item in ast_items:
         decoded = gold_output(item.entry.ground_truth, item.entry.functions)
-        calls = [{"name": name, "arguments": args} for call in decoded for name, args in call.items()]
+        calls = [
+            {"name": name.replace(".", "_") if underscore_to_dot else name, "arguments": args}
+            for call in decoded
+            for name, args in call.items()
+        ]
         oracle[f"ast:{item.entry.id}"] = [{"calls": calls}] if calls else [{"text": GOLD_NO_CALL_TEXT}]
     for task in tasks:
         oracle[f"exec:{task.id}"] = task.gold_turns
     return oracle
 
 
-def run_ast(items: list[AstItem], backend: Backend, parse) -> list[dict]:
+AST_CHUNK = 512  # items per generate() call of the AST part: progress is reported between chunks
+
+
+def run_ast(items: list[AstItem], backend: Backend, parse, underscore_to_dot: bool = False) -> list[dict]:
     """Generate once per AST item, parse, score BFCL-style; one result row per item."""
     if not items:
         return []
-    completions = backend.generate(
-        [i.messages for i in items], [i.tools for i in items], [f"ast:{i.entry.id}" for i in items]
-    )
+    completions = []
+    for start in range(0, len(items), AST_CHUNK):
+        chunk = items[start : start + AST_CHUNK]
+        completions += backend.generate(
+            [i.messages for i in chunk], [i.tools for i in chunk], [f"ast:{i.entry.id}" for i in chunk]
+        )
+        _log(f"eval: AST {len(completions)}/{len(items)} generated")
     predictions, outputs = {}, {}
     for item, completion in zip(items, completions, strict=True):
         parsed = parsed_completion(completion, parse)
@@ -217,7 +239,7 @@ def run_ast(items: list[AstItem], backend: Backend, parse) -> list[dict]:
         outputs[item.entry.id] = {"output": completion.text, "parse_errors": parsed.errors}
     tests = {item.entry.id: item.entry for item in items}
     rows = []
-    for row in scoring.score_entries(tests, predictions):
+    for row in scoring.score_entries(tests, predictions, underscore_to_dot=underscore_to_dot):
         entry = tests[row["id"]]
         rows.append(
             {
@@ -253,7 +275,7 @@ def evaluate(options: EvalOptions) -> tuple[list[dict], dict, dict]:
 
     rows = load_test_rows(data)
     rows_by_id = {str(r["id"]): r for r in rows}
-    ast_items = load_ast_items(data, rows_by_id, options.limit) if options.ast else []
+    ast_items = load_ast_items(data, rows_by_id, options.limit, options.underscore_to_dot) if options.ast else []
     tasks = load_exec_tasks(rows, options.limit) if options.exec else []
     if not ast_items and not tasks:
         raise InputError(f"{data}: nothing to evaluate (no BFCL files, and no multi_step/multi_turn test rows)")
@@ -270,7 +292,7 @@ def evaluate(options: EvalOptions) -> tuple[list[dict], dict, dict]:
     timing["load_s"] = round(time.perf_counter() - started, 2)
     _log(f"eval: {len(ast_items)} AST entries, {len(tasks)} executable rows; model {options.model}")
 
-    oracle = build_oracle(ast_items, tasks) if options.model == "gold" else None
+    oracle = build_oracle(ast_items, tasks, options.underscore_to_dot) if options.model == "gold" else None
     backend = make_backend(
         options.model, options.backend, parser=options.parser, oracle=oracle, **options.backend_options
     )
@@ -279,7 +301,7 @@ def evaluate(options: EvalOptions) -> tuple[list[dict], dict, dict]:
     timing["model_load_s"] = round(time.perf_counter() - t0, 2)
     try:
         t0 = time.perf_counter()
-        ast_rows = run_ast(ast_items, backend, parse)
+        ast_rows = run_ast(ast_items, backend, parse, options.underscore_to_dot)
         timing["ast_s"] = round(time.perf_counter() - t0, 2)
         t0 = time.perf_counter()
         exec_rows = []
