@@ -103,7 +103,12 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
         help="graph file(s) the dataset was made from, for executing calls (repeatable; default: the files "
         "recorded in DIR/validation_report.json when they exist)",
     )
-    run.add_argument("--backend", choices=["transformers", "vllm", "openai"], default="transformers")
+    run.add_argument(
+        "--backend",
+        choices=["transformers", "vllm", "openai"],
+        default="transformers",
+        help="how the model runs (default transformers; ignored for gold and no-call)",
+    )
     run.add_argument(
         "--parser",
         choices=["hermes", "json", "python"],

@@ -208,6 +208,8 @@ def write_reports(
     paths = [out / name for name in REPORT_FILES[:4]]
     if plot:
         paths.append(bar_chart(summary, out / "summary.png", title))
+    else:
+        (out / "summary.png").unlink(missing_ok=True)  # never leave an earlier run's chart beside new results
     return paths
 
 

@@ -26,7 +26,7 @@ from typing import Any
 
 from ..errors import InputError, UsageError
 from . import bfcl_data, scoring
-from .backends import Backend, make_backend
+from .backends import REFERENCE_MODELS, Backend, make_backend
 from .execution import EXEC_CATEGORIES, ExecTask, check_tools_match, parsed_completion, run_exec, task_from_row
 from .gold import gold_output
 from .parsers import get_parser, to_decoded
@@ -322,7 +322,8 @@ def evaluate(options: EvalOptions) -> tuple[list[dict], dict, dict]:
     summary, details = summarize(ast_rows, exec_rows)
     backend_info = {k: v for k, v in options.backend_options.items() if k != "api_key_env"}
     details["run"] = {
-        **{k: v for k, v in asdict(options).items() if k not in ("backend_options", "graphs")},
+        **{k: v for k, v in asdict(options).items() if k not in ("backend_options", "graphs", "backend")},
+        "backend": "reference" if options.model in REFERENCE_MODELS else options.backend,
         "graphs": graphs,
         "backend_options": backend_info,
         "backend_resolved": getattr(backend, "resolved", None),
