@@ -56,7 +56,8 @@ def test_every_row_passes_independent_check(wiki_runs):
     for split in ds:
         for row in ds[split]:
             assert check_row(row, ts) == [], row["id"]
-            questions[row["messages"][0]["content"]] += 1
+            # a conversation's question is all its user turns (missing_info rows share a first turn)
+            questions["\n".join(m["content"] for m in row["messages"] if m["role"] == "user")] += 1
             keys.setdefault(split, set()).add((row["topic_entity"], tuple(row["relation_path"])))
             patterns.add(row["pattern"])
             cats.add(row["category"])

@@ -16,6 +16,7 @@ def test_diversity_filter_reasons():
     assert f.reject(_row("Tell me the genre of X.", {"p": 1})) == "duplicate_plan"
     assert f.reject(_row(long_q + " what Alpha is influenced by, Gamma", {"p": 3}, topic="A")) is None
     assert f.reject(_row(long_q + " what Alpha is influenced by, Delta", {"p": 4}, topic="B")) == "near_duplicate_question"
+    assert f.reject(_row("Which band did X found?", {"p": 6})) is None  # T's second conversation
     assert f.reject(_row("What is the genre of Y?", {"p": 5})) == "topic_cap"  # T already has 2
     assert f.reject(_row("What is the genre of Y?", {"p": 5}, topic="C")) is None
 
