@@ -191,6 +191,238 @@ def _first_bad_line(text: str, fmt: str) -> int | None:
     return None
 
 
+# -- linear-time parsing of long literals ------------------------------------------------------------------
+# rdflib's Turtle, N-Triples/N-Quads and RDF/XML parsers build long literals by repeated string concatenation
+# (Turtle: once per newline, escape or quote inside the literal; N-Triples: once per 2 KiB read of a long line,
+# re-matching the whole line each time; RDF/XML: once per SAX `characters` event, i.e. per line or entity
+# reference). A 5 MB multi-line description took minutes. The classes below give the same triples in linear time.
+
+
+def _linear_strconst(self, argstr: str, i: int, delim: str):
+    """rdflib's `SinkParser.strconst` (notation3.py, BSD-3) with the value collected in a list instead of by
+    repeated `+=`; otherwise line for line the same rules and errors."""
+    from rdflib.plugins.parsers.notation3 import BadSyntax, interesting
+
+    delim1 = delim[0]
+    delim2, delim3, delim4, delim5 = delim1 * 2, delim1 * 3, delim1 * 4, delim1 * 5
+    j = i
+    parts: list[str] = []
+    startline = self.lines
+    len_argstr = len(argstr)
+    while j < len_argstr:
+        if argstr[j] == delim1:
+            if delim == delim1:
+                return j + 1, "".join(parts)
+            if delim == delim3:
+                if argstr[j : j + 5] == delim5:
+                    parts.append(delim2)
+                    return j + 5, "".join(parts)
+                if argstr[j : j + 4] == delim4:
+                    parts.append(delim1)
+                    return j + 4, "".join(parts)
+                if argstr[j : j + 3] == delim3:
+                    return j + 3, "".join(parts)
+                j += 1
+                parts.append(delim1)
+                continue
+        m = interesting.search(argstr, j)
+        if not m:
+            break  # unterminated: reported below
+        i = m.start()
+        parts.append(argstr[j:i])
+        ch = argstr[i]
+        if ch == delim1:
+            j = i
+            continue
+        elif ch in {'"', "'"} and ch != delim1:
+            parts.append(ch)
+            j = i + 1
+            continue
+        elif ch in {"\r", "\n"}:
+            if delim == delim1:
+                raise BadSyntax(self._thisDoc, startline, argstr, i, "newline found in string literal")
+            self.lines += 1
+            parts.append(ch)
+            j = i + 1
+            self.startOfLine = j
+        elif ch == "\\":
+            j = i + 1
+            ch = argstr[j : j + 1]
+            if not ch:
+                raise BadSyntax(self._thisDoc, startline, argstr, i, "unterminated string literal (2)")
+            k = "abfrtvn\\\"'".find(ch)
+            if k >= 0:
+                parts.append("\a\b\f\r\t\v\n\\\"'"[k])
+                j += 1
+            elif ch == "u":
+                j, ch = self.uEscape(argstr, j + 1, startline)
+                parts.append(ch)
+            elif ch == "U":
+                j, ch = self.UEscape(argstr, j + 1, startline)
+                parts.append(ch)
+            else:
+                self.BadSyntax(argstr, i, "bad escape")
+    self.BadSyntax(argstr, i, "unterminated string literal")
+
+
+def _turtle_parser_class():
+    from rdflib.plugins.parsers.notation3 import RDFSink, SinkParser, TurtleParser
+
+    class LinearSinkParser(SinkParser):
+        strconst = _linear_strconst
+
+    class LinearTurtleParser(TurtleParser):
+        """rdflib's TurtleParser.parse with the linear string-constant reader."""
+
+        def parse(self, source, graph, encoding="utf-8", turtle=True):
+            sink = RDFSink(graph)
+            base = graph.absolutize(source.getPublicId() or source.getSystemId() or "")
+            p = LinearSinkParser(sink, baseURI=base, turtle=turtle)
+            p.loadStream(source.getCharacterStream() or source.getByteStream())
+            for prefix, namespace in p._bindings.items():
+                graph.bind(prefix, namespace)
+
+    return LinearTurtleParser
+
+
+def _rdfxml_parser_class():
+    from xml.sax.handler import ErrorHandler, feature_namespaces
+
+    from rdflib.plugins.parsers.rdfxml import RDFXMLHandler, RDFXMLParser, make_parser
+
+    class CoalescingHandler(RDFXMLHandler):
+        """Consecutive `characters` events joined into one before the next structural event (rdflib appends each
+        event to the literal with `+=`, quadratic in the number of events)."""
+
+        def reset(self):
+            super().reset()
+            self._text: list[str] = []
+
+        def characters(self, content):
+            self._text.append(content)
+
+        def _flush(self):
+            if self._text:
+                text = "".join(self._text)
+                self._text = []
+                super().characters(text)
+
+        def startElementNS(self, name, qname, attrs):
+            self._flush()
+            super().startElementNS(name, qname, attrs)
+
+        def endElementNS(self, name, qname):
+            self._flush()
+            super().endElementNS(name, qname)
+
+        def processingInstruction(self, target, data):
+            self._flush()
+            super().processingInstruction(target, data)
+
+        def endDocument(self):
+            self._flush()
+            super().endDocument()
+
+    class LinearRDFXMLParser(RDFXMLParser):
+        def parse(self, source, sink, **args):
+            parser = make_parser()
+            try:
+                parser.start_namespace_decl("xml", "http://www.w3.org/XML/1998/namespace")
+            except AttributeError:
+                pass
+            parser.setFeature(feature_namespaces, 1)
+            content = CoalescingHandler(sink)
+            content.setDocumentLocator(source)
+            parser.setContentHandler(content)
+            parser.setErrorHandler(ErrorHandler())
+            self._parser = parser
+            parser.parse(source)
+
+    return LinearRDFXMLParser
+
+
+class _LineChunks:
+    """A text stream whose `read(n)` returns at least n characters (when left) and always ends at a line end, so
+    rdflib's N-Triples reader (which re-matches its whole buffer after every 2 KiB read) sees each line at once."""
+
+    encoding = "utf-8"
+
+    def __init__(self, text: str):
+        self.text = text
+        self.pos = 0
+
+    def read(self, n: int = -1) -> str:
+        if self.pos >= len(self.text):
+            return ""
+        end = len(self.text) if n is None or n < 0 else self.pos + max(n, 1)
+        if end < len(self.text):
+            nl = self.text.find("\n", end - 1)
+            end = len(self.text) if nl < 0 else nl + 1
+        chunk = self.text[self.pos : end]
+        self.pos = end
+        return chunk
+
+    def close(self) -> None:
+        pass
+
+
+def _line_source(text: str):
+    from rdflib.parser import StringInputSource
+
+    src = StringInputSource(b"")
+    src.setCharacterStream(_LineChunks(text))
+    src.setByteStream(None)
+    return src
+
+
+_PARSERS_REGISTERED = False
+
+
+def _register_parsers() -> None:
+    global _PARSERS_REGISTERED
+    if _PARSERS_REGISTERED:
+        return
+    import rdflib.plugin
+    from rdflib.parser import Parser
+
+    mod = __name__
+    globals()["_LinearTurtleParser"] = _turtle_parser_class()
+    globals()["_LinearRDFXMLParser"] = _rdfxml_parser_class()
+    rdflib.plugin.register("kg2tool-turtle", Parser, mod, "_LinearTurtleParser")
+    rdflib.plugin.register("kg2tool-xml", Parser, mod, "_LinearRDFXMLParser")
+    _PARSERS_REGISTERED = True
+
+
+def _check_jsonld_contexts(path: Path, text: str) -> None:
+    """Refuse JSON-LD that names an external @context or @import: rdflib would fetch the URL (or read the local
+    file it names) while loading, so a graph file could make kg2tool read other files or reach the network, and
+    its output would depend on what the URL serves that day."""
+    import json
+
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{path}:{exc.lineno}: malformed json-ld ({exc.msg})") from None
+    stack = [doc]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, list):
+            stack.extend(node)
+        elif isinstance(node, dict):
+            for key, val in node.items():
+                refs = []
+                if key == "@context":
+                    refs = [v for v in (val if isinstance(val, list) else [val]) if isinstance(v, str)]
+                elif key == "@import" and isinstance(val, str):
+                    refs = [val]
+                if refs:
+                    raise InputError(
+                        f"{path}: JSON-LD names an external context ({refs[0][:200]!r}); kg2tool does not fetch "
+                        "contexts from URLs or other files: put the context inline in the document"
+                    )
+                stack.append(val)
+
+
 def parse_files(paths: Sequence[str | Path]):
     """Parse every file into one rdflib graph (merged). Raises InputError with file and line on bad input."""
     import rdflib
@@ -202,19 +434,26 @@ def parse_files(paths: Sequence[str | Path]):
     # SimpleMemory keeps one index instead of the default store's several: ~20% faster parsing, and we only
     # iterate the triples once anyway.
     graph = rdflib.Graph(store="SimpleMemory")
+    _register_parsers()
     for p in paths:
         path = Path(p)
         fmt, gz = detect_format(path)
         text = _read_text(path, gz)
+        if fmt == "json-ld":
+            _check_jsonld_contexts(path, text)
         try:
             if fmt == "nquads":  # quads: graph names are dropped, triples merged
                 ds = rdflib.Dataset()
-                ds.parse(data=text, format=fmt)
+                ds.parse(source=_line_source(text), format=fmt)
                 for s, pr, o, _ in ds.quads():
                     graph.add((s, pr, o))
+            elif fmt == "nt":
+                graph.parse(source=_line_source(text), format=fmt)
             elif fmt == "json-ld":  # the JSON-LD parser needs a context-aware store
                 for triple in rdflib.Graph().parse(data=text, format=fmt):
                     graph.add(triple)
+            elif fmt in ("turtle", "xml"):  # same parsers, linear in the length of literals (see above)
+                graph.parse(data=text, format="kg2tool-" + fmt)
             else:
                 graph.parse(data=text, format=fmt)
         except InputError:
