@@ -17,6 +17,7 @@ from conftest import EXAMPLE
 from test_eval_backends import ChatServer
 
 from kg2tool.cli import main
+from kg2tool.evaluation.execution import run_exec
 
 AST = ["simple", "multiple", "parallel", "parallel_multiple", "irrelevance"]
 EXEC = ["multi_step_exec", "multi_turn_exec", "exec_call_validity", "exec_within_gold_steps"]
@@ -202,7 +203,129 @@ def test_tiny_transformers_model_runs_the_whole_eval_on_cpu(wiki_data, tiny_toke
     assert all(isinstance(r["output"], str) for r in rows if r["kind"] == "ast")
     assert all(r["turns"] and r["stop"] in ("answer", "max_steps") for r in rows if r["kind"] == "exec")
     assert details["run"]["backend_resolved"] == {"device": "cpu", "dtype": "float32"}
+    # the checkpoint's tokenizer tokenizes as the trained one (AutoTokenizer would swap in Qwen2's pre-tokenizer)
+    from kg2tool.evaluation.backends import load_tokenizer
+
+    text = 'What is the place of birth of Giorgio Gaber? <tool_call>\n{"name": "get_x"}'
+    assert load_tokenizer(str(model_dir)).encode(text) == tiny_tokenizer.encode(text)
     assert (out / "summary.png").exists() and (out / "report.md").exists()
+
+
+@pytest.mark.train
+def test_a_tiny_model_that_learned_a_conversation_solves_it_through_the_loop(tiny_tokenizer, small_kg, tmp_path):
+    """A 1-layer model trained on the assistant tokens of one two-hop conversation until greedy decoding reproduces
+    them, saved and loaded like any checkpoint: through the transformers backend its calls are parsed, executed on
+    the graph, the results fed back, and its final answer is correct, also when batched (left-padded) with another
+    conversation."""
+    import torch
+    from transformers import AutoModelForCausalLM, Qwen2Config
+
+    from kg2tool.evaluation.backends import TransformersBackend
+    from kg2tool.evaluation.execution import task_from_row
+    from kg2tool.evaluation.parsers import get_parser
+    from kg2tool.tools import ToolSet
+
+    ts = ToolSet.from_graph(small_kg)
+
+    def call(i, name, entity):
+        return {"id": f"call_{i}", "type": "function", "function": {"name": name, "arguments": {"entity": entity}}}
+
+    messages = [
+        {"role": "user", "content": "What is the country of the place of birth of Person 3?"},
+        {"role": "assistant", "content": "", "tool_calls": [call(1, "get_place_of_birth", "Person 3")]},
+        {"role": "tool", "tool_call_id": "call_1", "name": "get_place_of_birth", "content": '["City 3"]'},
+        {"role": "assistant", "content": "", "tool_calls": [call(2, "get_country", "City 3")]},
+        {"role": "tool", "tool_call_id": "call_2", "name": "get_country", "content": '["Atlantis"]'},
+        {"role": "assistant", "content": "It is Atlantis."},
+    ]
+    tools = ts.schemas(["get_place_of_birth", "get_country"])
+    enc = tiny_tokenizer.apply_chat_template(
+        messages, tools=tools, tokenize=True, return_dict=True, return_assistant_tokens_mask=True
+    )
+    ids = torch.tensor([enc["input_ids"]])
+    labels = ids.masked_fill(torch.tensor([enc["assistant_masks"]]) == 0, -100)
+    torch.manual_seed(0)
+    config = Qwen2Config(
+        vocab_size=len(tiny_tokenizer),
+        hidden_size=32,
+        intermediate_size=64,
+        num_hidden_layers=1,
+        num_attention_heads=2,
+        num_key_value_heads=1,
+        max_position_embeddings=4096,
+        tie_word_embeddings=True,
+    )
+    model = AutoModelForCausalLM.from_config(config)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=2e-2)
+    for _ in range(400):  # until every assistant token is the argmax: greedy decoding then reproduces them
+        out = model(input_ids=ids, labels=labels)
+        predicted, target = out.logits[0, :-1].argmax(-1), labels[0, 1:]
+        if bool((predicted[target != -100] == target[target != -100]).all()):
+            break
+        out.loss.backward()
+        optimizer.step()
+        optimizer.zero_grad()
+    else:
+        pytest.fail("the tiny model did not learn the conversation in 400 steps")
+    model.save_pretrained(tmp_path / "learned")
+    tiny_tokenizer.save_pretrained(tmp_path / "learned")
+
+    row = {"id": "r", "category": "multi_step", "pattern": "2p", "answers": ["Atlantis"], "tools": tools}
+    task = task_from_row({**row, "messages": messages})
+    other = task_from_row(
+        {
+            **row,
+            "id": "o",
+            "messages": [
+                {
+                    "role": "user",
+                    "content": "Where was Person 12 born, and in which country is that place? Tell me please.",
+                },
+                *messages[1:],
+            ],
+        }
+    )
+    backend = TransformersBackend(str(tmp_path / "learned"), device="cpu", max_new_tokens=40, batch_size=2)
+    backend.load()
+    learned, _ = run_exec([task, other], backend, get_parser("hermes"), ts)
+    assert learned["correct"] and learned["calls_valid"] and learned["within_gold_steps"], learned["turns"]
+    assert [c["result"] for t in learned["turns"] for c in t.get("calls", [])] == ['["City 3"]', '["Atlantis"]']
+    assert learned["final"] == "It is Atlantis."
+
+
+@pytest.mark.train
+def test_the_loop_shows_the_model_its_training_format(wiki_data, tiny_tokenizer, example_kg):
+    """Every prompt of the executable loop (gold model) renders, with the chat template, as a prefix of the row's
+    own rendered conversation: the model sees at evaluation exactly the text it was trained on."""
+    from datasets import load_dataset
+
+    from kg2tool.evaluation.backends import GoldModel
+    from kg2tool.evaluation.execution import task_from_row
+    from kg2tool.evaluation.parsers import get_parser
+    from kg2tool.tools import ToolSet
+
+    class Recording(GoldModel):
+        def generate(self, conversations, tools, keys=None):
+            self.seen += [(k, [dict(m) for m in c], t) for k, c, t in zip(keys, conversations, tools, strict=True)]
+            return super().generate(conversations, tools, keys)
+
+    rows = [
+        r for r in load_dataset(str(wiki_data), "sft", split="test") if r["category"] in ("multi_step", "multi_turn")
+    ]
+    rows = [r for r in rows if r["pattern"] != "error_recovery"]  # gold leaves out their deliberate errors
+    tasks = [task_from_row(r) for r in rows]
+    model = Recording({f"exec:{t.id}": t.gold_turns for t in tasks}, "hermes")
+    model.seen = []
+    results = run_exec(tasks, model, get_parser("hermes"), ToolSet.from_graph(example_kg))
+    assert all(r["correct"] for r in results)
+    full = {
+        f"exec:{r['id']}": tiny_tokenizer.apply_chat_template(r["messages"], tools=r["tools"], tokenize=False)
+        for r in rows
+    }
+    assert len(model.seen) == sum(len(t.gold_turns) for t in tasks)
+    for key, messages, tools in model.seen:
+        prompt = tiny_tokenizer.apply_chat_template(messages, tools=tools, add_generation_prompt=True, tokenize=False)
+        assert full[key].startswith(prompt), key
 
 
 @pytest.mark.train

@@ -129,6 +129,28 @@ def _need(module: str, extra: str, what: str) -> None:
         raise MissingExtraError(f"{what} needs the optional package {module!r}: `pip install 'kg2tool[{extra}]'`")
 
 
+def load_tokenizer(path: str):
+    """The checkpoint's tokenizer as it was saved.
+
+    A tokenizer saved as a generic one (``tokenizer_class`` ``TokenizersBackend`` or ``PreTrainedTokenizerFast``,
+    what kg2tool's own tokenizer is) is loaded as such: with transformers 5.24, ``AutoTokenizer`` in a folder
+    whose ``config.json`` says ``qwen2`` returns ``Qwen2Tokenizer``, which replaces the saved pre-tokenizer with
+    Qwen2's, so the model would see other tokens than in training. Other tokenizers load with ``AutoTokenizer``.
+    """
+    from transformers import AutoTokenizer, PreTrainedTokenizerFast
+
+    config_file = Path(path) / "tokenizer_config.json"
+    saved_class = None
+    if config_file.is_file():
+        try:
+            saved_class = json.loads(config_file.read_text(encoding="utf-8")).get("tokenizer_class")
+        except (OSError, ValueError):
+            saved_class = None
+    if saved_class in ("TokenizersBackend", "PreTrainedTokenizerFast") and (Path(path) / "tokenizer.json").is_file():
+        return PreTrainedTokenizerFast.from_pretrained(path)
+    return AutoTokenizer.from_pretrained(path)
+
+
 class TransformersBackend(Backend):
     """A local checkpoint through transformers: batched greedy generation, CPU or GPU.
 
@@ -157,7 +179,7 @@ class TransformersBackend(Backend):
         _need("torch", "train", "the transformers backend")
         _need("transformers", "train", "the transformers backend")
         import torch
-        from transformers import AutoConfig, AutoModelForCausalLM, AutoTokenizer
+        from transformers import AutoConfig, AutoModelForCausalLM
 
         device = self.device
         if device == "auto":
@@ -170,7 +192,7 @@ class TransformersBackend(Backend):
         except KeyError:
             raise UsageError(f"unknown --dtype {dtype!r}; choose auto, float32, bfloat16 or float16") from None
         try:
-            tokenizer = AutoTokenizer.from_pretrained(self.path)
+            tokenizer = load_tokenizer(self.path)
             config = AutoConfig.from_pretrained(self.path)
         except (OSError, ValueError) as exc:
             raise InputError(f"{self.path}: cannot load a tokenizer and config: {exc}") from None
