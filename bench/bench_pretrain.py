@@ -61,7 +61,8 @@ def _train_one(kind: str, args: argparse.Namespace, data_dir: str, queue) -> Non
         spike_factor=0.0,  # measure the plain step
     )
     preset = get_preset("tiny").with_overrides(vocab_size=len(tokenizer))
-    model_config = preset.to_config() if kind == "moe" else preset.dense_counterpart_config()
+    ids = {"pad_token_id": tokenizer.pad_token_id, "eos_token_id": tokenizer.eos_token_id, "bos_token_id": None}
+    model_config = preset.to_config(**ids) if kind == "moe" else preset.dense_counterpart_config(**ids)
     set_seed(0)
     model = AutoModelForCausalLM.from_config(model_config)
     step_times: list[float] = []
