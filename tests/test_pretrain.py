@@ -451,6 +451,9 @@ def test_cli_yaml_with_flag_overrides(tmp_path, capsys):
     assert json.loads((out / "pretrain_report.json").read_text())["global_step"] == 2
     # an existing run is not overwritten silently; an unknown recipe field is a usage error
     assert main(["pretrain", "--config", str(tmp_path / "r.yaml"), "--output_dir", str(out), "--max_steps", "2"]) == 4
+    # resuming a run that already reached max_steps has nothing to do
+    assert main(["pretrain", "--config", str(tmp_path / "r.yaml"), "--output_dir", str(out), "--max_steps", "2",
+                 "--resume", "true"]) == 6  # fmt: skip
     (tmp_path / "bad.yaml").write_text("max_step: 3\n")
     assert main(["pretrain", "--config", str(tmp_path / "bad.yaml")]) == 2
     assert "max_step" in capsys.readouterr().err

@@ -35,7 +35,7 @@ from typing import Any
 from transformers import Trainer, TrainerCallback, TrainingArguments
 from transformers.trainer_callback import ExportableState
 
-from ..errors import InputError, OutputError, UsageError
+from ..errors import InputError, NothingToDoError, OutputError, UsageError
 from .corpus import CorpusConfig, CorpusStats, build_documents, load_synth_rows, pack, read_text_files
 from .moe import MoePreset, get_preset
 from .router import ExpertLoadTracker, RouterCapture, load_balancing_loss, router_z_loss
@@ -448,7 +448,14 @@ def _check_output_dir(config: PretrainConfig) -> str | bool | None:
             return config.resume_from_checkpoint
         if not checkpoints:
             raise InputError(f"--resume: no checkpoint-* folder in {out}")
-        return str(checkpoints[-1])
+        last = checkpoints[-1]
+        state_file = last / "trainer_state.json"
+        step = json.loads(state_file.read_text()).get("global_step", 0) if state_file.exists() else 0
+        if 0 < config.max_steps <= step:
+            raise NothingToDoError(
+                f"{last} is already at step {step} >= max_steps={config.max_steps}; raise --max_steps to go on"
+            )
+        return str(last)
     if out.exists() and (checkpoints or (out / "prepared").exists()) and not config.overwrite:
         raise OutputError(f"{out} already holds a run: pass --resume to continue it or --overwrite to start over")
     if config.overwrite and (out / "prepared").exists():
