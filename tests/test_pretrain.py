@@ -404,6 +404,9 @@ def test_pretrain_logs_losses_and_reloads_for_generation(finished_run):
     assert cfg["output_router_logits"] is False and cfg["use_cache"] is True
     assert cfg["num_experts"] == 4 and cfg["shared_expert_intermediate_size"] == 32
     tok = AutoTokenizer.from_pretrained(out)
+    # loading next to a qwen2_moe config keeps the trained pre-tokenizer (no swap to Qwen2's)
+    text = 'Where was Ada Lovelace born? {"entity": "Ada Lovelace"}'
+    assert tok.encode(text) == AutoTokenizer.from_pretrained(out / "prepared" / "tokenizer").encode(text)
     model = AutoModelForCausalLM.from_pretrained(out)
     tok.padding_side = "left"
     batch = tok(["The country of", "Where was Ada Lovelace born?"], return_tensors="pt", padding=True)
