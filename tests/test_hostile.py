@@ -310,3 +310,50 @@ def test_publish_server_error_is_not_called_a_network_failure(run, echo_hub, tmp
     res = subprocess.run(args, capture_output=True, text=True, env=env, timeout=120)
     assert res.returncode == 4
     assert "network failure" not in res.stderr
+
+
+MODEL_OUTPUTS = {
+    "python": [
+        "get_x(entity=__import__('os').system('touch {s}'))",
+        "[f(a=open('{s}', 'w'))]",
+        "get_x(entity='a' + __import__('os').popen('touch {s}').read())",
+        "(lambda: __import__('os').system('touch {s}'))()",
+        "get_x(entity=" + "-" * 100_000 + "1)",
+        "get_x(entity=" + "[" * 5000 + "]" * 5000 + ")",
+    ],
+    "json": [
+        '{{"name": "get_x", "arguments": {{"entity": "__import__(\'os\').system(\'touch {s}\')"}}}}',
+        "[" * 100_000 + "]" * 100_000,
+    ],
+    "hermes": ['<tool_call>{{"name": "get_x", "arguments": {{"entity": "{{{{ 7*7 }}}} $(touch {s})"}}}}</tool_call>'],
+}
+
+
+def test_model_output_is_parsed_never_evaluated(tmp_path):
+    from kg2tool.evaluation.parsers import get_parser
+
+    sentinel = tmp_path / "SENTINEL"
+    for name, outputs in MODEL_OUTPUTS.items():
+        parse = get_parser(name)
+        for text in outputs:
+            parsed = parse(text.format(s=sentinel))
+            for call in parsed.calls:  # whatever was read is data: strings stay strings
+                assert isinstance(call["arguments"], dict)
+            if name == "python":
+                assert not parsed.calls, text[:80]
+    assert not sentinel.exists()
+    got = get_parser("hermes")(MODEL_OUTPUTS["hermes"][0].format(s=sentinel)).calls
+    assert got == [{"name": "get_x", "arguments": {"entity": f"{{{{ 7*7 }}}} $(touch {sentinel})"}}]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="kg2tool/train/chat_format.py parse_tool_calls: json.loads of a deeply nested <tool_call> body raises "
+    "RecursionError, which is not caught (the json and python parsers report such output as an error instead); "
+    "one degenerate completion would stop an eval run",
+)
+def test_deeply_nested_hermes_output_is_an_error_not_a_crash():
+    from kg2tool.evaluation.parsers import get_parser
+
+    parsed = get_parser("hermes")("<tool_call>" + "[" * 100_000 + "</tool_call>")
+    assert not parsed.calls and parsed.errors
