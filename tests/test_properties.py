@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 import rdflib
 from checks import check_row
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, Phase, assume, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 from rdflib import RDFS, XSD, Literal, Namespace
@@ -72,8 +72,8 @@ def graphs(draw):
             if kind == "integer":
                 lit = Literal(draw(st.integers(-(10**12), 10**12)), datatype=XSD.integer)
             elif kind == "decimal":
-                # at most 10 significant digits: longer floats are rounded when written (xfailed below)
-                lit = Literal(round(draw(st.floats(-1e5, 1e5, allow_nan=False)), 4), datatype=XSD.double)
+                # whole numbers only: datasets' Json feature changes fractional floats (xfailed below)
+                lit = Literal(float(draw(st.integers(-(10**6), 10**6))), datatype=XSD.double)
             elif kind == "date":
                 lit = Literal(draw(st.dates(date(1000, 1, 1), date(2100, 12, 31))), datatype=XSD.date)
             elif kind == "boolean":
@@ -165,7 +165,13 @@ def test_every_derived_schema_is_valid(g, min_support):
                 assert ts.execute(name, {"entity": kg.name(eid)}) is not None
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# no shrinking: each example writes and loads a dataset, and shrinking a failure took minutes
+@settings(
+    max_examples=8,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    phases=[Phase.explicit, Phase.reuse, Phase.generate],
+)
 @given(graphs(), st.integers(0, 2**16))
 def test_written_dataset_loads_back_equal(g, seed):
     from datasets import load_dataset
@@ -192,7 +198,9 @@ def test_written_dataset_loads_back_equal(g, seed):
         for split in SPLITS:
             expected = [{k: r[k] for k in cols} for r in kept[split]]
             got = list(ds[split]) if split in ds else []
-            assert got == expected, split
+            for a, b in zip(got, expected):
+                assert a == b, json.dumps([(x, y) for x, y in zip(a["messages"], b["messages"]) if x != y] or a)
+            assert len(got) == len(expected), split
         if any(pairs.values()):
             dpo = load_dataset(str(out), "dpo", cache_dir=str(Path(tmp) / "cache"))
             cols = list(dpo_features())
@@ -203,9 +211,10 @@ def test_written_dataset_loads_back_equal(g, seed):
 
 @pytest.mark.xfail(
     strict=True,
-    reason="kg2tool/dataset.py hands dicts to datasets.Json, whose encoder (pandas ujson_dumps, double_precision=10) "
-    "keeps 10 significant digits: a compare argument 92355.89279423654 is stored as 92355.8927942365 while its tool "
-    "message still says 92355.89279423654. Passing json.dumps(...) strings to the Json feature keeps them exact.",
+    reason="kg2tool/dataset.py stores messages/tools/plan with datasets.Json, which changes floats both ways: "
+    "the encoder (pandas ujson_dumps, double_precision=10) keeps 10 decimals (92355.89279423654 is stored as "
+    "92355.8927942365, while the tool message text still says 92355.89279423654) and the decoder (pandas "
+    "ujson_loads, not precise_float) reads '0.3' as 0.30000000000000004",
 )
 def test_floats_with_many_digits_round_trip(tmp_path):
     from datasets import load_dataset
@@ -231,7 +240,7 @@ def test_floats_with_many_digits_round_trip(tmp_path):
         "relation_path": [],
         "num_calls": 1,
         "num_turns": 1,
-        "plan": {"values": [value, 1 / 3]},
+        "plan": {"values": [value, 1 / 3, 0.3]},
     }  # fmt: skip
     report = {"kept": {"total": 1, "by_split": {"train": 1}, "by_pattern": {}, "by_category": {}}, "dropped": {}}
     meta = {"graphs": [], "command": "test", "version": "test", "seed": 0}
