@@ -93,16 +93,28 @@ def size_category(n: int) -> str:
     return "1M<n<10M"
 
 
+def _table(header: tuple[str, ...], rows: list[tuple]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
+    return "\n".join(lines)
+
+
 def card_text(meta: dict, report: dict, files: dict[str, dict[str, str]]) -> str:
     """README.md for the dataset folder: YAML front matter the Hub reads, then a readable description."""
-    splits = report["kept"]["by_split"]
+    kept = report["kept"]
+    splits = kept["by_split"]
+    license_id = meta.get("license", "other")
     front = {
-        "license": meta.get("license", "other"),
+        "license": license_id,
+        **({"license_name": "source-graph-license", "license_link": "LICENSE"} if license_id == "other" else {}),
         "language": [meta.get("lang", "en")],
         "pretty_name": meta.get("pretty_name", "kg2tool synthetic tool-use conversations"),
         "task_categories": ["text-generation"],
         "tags": ["function-calling", "tool-use", "synthetic", "knowledge-graph", "kg2tool"],
-        "size_categories": [size_category(report["kept"]["total"])],
+        "size_categories": [size_category(kept["total"])],
+        "annotations_creators": ["machine-generated"],
+        "language_creators": ["machine-generated"],
+        "multilinguality": ["monolingual"],
         "configs": [
             {
                 "config_name": config,
@@ -112,14 +124,38 @@ def card_text(meta: dict, report: dict, files: dict[str, dict[str, str]]) -> str
             for config, by_split in files.items()
         ],
     }
-    by_shape = "\n".join(f"| {k} | {v} |" for k, v in sorted(report["kept"]["by_pattern"].items()))
-    by_cat = "\n".join(f"| {k} | {v} |" for k, v in sorted(report["kept"]["by_category"].items()))
-    dropped = "\n".join(f"| {k} | {v} |" for k, v in sorted(report["dropped"].items())) or "| (none) | 0 |"
-    graphs = "\n".join(f"- `{g}`" for g in meta["graphs"])
-    dpo_types = (
-        ", ".join(f"{k} ({v})" for k, v in report.get("dpo", {}).get("by_rejection_type", {}).items()) or "none"
+    used = [s for s in SPLITS if splits.get(s)]
+    by_split_cat = kept.get("by_split_and_category", {})
+    cats = sorted(kept["by_category"])
+    cat_table = _table(
+        ("category", *used, "total"),
+        [(c, *(by_split_cat.get(s, {}).get(c, 0) for s in used), kept["by_category"][c]) for c in cats],
     )
+    shape_table = _table(("pattern", "rows"), sorted(kept["by_pattern"].items()))
+    tried = sum(report.get("tried_by_shape", {}).values())
+    dropped_rows = sorted(report["dropped"].items(), key=lambda kv: -kv[1]) or [("(none)", 0)]
+    coverage = report.get("relation_coverage", {})
+    cov_line = ""
+    if coverage:
+        lo, hi = min(coverage.items(), key=lambda kv: kv[1]), max(coverage.items(), key=lambda kv: kv[1])
+        cov_line = (
+            f"Relation coverage: {sum(1 for v in coverage.values() if v)} of {len(coverage)} relations with tools "
+            f"appear (most: {hi[0]!r} in {hi[1]} conversations; least: {lo[0]!r} in {lo[1]})."
+        )
+    dpo = report.get("dpo", {})
+    dpo_table = _table(("rejection_type", "pairs"), sorted(dpo.get("by_rejection_type", {}).items()))
+    dpo_splits = ", ".join(f"{v} {k}" for k, v in dpo.get("by_split", {}).items() if v)
     bfcl_counts = ", ".join(f"{k} {v}" for k, v in report.get("bfcl", {}).items()) or "no rows"
+    graph = report.get("graph", {})
+    graphs = "\n".join(
+        f"- `{g}`" + (f" (sha256 `{h[:16]}`)" if h else "")
+        for g, h in zip(meta["graphs"], meta.get("graph_sha256", []) or [""] * 99)
+    )
+    attribution = meta.get("attribution", "").strip() or (
+        "No attribution was given for the source graph (`kg2tool synth --attribution FILE`); check its licence "
+        "before sharing this dataset."
+    )
+    repo = meta.get("repo_id", "path/or/repo-id")
     return f"""---
 {yaml.safe_dump(front, sort_keys=False, allow_unicode=True).strip()}
 ---
@@ -134,7 +170,9 @@ from the sampled query plan, so the answers are true of the source graph by cons
 ## Source graph(s)
 {graphs}
 
-{meta.get("attribution", "").strip()}
+Loaded: {graph.get("summary", "")}.
+
+{attribution}
 
 ## How it was made
 ```
@@ -143,45 +181,48 @@ from the sampled query plan, so the answers are true of the source graph by cons
 kg2tool {meta["version"]}, seed {meta["seed"]}. The same graph, options and seed give byte-identical files.
 
 ## Contents
-{report["kept"]["total"]} conversations: {", ".join(f"{splits.get(s, 0)} {s}" for s in SPLITS)}.
+{kept["total"]} conversations: {", ".join(f"{splits.get(s, 0)} {s}" for s in SPLITS)}.
 Test questions share no (topic entity, relation path) with train questions.
 
-| pattern | rows |
-|---|---|
-{by_shape}
+{cat_table}
 
-| category | rows |
-|---|---|
-{by_cat}
+{shape_table}
 
-Columns: `id`, `messages` (user / assistant with `tool_calls` / `tool` / final assistant; call `arguments`
-are JSON objects), `tools` (OpenAI / Hugging Face function schemas offered in that conversation), `pattern`
-(query shape), `category` (simple, multiple, parallel, parallel_multiple, irrelevance, multi_step), `answers`,
-`topic_entity`, `relation_path`, `num_calls`, `num_turns`, `plan` (the query plan).
+Columns of `sft`: `id`, `messages` (user / assistant with `tool_calls` / `tool` / assistant; call `arguments`
+are JSON objects; failed calls in `error_recovery` rows carry the real error), `tools` (OpenAI / Hugging Face
+function schemas offered in that conversation), `pattern` (query shape), `category` (simple, multiple, parallel,
+parallel_multiple, irrelevance, multi_step, multi_turn), `answers`, `topic_entity`, `relation_path`, `num_calls`,
+`num_turns`, `plan` (the query plan).
 
 ## Validation
-Candidates dropped, by reason (never written):
+{tried} candidates were sampled; {kept["total"]} were kept ({100 * kept["total"] / max(tried, 1):.1f}%). Dropped, by
+reason (never written):
 
-| reason | count |
-|---|---|
-{dropped}
+{_table(("reason", "count"), dropped_rows)}
 
-Full report: `validation_report.json`.
+{cov_line} Full report: `validation_report.json`.
 
 ## Configs
-- `sft`: the conversations, splits train / validation / test.
-- `dpo`: preference pairs in TRL's conversational format (`prompt`, `chosen`, `rejected`, `tools`), one per
-  conversation, with `rejection_type` naming the mistake in `rejected`: {dpo_types}. Every chosen
+- `sft`: the conversations.
+- `dpo`: preference pairs in TRL's conversational format ({dpo_splits}): columns `id`, `prompt`, `chosen`,
+  `rejected`, `tools`, `rejection_type`, `pattern`, `category`. The conversation is cut before one assistant
+  turn; `chosen` is the verified turn and `rejected` the same turn with the named mistake. Every chosen
   continuation passes and every rejected one fails the same schema / execution / answer checks as above.
+
+{dpo_table}
+
 - `bfcl/`: the test split's single-turn rows in the Berkeley Function Calling Leaderboard's own format, one
   JSON-lines file per category (`BFCL_v4_<category>.json`) and possible answers in `bfcl/possible_answer/`
-  ({bfcl_counts}); score with BFCL's checker or `kg2tool eval`.
+  ({bfcl_counts}); score with BFCL's checker or `kg2tool eval score`.
 
 ## Load
 ```python
 from datasets import load_dataset
-sft = load_dataset("path/or/repo-id", "sft")
-dpo = load_dataset("path/or/repo-id", "dpo")
+sft = load_dataset("{repo}", "sft")
+dpo = load_dataset("{repo}", "dpo")
+# the BFCL files, from the Hub:
+from huggingface_hub import snapshot_download
+bfcl_dir = snapshot_download("{repo}", repo_type="dataset", allow_patterns=["bfcl/*"])
 ```
 """
 

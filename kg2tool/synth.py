@@ -330,6 +330,7 @@ def run_synth(
         "command", f"kg2tool synth {' '.join('--graph ' + str(g) for g in graphs)} -n {config.n} --seed {config.seed}"
     )
     meta |= {"version": __version__, "seed": config.seed, "lang": lang}
+    meta["graph_sha256"] = [hashlib.sha256(Path(g).read_bytes()).hexdigest() for g in graphs]
     report["config"] = config.to_dict()
     report["graph"] = {"files": [str(g) for g in graphs], "summary": kg.summary(), "load": vars(kg.stats)}
     pairs = make_preference_pairs(kept)

@@ -156,3 +156,11 @@ def test_tools_command_lists_tools(small_graph_path):
     assert res.returncode == 0
     names = [t["function"]["name"] for t in json.loads(res.stdout)]
     assert "get_place_of_birth" in names and "intersection" in names
+
+
+def test_card_command_leaves_out_flags_without_effect():
+    from kg2tool.commands.synth import reproduce_command
+
+    cmd = reproduce_command(["--graph", "g.ttl", "--out", "/tmp/x", "--overwrite", "--workers", "4", "-n", "10",
+                             "--resume", "--no-progress", "--backend=ray", "--seed", "3"])  # fmt: skip
+    assert cmd == "kg2tool synth --graph g.ttl -n 10 --seed 3 --out OUT"

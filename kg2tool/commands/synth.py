@@ -154,11 +154,29 @@ def build_config(args):
     return cfg
 
 
+# Flags that do not change the data: left out of the reproduction command written into the card.
+_NO_EFFECT = {"--overwrite": 0, "--resume": 0, "--no-progress": 0, "--workers": 1, "--backend": 1, "--out": 1}
+
+
+def reproduce_command(argv: list[str]) -> str:
+    """The synth command line as written into the dataset card: `--out OUT`, without flags that do not change
+    the data (--overwrite, --resume, --workers, ...)."""
+    out, i = ["kg2tool", "synth"], 0
+    while i < len(argv):
+        flag, _, inline = argv[i].partition("=")
+        if flag in _NO_EFFECT:
+            i += 1 + (_NO_EFFECT[flag] if not inline else 0)
+            continue
+        out.append(argv[i])
+        i += 1
+    return " ".join(shlex.quote(a) for a in out + ["--out", "OUT"])
+
+
 def run(args) -> int:
     from ..synth import run_synth
 
     cfg = build_config(args)
-    command = "kg2tool synth " + " ".join(shlex.quote(a) for a in sys.argv[2:]) if sys.argv[1:2] == ["synth"] else None
+    command = reproduce_command(sys.argv[2:]) if sys.argv[1:2] == ["synth"] else None
     meta = {"license": args.license}
     if args.attribution:
         try:
