@@ -46,6 +46,12 @@ def sft_features():
     )
 
 
+def _is_json(feature) -> bool:
+    from datasets import Json
+
+    return isinstance(feature, Json) or isinstance(getattr(feature, "feature", None), Json)
+
+
 def write_parquet(rows: list[dict], folder: Path, stem: str, features) -> str:
     """Write rows to `folder/<stem>-<content hash>.parquet`; return the file name.
 
@@ -59,7 +65,19 @@ def write_parquet(rows: list[dict], folder: Path, stem: str, features) -> str:
 
     disable_progress_bar()
     cols = list(features)
-    ds = Dataset.from_list([{k: r[k] for k in cols} for r in rows], features=features)
+    # Json columns go in as json.dumps strings: datasets' own encoder (ujson) keeps only 10 decimals of a float.
+    json_cols = {k for k, f in features.items() if _is_json(f)}
+
+    def enc(k, v):
+        if k not in json_cols:
+            return v
+        return (
+            [json.dumps(x, ensure_ascii=False) for x in v]
+            if isinstance(v, list)
+            else json.dumps(v, ensure_ascii=False)
+        )
+
+    ds = Dataset.from_list([{k: enc(k, r[k]) for k in cols} for r in rows], features=features)
     folder.mkdir(parents=True, exist_ok=True)
     tmp = folder / f".{stem}.parquet.tmp"
     ds.to_parquet(str(tmp))

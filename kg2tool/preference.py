@@ -231,6 +231,8 @@ class PairMaker:
         return {"role": "assistant", "content": f"The answer is {' and '.join(guesses)}."}
 
     def _unneeded_call(self, msg, prompt, row, rng):
+        if not row["tools"]:
+            return None
         tool = rng.choice([t["function"] for t in row["tools"]])
         props = tool["parameters"]["properties"]
         question = prompt[0]["content"]

@@ -123,6 +123,8 @@ def _error_message(exc: Exception) -> str:
     status = getattr(getattr(exc, "response", None), "status_code", None)
     if status in (401, 403):
         return f"the Hub refused the token ({status}): check that it is valid and has write access ({name}: {exc})"
+    if status is not None:  # the Hub answered (HfHubHTTPError is an OSError, but not a network failure)
+        return f"the Hub answered HTTP {status}: {name}: {exc}"
     if "Connect" in name or "Timeout" in name or "Network" in name or isinstance(exc, OSError):
         return f"cannot reach the Hugging Face Hub (network failure): {name}: {exc}"
     return f"upload failed: {name}: {exc}"

@@ -144,6 +144,8 @@ class Synthesizer:
                                    for c in trace_calls if c.name == "compare" for i in range(len(plan.items))}  # fmt: skip
         tools = self.offer(shape, plan, needed, rng)
         if category == "irrelevance":
+            if not tools:  # e.g. a one-relation graph: no unrelated tool to offer
+                return None, "no_unrelated_tools"
             extra["tools"] = tools
         ctx = self.renderer.context(self.kg, shape, plan, gold if category != "irrelevance" else [], extra)
         question, answer = self.renderer.render(shape, ctx, rng)
@@ -278,11 +280,15 @@ def run_synth(
 
     from . import __version__
     from .dataset import SPLITS, check_output, write_dataset
-    from .errors import NothingToDoError
+    from .errors import NothingToDoError, UsageError, require_extra
     from .graph import load_graph
 
     out = Path(out)
     check_output(out, overwrite)  # fail before the expensive part
+    if workers < 1:
+        raise UsageError(f"--workers must be at least 1, got {workers}")
+    if backend == "ray":
+        require_extra("ray", "ray")
     t0 = time.perf_counter()
     kg = load_graph(graphs, lang=lang)
     log(f"loaded {kg.summary()} from {len(graphs)} file(s) in {time.perf_counter() - t0:.1f}s")

@@ -101,6 +101,8 @@ class Walker:
     def one_hop(self, rng: random.Random, lo: int = 1, hi: int | None = None) -> Project | None:
         """A 1p projection with a result size in [lo, hi], relation drawn first."""
         hi = hi or self.cfg.max_answers
+        if not self.rels:
+            return None
         for _ in range(self.cfg.tries):
             rel = rng.choice(self.rels)
             inv = rng.random() < self.cfg.inverse_prob
@@ -138,6 +140,8 @@ class Walker:
 
     def branches_to(self, rng: random.Random, k: int) -> tuple[int, list[Project]] | None:
         """k distinct 1p branches (different anchors) whose results all contain one target entity."""
+        if not self.targets:
+            return None
         for _ in range(self.cfg.tries):
             t = rng.choice(self.targets)
             opts = self.incoming[t]
@@ -321,6 +325,8 @@ class Walker:
                 a, b = rng.sample(single, 2)
                 if vals[a][0] != vals[b][0]:
                     return Compare((Attr(attr, Anchor(a)), Attr(attr, Anchor(b))), rng.choice(("max", "min")))
+        if not self.rels:
+            return None
         for _ in range(self.cfg.tries):
             rel = rng.choice(self.rels)
             inv = rng.random() < self.cfg.inverse_prob

@@ -93,11 +93,6 @@ def test_bad_option_values_exit_2_and_write_nothing(tmp_path, graph, extra, frag
     assert list(tmp_path.iterdir()) == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="--workers 0 (UsageError) is raised by kg2tool.shards.iter_shards after synth.run_synth has created "
-    "the ShardStore, so a .out.work folder is left beside --out and the next run is refused with exit 4",
-)
 def test_bad_workers_value_leaves_nothing_behind(tmp_path, graph):
     out = tmp_path / "out"
     res = run("synth", "--graph", graph, "--out", out, "--no-progress", "-n", 10, "--workers", 0)
@@ -105,11 +100,6 @@ def test_bad_workers_value_leaves_nothing_behind(tmp_path, graph):
     assert list(tmp_path.iterdir()) == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="README's exit-code table puts a wrong config field under 2 (usage error); "
-    "commands/synth.py load_config raises InputError (3) for an unknown field",
-)
 def test_unknown_config_field_is_a_usage_error(tmp_path, graph):
     cfg = tmp_path / "c.yaml"
     cfg.write_text("n: 10\nbogus_field: 1\n")
@@ -176,11 +166,6 @@ def test_ray_backend_without_ray_names_the_extra(tmp_path, graph):
     assert not (tmp_path / "o").exists()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a missing ray (MissingExtraError from kg2tool.shards._iter_ray) is raised after run_synth created the "
-    "ShardStore: a .o.work folder is left beside --out and the rerun is refused with exit 4",
-)
 def test_missing_extra_leaves_nothing_behind(tmp_path, graph):
     pre = "sys.modules['ray'] = None"
     res = run(

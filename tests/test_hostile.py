@@ -297,11 +297,6 @@ def test_publish_never_shows_the_token(run, echo_hub, status, how, tmp_path):
     assert "kg2tool publish: error:" in res.stderr
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="kg2tool/publish.py _error_message: HfHubHTTPError is an OSError, so a Hub 5xx reply is reported as "
-    "'cannot reach the Hugging Face Hub (network failure)'",
-)
 def test_publish_server_error_is_not_called_a_network_failure(run, echo_hub, tmp_path):
     _, _, out = run
     env = {k: v for k, v in os.environ.items() if not k.startswith("HF_")}
@@ -346,12 +341,6 @@ def test_model_output_is_parsed_never_evaluated(tmp_path):
     assert got == [{"name": "get_x", "arguments": {"entity": f"{{{{ 7*7 }}}} $(touch {sentinel})"}}]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="kg2tool/train/chat_format.py parse_tool_calls: json.loads of a deeply nested <tool_call> body raises "
-    "RecursionError, which is not caught (the json and python parsers report such output as an error instead); "
-    "one degenerate completion would stop an eval run",
-)
 def test_deeply_nested_hermes_output_is_an_error_not_a_crash():
     from kg2tool.evaluation.parsers import get_parser
 

@@ -211,10 +211,9 @@ def test_written_dataset_loads_back_equal(g, seed):
 
 @pytest.mark.xfail(
     strict=True,
-    reason="kg2tool/dataset.py stores messages/tools/plan with datasets.Json, which changes floats both ways: "
-    "the encoder (pandas ujson_dumps, double_precision=10) keeps 10 decimals (92355.89279423654 is stored as "
-    "92355.8927942365, while the tool message text still says 92355.89279423654) and the decoder (pandas "
-    "ujson_loads, not precise_float) reads '0.3' as 0.30000000000000004",
+    reason="datasets.Json decodes with pandas' ujson_loads (not precise_float), which reads '0.3' as "
+    "0.30000000000000004; kg2tool now writes exact JSON strings, so the stored bytes are right, but "
+    "load_dataset still returns the imprecise float (a datasets issue)",
 )
 def test_floats_with_many_digits_round_trip(tmp_path):
     from datasets import load_dataset

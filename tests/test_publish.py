@@ -26,13 +26,14 @@ def wiki(tmp_path_factory):
 
 
 @pytest.fixture
-def hub(monkeypatch):
+def hub(monkeypatch, wiki):
     """Record the Hub calls; `fail` maps a method name to the exception it raises."""
     from huggingface_hub import DatasetCard, HfApi
 
     calls: list[tuple[str, tuple, dict]] = []
     fail: dict[str, Exception] = {}
-    remote = ["README.md", "sft/train-0000000000000000.parquet", "sft/train-2526bfe7039370ac.parquet", "notes.txt"]
+    (current,) = (wiki / "sft").glob("train-*.parquet")  # already on the Hub: kept, not deleted
+    remote = ["README.md", "sft/train-0000000000000000.parquet", f"sft/{current.name}", "notes.txt"]
 
     def record(name, result=None):
         def method(self, *args, **kwargs):

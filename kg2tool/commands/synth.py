@@ -111,12 +111,12 @@ def load_config(path: str | None):
         if key == "walk":
             for k2, v2 in (val or {}).items():
                 if k2 not in walk_names:
-                    raise InputError(f"{path}: unknown field walk.{k2} (known: {', '.join(sorted(walk_names))})")
+                    raise UsageError(f"{path}: unknown field walk.{k2} (known: {', '.join(sorted(walk_names))})")
                 setattr(cfg.walk, k2, v2)
         elif key in names:
             setattr(cfg, key, tuple(val) if key == "splits" else val)
         else:
-            raise InputError(f"{path}: unknown field {key!r} (known: {', '.join(sorted(names))})")
+            raise UsageError(f"{path}: unknown field {key!r} (known: {', '.join(sorted(names))})")
     return cfg
 
 

@@ -133,6 +133,9 @@ def parse_tool_calls(text: str) -> tuple[list[dict[str, Any]], list[str]]:
         except json.JSONDecodeError as exc:
             errors.append(f"invalid JSON in <tool_call>: {exc.msg}")
             continue
+        except RecursionError:  # absurdly nested output: malformed, not a crash of the eval run
+            errors.append("invalid JSON in <tool_call>: nested too deeply")
+            continue
         if not isinstance(obj, dict) or not isinstance(obj.get("name"), str):
             errors.append("a <tool_call> object needs a string 'name'")
             continue
