@@ -273,6 +273,17 @@ def check_output(out: Path, overwrite: bool) -> None:
         raise OutputError(f"{parent} is not writable")
 
 
+def replace_folder(new: Path, out: Path) -> None:
+    """Move the complete folder `new` to `out`; an existing `out` is set aside first and removed only after."""
+    if out.exists():
+        old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.resolve().parent))
+        os.rename(out, old / "data")
+        os.rename(new, out)
+        shutil.rmtree(old, ignore_errors=True)
+    else:
+        os.rename(new, out)
+
+
 def write_dataset(
     out: Path,
     rows_by_split: dict[str, list[dict]],
@@ -317,13 +328,7 @@ def write_dataset(
         )
         (tmp / "README.md").write_text(card_text(meta, report, files), encoding="utf-8")
         _fsync_dir(tmp)
-        if out.exists():
-            old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=parent))
-            os.rename(out, old / "data")
-            os.rename(tmp, out)
-            shutil.rmtree(old, ignore_errors=True)
-        else:
-            os.rename(tmp, out)
+        replace_folder(tmp, out)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise

@@ -32,6 +32,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from .dataset import replace_folder
 from .errors import InputError, OutputError, UsageError
 
 FORMATS = ("openai", "sharegpt", "bfcl")
@@ -271,13 +272,7 @@ def export_bfcl(folder: Path, out: Path, overwrite: bool) -> ExportResult:
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=parent)) / "bfcl"
     try:
         shutil.copytree(src, tmp)
-        if out.exists():
-            old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=parent))
-            os.rename(out, old / "data")
-            os.rename(tmp, out)
-            shutil.rmtree(old, ignore_errors=True)
-        else:
-            os.rename(tmp, out)
+        replace_folder(tmp, out)
     finally:
         shutil.rmtree(tmp.parent, ignore_errors=True)
     files = sorted(p for p in out.rglob("*") if p.is_file())

@@ -26,7 +26,7 @@ import random
 from collections import Counter
 
 from .tools import ToolError, ToolSet
-from .verify import answer_strings
+from .verify import answer_strings, json_leaves
 
 REJECTION_TYPES = (
     "wrong_tool",
@@ -37,14 +37,6 @@ REJECTION_TYPES = (
     "wrong_call_count",
     "unsupported_answer",
 )
-
-
-def _leaves(value) -> list:
-    if isinstance(value, dict):
-        return [x for v in value.values() for x in _leaves(v)]
-    if isinstance(value, list):
-        return [x for v in value for x in _leaves(v)]
-    return [value]
 
 
 def _calls(msg: dict) -> list[dict]:
@@ -64,7 +56,7 @@ def check_continuation(
     msg = continuation[0]
     offered = {t["function"]["name"] for t in tools}
     question = "\n".join(m["content"] for m in prompt if m["role"] == "user")
-    known = {leaf for m in prompt if m["role"] == "tool" for leaf in _leaves(json.loads(m["content"]))}
+    known = {leaf for m in prompt if m["role"] == "tool" for leaf in json_leaves(json.loads(m["content"]))}
     calls = _calls(msg)
     if category == "irrelevance":
         return "call_not_needed" if calls else (None if str(msg.get("content", "")).strip() else "empty_answer")
@@ -93,7 +85,7 @@ def check_continuation(
         for key, val in args.items():
             if "enum" in schema["properties"].get(key, {}):
                 continue
-            for leaf in _leaves(val):
+            for leaf in json_leaves(val):
                 if leaf not in known and not (isinstance(leaf, str) and leaf in question):
                     return "ungrounded_argument"
         try:

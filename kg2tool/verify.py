@@ -51,12 +51,12 @@ def _schema_ok(name: str, schema_json: str) -> bool:
         return False
 
 
-def _strings(value) -> list:
+def json_leaves(value) -> list:
     """Leaf values of a JSON value (strings and numbers), for grounding checks."""
     if isinstance(value, dict):
-        return [x for v in value.values() for x in _strings(v)]
+        return [x for v in value.values() for x in json_leaves(v)]
     if isinstance(value, list):
-        return [x for v in value for x in _strings(v)]
+        return [x for v in value for x in json_leaves(v)]
     return [value]
 
 
@@ -67,7 +67,7 @@ def _arg_leaves(args: dict, schema: dict) -> list:
     for key, val in args.items():
         if "enum" in props.get(key, {}):
             continue
-        out.extend(_strings(val))
+        out.extend(json_leaves(val))
     return out
 
 
@@ -164,7 +164,7 @@ def verify_row(
                 return "execution_mismatch"
             retried.add(name)
             last_results.append(result)
-            turn_leaves.extend(_strings(result))
+            turn_leaves.extend(json_leaves(result))
         if failed - retried:
             return "error_not_recovered"
         failed = now_failed
