@@ -58,12 +58,10 @@ class DialogueBuilder:
         first_answers = [str(x) for x in first_trace.value]
         ctx1 = self.renderer.context(self.kg, "simple", first_plan, first_answers)
         q1, a1 = self.renderer.render("simple", ctx1, rng)
-        follow_trace = self.compiler.compile(
-            Project(plan.rel, Anchor(self.kg.resolve(first_answers[0])), plan.inverse)
-        )
-        ctx2 = self.renderer.context(
-            self.kg, "simple", Project(plan.rel, Anchor(self.kg.resolve(first_answers[0])), plan.inverse), gold
-        )
+        # the follow-up is a 1p plan on the first answer, which the user does not name again
+        follow_plan = Project(plan.rel, Anchor(self.kg.resolve(first_answers[0])), plan.inverse)
+        follow_trace = self.compiler.compile(follow_plan)
+        ctx2 = self.renderer.context(self.kg, "simple", follow_plan, gold)
         ctx2["first"] = first_answers[0]
         q2, a2 = self.renderer.render("followup", ctx2, rng)
         turn1 = messages_for(q1, first_trace, a1)

@@ -16,7 +16,7 @@ from jinja2.sandbox import SandboxedEnvironment
 
 from .errors import InputError
 from .graph import KnowledgeGraph
-from .plans import Anchor, Attr, Compare, Count, Node, Parallel, Project, SetOp
+from .plans import Anchor, Attr, Compare, Count, Node, Parallel, Project, SetOp, topic
 
 PHRASE_KEYS = ("forward", "inverse", "intersection", "union", "difference", "attribute", "count")
 
@@ -122,7 +122,7 @@ class Renderer:
                 items.append({"q": self.phrase(kg, child), "answer": _join(ans, "and"), "n": len(ans)})
             ctx |= {"items": items, "qs": [it["q"] for it in items]}
         elif isinstance(plan, Compare):
-            a, b = (kg.name(_first_anchor(it)) for it in plan.items)
+            a, b = (kg.name(topic(it)) for it in plan.items)
             inner = plan.items[0]
             if isinstance(inner, Count):
                 rel, inverse, kind = kg.relations[inner.child.rel].label, inner.child.inverse, "count"
@@ -168,9 +168,3 @@ def is_prepositional(label: str) -> bool:
     """True for relation labels that end with a preposition (`educated at`), which read as verbs."""
     words = label.split()
     return len(words) > 1 and words[-1].lower() in PREPOSITIONS
-
-
-def _first_anchor(node: Node) -> int:
-    from .plans import topic
-
-    return topic(node)

@@ -20,7 +20,7 @@ import random
 from dataclasses import dataclass
 
 from .graph import KnowledgeGraph
-from .plans import Anchor, Attr, Compare, Count, Node, Parallel, Project, SetOp, execute
+from .plans import Anchor, Attr, Compare, Count, Node, Parallel, Project, SetOp, execute, topic
 from .tools import ToolSet
 
 BETAE_SHAPES = ("1p", "2p", "3p", "2i", "3i", "ip", "pi", "2u", "up")
@@ -261,7 +261,7 @@ class Walker:
         inc = execute(self.kg, include)
         if not 2 <= len(inc) <= self.cfg.max_set:
             return None
-        top = topic_of(include)
+        top = topic(include)
         for _ in range(self.cfg.tries):
             m = rng.choice(sorted(inc))
             opts = [o for o in self.incoming.get(m, ()) if o[2] != top and o[2] not in inc]
@@ -367,10 +367,3 @@ class Walker:
             if len(parts) == k:
                 return Parallel(tuple(parts))
         return None
-
-
-def topic_of(node: Node) -> int | None:
-    from .plans import anchors
-
-    a = anchors(node)
-    return a[0] if a else None
