@@ -21,6 +21,8 @@ COMMAND_MODULES = [
     "kg2tool.commands.tools",
     "kg2tool.commands.inspect",
     "kg2tool.commands.pretrain",
+    "kg2tool.commands.sft",
+    "kg2tool.commands.dpo",
     "kg2tool.commands.eval",
     "kg2tool.commands.export",
     "kg2tool.commands.publish",

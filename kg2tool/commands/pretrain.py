@@ -20,19 +20,25 @@ from ..errors import require_extra
 HELP = "pretrain a Ling-style MoE on the graph's facts and tool-call conversations (flags: TrainingArguments names)"
 
 
-def register(subparsers) -> None:
-    # prefix_chars="+" makes argparse pass every `--flag` through untouched to `run`, which parses them against
-    # the dataclass fields (transformers must not be imported while building the top-level parser).
+def register_raw(subparsers, name: str, help: str, description: str, func) -> None:
+    """A training subcommand whose flags are parsed later, against dataclass fields, by `func`.
+
+    prefix_chars="+" makes argparse pass every `--flag` through untouched (transformers must not be imported while
+    building the top-level parser, and the field list needs it)."""
     parser = subparsers.add_parser(
-        "pretrain",
-        help=HELP,
-        description=__doc__,
+        name,
+        help=help,
+        description=description,
         prefix_chars="+",
         add_help=False,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("args", nargs="*", help="--config FILE and TrainingArguments-style flags")
-    parser.set_defaults(func=run)
+    parser.set_defaults(func=func)
+
+
+def register(subparsers) -> None:
+    register_raw(subparsers, "pretrain", HELP, __doc__, run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -50,10 +50,16 @@ def split_config_flag(argv: list[str]) -> tuple[str | None, list[str]]:
 
 def parse_config(dataclass_type, argv: list[str], prog: str):
     """Parse `--config FILE` plus flags into one `dataclass_type` instance (flags win over the file)."""
+    return parse_configs((dataclass_type,), argv, prog)[0]
+
+
+def parse_configs(dataclass_types, argv: list[str], prog: str) -> tuple:
+    """Parse `--config FILE` plus flags into one instance of each of `dataclass_types` (TRL's `TrlParser` idea:
+    e.g. `ScriptArguments, SFTConfig, ModelConfig`); a YAML key or flag belongs to whichever class has the field."""
     from transformers import HfArgumentParser
 
     config_path, rest = split_config_flag(argv)
-    parser = HfArgumentParser(dataclass_type, prog=prog)
+    parser = HfArgumentParser(tuple(dataclass_types), prog=prog)
     parser.add_argument("--config", help="YAML recipe; flags given here override its values")
     if config_path:
         values = load_yaml(config_path)
@@ -68,7 +74,7 @@ def parse_config(dataclass_type, argv: list[str], prog: str):
                 action.required = False
     try:
         # the extra `--config` attribute comes back as a trailing namespace
-        config = parser.parse_args_into_dataclasses(args=rest)[0]
+        parsed = parser.parse_args_into_dataclasses(args=rest)
     except ValueError as exc:  # __post_init__ validation
         raise UsageError(str(exc)) from exc
-    return config
+    return tuple(parsed[: len(dataclass_types)])

@@ -223,9 +223,11 @@ class MoeLossMixin:
     def compute_loss(self, model, inputs, return_outputs=False, num_items_in_batch=None):
         mask = inputs.get("attention_mask")
         with self.router_capture.recording() as cap:
-            loss, outputs = super().compute_loss(
-                model, inputs, return_outputs=True, num_items_in_batch=num_items_in_batch
+            # Outputs only when asked: TRL's SFTTrainer recomputes the logits with an extra forward pass for them.
+            result = super().compute_loss(
+                model, inputs, return_outputs=return_outputs, num_items_in_batch=num_items_in_batch
             )
+        loss, outputs = result if return_outputs else (result, None)
         # When the base loss is already normalized over the whole accumulated batch, scale ours the same way.
         scaled = (
             self.loss_is_scaled_for_ga
@@ -434,8 +436,11 @@ def build_model(config: PretrainConfig, tokenizer):
     return model, preset
 
 
-def _check_output_dir(config: PretrainConfig) -> str | bool | None:
-    """Decide what to resume from; refuse to silently mix a new run into an old one."""
+def _check_output_dir(config, run_markers: tuple[str, ...] = ("prepared",)) -> str | bool | None:
+    """Decide what to resume from; refuse to silently mix a new run into an old one.
+
+    `config` has `output_dir`, `resume`, `resume_from_checkpoint`, `overwrite` and `max_steps`; a folder holding a
+    `checkpoint-*` or any of `run_markers` already holds a run."""
     out = Path(config.output_dir)
     checkpoints = sorted(
         (p for p in out.glob("checkpoint-*") if p.name.split("-")[-1].isdigit()),
@@ -456,7 +461,8 @@ def _check_output_dir(config: PretrainConfig) -> str | bool | None:
                 f"{last} is already at step {step} >= max_steps={config.max_steps}; raise --max_steps to go on"
             )
         return str(last)
-    if out.exists() and (checkpoints or (out / "prepared").exists()) and not config.overwrite:
+    held = checkpoints or any((out / marker).exists() for marker in run_markers)
+    if out.exists() and held and not config.overwrite:
         raise OutputError(f"{out} already holds a run: pass --resume to continue it or --overwrite to start over")
     if config.overwrite and (out / "prepared").exists():
         import shutil

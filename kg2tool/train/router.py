@@ -51,7 +51,11 @@ class RouterCapture:
             self._handles.append(module.register_forward_hook(self._hook))
 
     def _hook(self, module, inputs, output) -> None:
-        if not self._active:
+        import torch
+
+        # Forward passes without autograd (DPO's reference pass through the same modules with LoRA disabled,
+        # evaluation) add nothing a loss could use.
+        if not self._active or not torch.is_grad_enabled():
             return
         if isinstance(output, tuple):
             logits = output[0]

@@ -1,0 +1,37 @@
+"""`kg2tool dpo`: preference optimization on a synth dataset's `dpo` pairs with TRL's DPOTrainer.
+
+    kg2tool dpo --config dpo/tiny.yaml
+    kg2tool dpo --config dpo/tiny.yaml --model_name_or_path runs/sft-tiny-lora --use_peft --merge
+    accelerate launch --config_file dpo/accelerate/multi_gpu.yaml -m kg2tool.cli dpo --config dpo/gpu-1b.yaml
+    kg2tool dpo --help     # every field: TRL's ScriptArguments, DPOConfig and ModelConfig, and kg2tool's
+
+Flags use TRL's names and override the YAML recipe.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from ..errors import require_extra
+from .pretrain import register_raw
+
+HELP = "preference-tune a model on synthesized chosen/rejected tool calls (TRL DPOTrainer; full or LoRA)"
+
+
+def register(subparsers) -> None:
+    register_raw(subparsers, "dpo", HELP, __doc__, run)
+
+
+def run(args: argparse.Namespace) -> int:
+    for module in ("torch", "transformers", "trl", "peft"):
+        require_extra(module, "train")
+    from ..train.dpo import KgDPOConfig, run_dpo
+    from ..train.finetune import parse_stage
+
+    report = run_dpo(parse_stage(KgDPOConfig, list(args.args), prog="kg2tool dpo"))
+    print(
+        f"dpo: {report['global_step']} steps in {report['train_seconds']:.0f} s, loss {report['first_loss']} -> "
+        f"{report['last_loss']}, reward margin {report['first_margin']} -> {report['last_margin']}; "
+        f"saved {', '.join(f'{k} to {v}' for k, v in report['saved'].items())}"
+    )
+    return 0

@@ -1,0 +1,343 @@
+"""What the SFT and DPO stages share: the recipe fields TRL lacks, loading models, data and tokenizers, LoRA
+defaults, the MoE losses, saving (adapters, `--merge`), the run report and a sample tool call.
+
+Design choices:
+- Arguments are TRL's own dataclasses (`ScriptArguments`, `SFTConfig`/`DPOConfig`, `ModelConfig`, as in TRL's
+  `trl sft`/`trl dpo` scripts), so every TRL flag works with its TRL name (`--model_name_or_path`,
+  `--dataset_name`, `--use_peft`, `--lora_r`, ...), plus `FinetuneArguments` for what kg2tool adds. The YAML recipe
+  gives defaults, flags override it (`kg2tool.train.args.parse_configs`).
+- `--dataset_name` is anything `datasets.load_dataset` takes: a local folder written by `kg2tool synth` or a Hub
+  id; `--dataset_config` picks `sft` or `dpo`. Only the columns the trainer needs are kept.
+- A model folder holding a PEFT adapter (`adapter_config.json`) is loaded as base + adapter and merged, so DPO can
+  start from either kind of SFT output. Tokenizers are loaded as saved (`load_tokenizer`: transformers'
+  `AutoTokenizer` would swap kg2tool's pre-tokenizer for Qwen2's on a qwen2 checkpoint).
+- MoE models (a config with `num_experts`) train with `MoeLossMixin`: load-balancing and router z-losses from
+  router hooks (TRL's forwards return no router logits), expert-load logging, the spike guard off by default,
+  and the resume fix for fused experts. `output_router_logits` stays off, so the model adds no loss of its own.
+- LoRA targets when none are given: attention and MLP projections by name (`q/k/v/o_proj`, `gate/up/down_proj`).
+  On qwen2_moe those MLP names match the shared expert only; the routed experts are fused 3-D parameters, which
+  `lora_target_parameters: [mlp.experts.gate_up_proj, mlp.experts.down_proj]` adds (rank r per expert). The
+  router (`mlp.gate`) is never a target: LoRA there would fight the load-balancing loss (STACK.md pitfalls 3-4).
+- Outputs are plain Hugging Face folders: full weights, or the adapter (plus `--merge`: merged weights at the top
+  and the adapter in `adapter/`), always with the tokenizer and its chat template, `train_results.json`,
+  `trainer_state.json` (TRL's logs) and `<stage>_report.json` (first/last loss, reward margin, time).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import InputError, UsageError
+
+logger = logging.getLogger("kg2tool.finetune")
+
+# Attention and MLP projection names of Llama/Qwen-style models (qwen2, qwen2_moe's shared expert, llama, mistral).
+DEFAULT_LORA_TARGETS = ["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"]
+GENERATION_MARKER = "generation %}"
+
+
+@dataclass
+class FinetuneArguments:
+    """kg2tool's additions to TRL's arguments (shared by `kg2tool sft` and `kg2tool dpo`).
+
+    Parameters:
+        tokenizer_name_or_path: load the tokenizer from here instead of the model folder.
+        extra_dataset_name: more local datasets (same config) whose train split is added to the training rows,
+            e.g. a synth run on another graph. Rows are shuffled together with `seed`.
+        max_train_samples: use at most this many training rows (after mixing; 0 = all).
+        merge: with `--use_peft`, also save the merged weights (top level; adapter in `adapter/`).
+        aux_loss_coef: load-balancing loss weight for MoE models.
+        z_loss_coef: router z-loss weight for MoE models.
+        resume: continue from the last checkpoint in `output_dir`.
+        overwrite: allow an `output_dir` that already holds a model or checkpoints.
+        torch_num_threads: CPU threads for torch (0 = torch's default).
+        sample: after training, reload the output and generate for the first test question (printed, reported).
+    """
+
+    tokenizer_name_or_path: str | None = field(default=None, metadata={"help": "tokenizer folder (default: model)"})
+    extra_dataset_name: list[str] = field(default_factory=list, metadata={"help": "more datasets to train on"})
+    max_train_samples: int = field(default=0, metadata={"help": "cap on training rows (0 = all)"})
+    merge: bool = field(default=False, metadata={"help": "with --use_peft, also save merged weights"})
+    aux_loss_coef: float = field(default=0.015, metadata={"help": "MoE load-balancing loss weight"})
+    z_loss_coef: float = field(default=1e-4, metadata={"help": "MoE router z-loss weight"})
+    resume: bool = field(default=False, metadata={"help": "resume from the last checkpoint in output_dir"})
+    overwrite: bool = field(default=False, metadata={"help": "allow an output_dir that already holds a run"})
+    torch_num_threads: int = field(default=0, metadata={"help": "CPU threads for torch (0: torch's default)"})
+    sample: bool = field(default=True, metadata={"help": "generate for one test question after training"})
+
+
+@dataclass
+class RunSetup:
+    """Everything parsed for one stage: TRL's script, training and model arguments, and kg2tool's."""
+
+    script: Any
+    training: Any
+    model: Any
+    extra: FinetuneArguments
+
+
+def parse_stage(config_cls, argv: list[str], prog: str) -> RunSetup:
+    """Parse `--config FILE` + flags into TRL's dataclasses and `FinetuneArguments`; check the combination."""
+    from trl import ModelConfig, ScriptArguments
+
+    from .args import parse_configs
+
+    script, training, model, extra = parse_configs(
+        (ScriptArguments, config_cls, ModelConfig, FinetuneArguments), argv, prog
+    )
+    if not model.model_name_or_path:
+        raise UsageError(f"{prog}: --model_name_or_path is required (a checkpoint folder or Hub id)")
+    if not script.dataset_name:
+        raise UsageError(f"{prog}: --dataset_name is required (a `kg2tool synth` output folder or Hub id)")
+    if extra.merge and not model.use_peft:
+        raise UsageError("--merge only applies with --use_peft (full fine-tuning already saves full weights)")
+    return RunSetup(script, training, model, extra)
+
+
+# -- loading -----------------------------------------------------------------------------------------------------
+def is_adapter(path: str) -> bool:
+    return (Path(path) / "adapter_config.json").is_file()
+
+
+def load_tokenizer_checked(path: str, *, need_generation_markers: bool, template_path: str | None = None):
+    """The tokenizer saved at `path` (its chat template replaced by the file `template_path` if given), which must
+    have a chat template, with `{% generation %}` markers when the loss is on assistant tokens only."""
+    from ..evaluation.backends import load_tokenizer
+
+    try:
+        tokenizer = load_tokenizer(path)
+    except OSError as exc:
+        raise InputError(f"cannot load a tokenizer from {path}: {exc}") from exc
+    if template_path:
+        try:
+            tokenizer.chat_template = Path(template_path).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise InputError(f"cannot read chat template {template_path}: {exc}") from exc
+        path = template_path
+    template = tokenizer.chat_template
+    if not template:
+        raise InputError(
+            f"the tokenizer in {path} has no chat template; give one with --chat_template_path FILE "
+            "(kg2tool models carry theirs)"
+        )
+    if need_generation_markers and isinstance(template, str) and GENERATION_MARKER not in template:
+        raise InputError(
+            f"the chat template of {path} has no {{% generation %}} ... {{% endgeneration %}} markers, which "
+            "assistant-only loss needs: wrap what the assistant writes in them and pass the file with "
+            "--chat_template_path FILE (see kg2tool/train/chat_format.py for a template that has them), or train "
+            "on all tokens with --assistant_only_loss false"
+        )
+    if tokenizer.pad_token is None:
+        tokenizer.pad_token = tokenizer.eos_token
+    return tokenizer
+
+
+def load_model(path: str, dtype: str | None = "float32"):
+    """A causal LM from `path`; an adapter folder is loaded onto its base model and merged."""
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    torch_dtype = getattr(torch, dtype) if dtype and dtype != "auto" else "auto"
+    if not Path(path).exists() and "/" not in path.strip("./"):
+        raise InputError(f"model not found: {path}")
+    try:
+        if is_adapter(path):
+            from peft import AutoPeftModelForCausalLM
+
+            model = AutoPeftModelForCausalLM.from_pretrained(path, dtype=torch_dtype).merge_and_unload()
+        else:
+            model = AutoModelForCausalLM.from_pretrained(path, dtype=torch_dtype)
+    except (OSError, ValueError) as exc:
+        raise InputError(f"cannot load a model from {path}: {exc}") from exc
+    if Path(path).is_dir():  # adapters record their base by this name: absolute, so they load from any folder
+        model.name_or_path = model.config._name_or_path = str(Path(path).resolve())
+    if getattr(model.config, "output_router_logits", False):
+        model.config.output_router_logits = False  # the MoE losses come from MoeLossMixin
+    return model
+
+
+def is_moe(model) -> bool:
+    return bool(getattr(model.config, "num_experts", 0))
+
+
+def load_rows(setup: RunSetup, columns: list[str]):
+    """The training and evaluation splits with only `columns`; `extra_dataset_name` rows mixed into train."""
+    import datasets
+
+    script, extra = setup.script, setup.extra
+    names = [script.dataset_name, *extra.extra_dataset_name]
+    for name in names:
+        local = Path(name)
+        if (name.startswith((".", "/")) or local.exists()) and not local.is_dir():
+            raise InputError(f"dataset folder not found: {name}")
+    loaded = []
+    for name in names:
+        try:
+            loaded.append(datasets.load_dataset(name, script.dataset_config))
+        except (FileNotFoundError, ValueError) as exc:
+            raise InputError(f"cannot load dataset {name} (config {script.dataset_config!r}): {exc}") from exc
+    for name, ds in zip(names, loaded):
+        missing = [c for c in columns if c not in ds[script.dataset_train_split].column_names]
+        if missing:
+            raise InputError(
+                f"dataset {name} (config {script.dataset_config!r}) has no column(s) {', '.join(missing)}; "
+                f"it has {', '.join(ds[script.dataset_train_split].column_names)}"
+            )
+
+    def keep(split):
+        return split.select_columns([c for c in columns if c in split.column_names])
+
+    train_parts = [keep(ds[script.dataset_train_split]) for ds in loaded]
+    train = datasets.concatenate_datasets(train_parts) if len(train_parts) > 1 else train_parts[0]
+    if len(train_parts) > 1:
+        train = train.shuffle(seed=setup.training.seed)
+    if extra.max_train_samples and len(train) > extra.max_train_samples:
+        train = train.select(range(extra.max_train_samples))
+    main = loaded[0]
+    test_split = script.dataset_test_split
+    evaluation = keep(main[test_split]) if test_split in main else None
+    return train, evaluation, main
+
+
+def peft_config(setup: RunSetup, model):
+    """TRL's LoRA config from the model arguments, with `DEFAULT_LORA_TARGETS` when none are named."""
+    from trl import get_peft_config
+
+    margs = setup.model
+    if not margs.use_peft:
+        return None
+    if margs.lora_target_modules is None and margs.lora_target_parameters is None:
+        names = {name.rsplit(".", 1)[-1] for name, _ in model.named_modules()}
+        targets = [t for t in DEFAULT_LORA_TARGETS if t in names]
+        if not targets:
+            raise UsageError(
+                f"none of the default LoRA targets ({', '.join(DEFAULT_LORA_TARGETS)}) is a module of this model: "
+                "name them with --lora_target_modules"
+            )
+        margs.lora_target_modules = targets
+    return get_peft_config(margs)
+
+
+def check_output_dir(setup: RunSetup) -> str | None:
+    """What to resume from (or None); refuses an `output_dir` that already holds a run unless told."""
+    from .pretrain import _check_output_dir
+
+    args, extra = setup.training, setup.extra
+
+    class _View:  # the fields `_check_output_dir` reads
+        output_dir = args.output_dir
+        resume = extra.resume
+        resume_from_checkpoint = args.resume_from_checkpoint
+        overwrite = extra.overwrite
+        max_steps = args.max_steps
+
+    return _check_output_dir(_View, run_markers=("config.json", "adapter_config.json"))
+
+
+def set_threads(extra: FinetuneArguments) -> None:
+    if extra.torch_num_threads > 0:
+        import torch
+
+        torch.set_num_threads(extra.torch_num_threads)
+
+
+def moe_trainer_class(base_cls, model):
+    """`base_cls` with the MoE losses mixed in when `model` is a MoE, else `base_cls`."""
+    if not is_moe(model):
+        return base_cls
+    from .pretrain import MoeLossMixin
+
+    return type(f"Moe{base_cls.__name__}", (MoeLossMixin, base_cls), {})
+
+
+# -- saving and reporting ------------------------------------------------------------------------------------------
+def save_outputs(trainer, setup: RunSetup, tokenizer) -> dict[str, Any]:
+    """Save the final model (adapter and/or merged weights) with its tokenizer, metrics and trainer state."""
+    out = Path(setup.training.output_dir)
+    model = trainer.accelerator.unwrap_model(trainer.model)
+    saved: dict[str, Any] = {}
+    if setup.model.use_peft and setup.extra.merge:
+        trainer.save_model(str(out / "adapter"))
+        merged = model.merge_and_unload()
+        merged.config.use_cache = True
+        if hasattr(merged.config, "output_router_logits"):
+            merged.config.output_router_logits = False
+        if trainer.args.should_save:
+            merged.save_pretrained(str(out))
+            tokenizer.save_pretrained(str(out))
+        saved = {"weights": str(out), "adapter": str(out / "adapter")}
+    else:
+        trainer.save_model(str(out))
+        saved = {"adapter" if setup.model.use_peft else "weights": str(out)}
+    if trainer.args.should_save:
+        trainer.save_state()
+    return saved
+
+
+def loss_history(trainer, key: str = "loss") -> list[tuple[int, float]]:
+    return [(h["step"], h[key]) for h in trainer.state.log_history if key in h and "step" in h]
+
+
+def write_report(setup: RunSetup, stage: str, report: dict[str, Any]) -> None:
+    if setup.training.should_save:
+        path = Path(setup.training.output_dir) / f"{stage}_report.json"
+        tmp = path.with_suffix(".json.tmp")
+        tmp.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+        os.replace(tmp, path)
+
+
+def trainable_parameters(model) -> dict[str, int]:
+    total = sum(p.numel() for p in model.parameters())
+    trainable = sum(p.numel() for p in model.parameters() if p.requires_grad)
+    return {"total": total, "trainable": trainable}
+
+
+def sample_tool_call(path: str, row: dict[str, Any], max_new_tokens: int = 96) -> dict[str, Any]:
+    """Reload the saved output at `path` (plain `from_pretrained`, or base + adapter) and greedy-generate the
+    assistant's first turn for `row` (its messages up to the first assistant turn, with its tools) through the
+    chat template. Returns the prompt, the completion and the parsed tool calls."""
+    import torch
+
+    from .chat_format import normalize_row, parse_tool_calls
+
+    tokenizer = load_tokenizer_checked(path, need_generation_markers=False)
+    model = load_model(path)
+    model.eval()
+    messages, tools = normalize_row(row.get("messages") or row.get("prompt"), row.get("tools"))
+    prompt_messages = []
+    for message in messages:
+        if message["role"] == "assistant":
+            break
+        prompt_messages.append(message)
+    text = tokenizer.apply_chat_template(
+        prompt_messages, tools=tools or None, add_generation_prompt=True, tokenize=False
+    )
+    inputs = tokenizer(text, return_tensors="pt", add_special_tokens=False)
+    started = time.time()
+    with torch.no_grad():
+        out = model.generate(
+            **inputs, max_new_tokens=max_new_tokens, do_sample=False, pad_token_id=tokenizer.pad_token_id
+        )
+    completion = tokenizer.decode(out[0, inputs["input_ids"].shape[1] :], skip_special_tokens=True)
+    calls, errors = parse_tool_calls(completion)
+    question = next((m["content"] for m in prompt_messages if m["role"] == "user"), "")
+    return {
+        "question": question,
+        "completion": completion,
+        "tool_calls": calls,
+        "parse_errors": errors,
+        "seconds": round(time.time() - started, 2),
+    }
+
+
+def print_sample(sample: dict[str, Any]) -> None:
+    print(f"sample question: {sample['question']}", flush=True)
+    print(f"sample completion: {sample['completion'].strip()[:400]}", flush=True)
+    if sample["tool_calls"]:
+        print(f"parsed tool calls: {json.dumps(sample['tool_calls'], ensure_ascii=False)}", flush=True)

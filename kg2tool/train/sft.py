@@ -1,0 +1,141 @@
+"""Supervised fine-tuning on `kg2tool synth` conversations with TRL's `SFTTrainer` (full or LoRA).
+
+    kg2tool sft --config sft/tiny.yaml
+    kg2tool sft --config sft/tiny-lora.yaml --output_dir runs/sft-lora --max_steps 100
+
+Design choices:
+- The trainer is TRL's `SFTTrainer` on the dataset's `messages` + `tools` columns as loaded: TRL renders them
+  through the tokenizer's chat template and, with `assistant_only_loss`, trains only on what the assistant writes
+  (tool calls, answers, the closing `<|im_end|>`), via the template's `{% generation %}` markers.
+- Shared machinery (arguments, loading, LoRA targets, MoE losses, saving, reports) is in `finetune.py`.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from trl import SFTConfig, SFTTrainer
+
+from . import finetune as ft
+
+
+@dataclass
+class KgSFTConfig(SFTConfig):
+    """TRL's `SFTConfig` with the defaults a kg2tool recipe wants on any machine: assistant-only loss, no
+    activation (gradient) checkpointing (slower than plain backprop for small models, STACK.md), the `validation` split for
+    evaluation."""
+
+    assistant_only_loss: bool = True
+    activation_checkpointing: bool | None = False
+    fused_lm_head: bool = field(
+        default=True,
+        metadata={
+            "help": "TRL's chunked LM-head loss (saves memory on large vocabularies); false computes the plain "
+            "cross-entropy from full logits, ~3x faster on CPU for small models (measured)"
+        },
+    )
+
+
+class KgSFTTrainer(SFTTrainer):
+    """`SFTTrainer` that can compute the loss from the model's own logits (`fused_lm_head: false`).
+
+    TRL 1.16 always routes the loss through its chunked log-prob kernel; on a CPU with a 3M-parameter model and an
+    8k vocabulary that kernel took ~7 s of an ~11.7 s step, where the model's native cross-entropy takes about a
+    second. With `fused_lm_head: false` the loss is the model's (`labels` with TRL's assistant mask folded in,
+    normalized by `num_items_in_batch` like TRL's), and `mean_token_accuracy` is logged from the logits."""
+
+    def compute_loss(self, model, inputs, return_outputs=False, num_items_in_batch=None):
+        if self.args.fused_lm_head:
+            return super().compute_loss(model, inputs, return_outputs, num_items_in_batch)
+        import torch
+
+        mode = "train" if self.model.training else "eval"
+        inputs = {**inputs, "use_cache": False}
+        labels = inputs["labels"]
+        outputs = model(**inputs, num_items_in_batch=num_items_in_batch)
+        loss = outputs.loss
+        if self.args.average_tokens_across_devices and num_items_in_batch is not None:
+            loss = loss * self.accelerator.num_processes
+        with torch.no_grad():
+            shifted = labels[:, 1:]
+            valid = shifted != -100
+            correct = (outputs.logits[:, :-1].argmax(-1) == shifted) & valid
+            num_valid = self.accelerator.gather_for_metrics(valid.sum()).sum()
+            num_correct = self.accelerator.gather_for_metrics(correct.sum()).sum()
+        self._metrics[mode]["mean_token_accuracy"].append((num_correct / num_valid).item() if num_valid > 0 else 0.0)
+        if mode == "train" and "attention_mask" in inputs:
+            self._total_train_tokens += (
+                self.accelerator.gather_for_metrics(inputs["attention_mask"].sum()).sum().item()
+            )
+            self._metrics[mode]["num_tokens"] = [self._total_train_tokens]
+        return (loss, outputs) if return_outputs else loss
+
+
+def run_sft(setup: ft.RunSetup) -> dict[str, Any]:
+    """Train, save, report. Returns the report (also `sft_report.json` in `output_dir`)."""
+    started = time.time()
+    ft.set_threads(setup.extra)
+    args = setup.training
+    resume_from = ft.check_output_dir(setup)
+    tokenizer = ft.load_tokenizer_checked(
+        setup.extra.tokenizer_name_or_path or setup.model.model_name_or_path,
+        need_generation_markers=args.assistant_only_loss,
+        template_path=args.chat_template_path,
+    )
+    args.chat_template_path = None  # applied above; TRL would otherwise load it again
+    train, evaluation, full = ft.load_rows(setup, ["messages", "tools"])
+    if args.eval_strategy == "no":
+        evaluation = None
+    model = ft.load_model(setup.model.model_name_or_path, setup.model.dtype)
+    peft = ft.peft_config(setup, model)
+    trainer_cls = ft.moe_trainer_class(KgSFTTrainer, model)
+    if ft.is_moe(model):
+        args.router_aux_loss_coef = 0.0  # the MoE losses come from MoeLossMixin (aux + z), not from the model
+    trainer = trainer_cls(
+        model=model,
+        args=args,
+        train_dataset=train,
+        eval_dataset=evaluation,
+        processing_class=tokenizer,
+        peft_config=peft,
+    )
+    params = ft.trainable_parameters(trainer.model)
+    print(
+        f"sft: {len(train):,} training conversations, {params['trainable']:,} of {params['total']:,} parameters "
+        f"trainable ({'LoRA ' + ','.join(sorted(peft.target_modules or [])) if peft else 'full fine-tuning'}"
+        f"{', MoE losses' if ft.is_moe(model) else ''})",
+        flush=True,
+    )
+    t_train = time.time()
+    result = trainer.train(resume_from_checkpoint=resume_from)
+    train_seconds = time.time() - t_train
+    if hasattr(trainer, "router_capture"):
+        trainer.router_capture.remove()
+    trainer.save_metrics("train", result.metrics)
+    saved = ft.save_outputs(trainer, setup, tokenizer)
+    history = ft.loss_history(trainer)
+    report: dict[str, Any] = {
+        "stage": "sft",
+        "model": setup.model.model_name_or_path,
+        "dataset": [setup.script.dataset_name, *setup.extra.extra_dataset_name],
+        "train_rows": len(train),
+        "peft": bool(peft),
+        "parameters": params,
+        "global_step": trainer.state.global_step,
+        "train_seconds": round(train_seconds, 1),
+        "total_seconds": round(time.time() - started, 1),
+        "train_loss": result.training_loss,
+        "first_loss": history[0][1] if history else None,
+        "last_loss": history[-1][1] if history else None,
+        "loss_history": history,
+        "eval_loss": [h["eval_loss"] for h in trainer.state.log_history if "eval_loss" in h],
+        "saved": saved,
+        "resumed_from": resume_from,
+    }
+    if setup.extra.sample and args.should_save and "test" in full:
+        report["sample"] = ft.sample_tool_call(args.output_dir, full["test"][0])
+        ft.print_sample(report["sample"])
+    ft.write_report(setup, "sft", report)
+    return report

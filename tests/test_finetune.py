@@ -1,0 +1,253 @@
+"""`kg2tool sft` and `kg2tool dpo` at tiny size: a pretrained MoE from `kg2tool pretrain`, a `kg2tool synth` dataset,
+TRL's real trainers, full fine-tuning and LoRA, outputs reloaded with plain `from_pretrained` and asked a test
+question through the chat template."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.train
+pytest.importorskip("torch")
+pytest.importorskip("trl")
+pytest.importorskip("peft")
+
+TINY_MOE = {
+    "hidden_size": 48,
+    "num_hidden_layers": 2,
+    "num_attention_heads": 2,
+    "num_key_value_heads": 1,
+    "num_experts": 4,
+    "num_experts_per_tok": 2,
+    "moe_intermediate_size": 24,
+    "shared_expert_intermediate_size": 48,
+}
+
+
+def kv(args: dict) -> list[str]:
+    """Flags as a user types them: lists as several values, mappings as JSON."""
+    out = []
+    for key, value in args.items():
+        values = value if isinstance(value, list) else [value]
+        out += [f"--{key}", *(v if isinstance(v, str) else json.dumps(v) for v in values)]
+    return out
+
+
+def cli(*argv: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "kg2tool.cli", *argv], capture_output=True, text=True)
+
+
+@pytest.fixture(scope="module")
+def data_dir(tmp_path_factory, small_graph_path) -> Path:
+    out = tmp_path_factory.mktemp("ft") / "data"
+    res = cli(
+        "synth", "--graph", str(small_graph_path), "--out", str(out), "-n", "120", "--seed", "3", "--no-progress"
+    )
+    assert res.returncode == 0, res.stderr
+    return out
+
+
+@pytest.fixture(scope="module")
+def pretrained(tmp_path_factory, small_graph_path, data_dir) -> Path:
+    """A tiny MoE pretrained by `kg2tool pretrain` on the graph and the synth conversations."""
+    from kg2tool.train.args import parse_config
+    from kg2tool.train.pretrain import PretrainConfig, run_pretrain
+
+    out = tmp_path_factory.mktemp("ft") / "pretrained"
+    args = {
+        "graph": str(small_graph_path),
+        "dataset_name": str(data_dir),
+        "output_dir": str(out),
+        "model_overrides": TINY_MOE,
+        "vocab_size": 1200,
+        "max_length": 256,
+        "max_steps": 150,
+        "per_device_train_batch_size": 8,
+        "learning_rate": 0.005,
+        "logging_steps": 10,
+        "save_strategy": "no",
+        "use_cpu": "true",
+        "report_to": "none",
+        "disable_tqdm": "true",
+        "sample_prompt": "",
+        "torch_num_threads": 1,
+        "seed": 0,
+    }
+    run_pretrain(parse_config(PretrainConfig, kv(args), prog="test"))
+    return out
+
+
+def sft_args(model: Path, data: Path, out: Path, **extra) -> dict:
+    args = {
+        "model_name_or_path": str(model),
+        "dataset_name": str(data),
+        "dataset_test_split": "validation",
+        "output_dir": str(out),
+        "max_length": 1536,
+        "max_steps": 40,
+        "per_device_train_batch_size": 4,
+        "learning_rate": 0.005,
+        "lr_scheduler_type": "constant",
+        "logging_steps": 4,
+        "save_steps": 20,
+        "eval_strategy": "no",
+        "use_cpu": "true",
+        "bf16": "false",
+        "report_to": "none",
+        "disable_tqdm": "true",
+        "torch_num_threads": 1,
+        "fused_lm_head": "false",
+        "seed": 0,
+    }
+    args.update(extra)
+    return args
+
+
+def write_recipe(path: Path, args: dict) -> Path:
+    import yaml
+
+    path.write_text(yaml.safe_dump(args))
+    return path
+
+
+@pytest.fixture(scope="module")
+def sft_full(tmp_path_factory, pretrained, data_dir) -> tuple[Path, dict]:
+    tmp = tmp_path_factory.mktemp("sft")
+    # the recipe says 1000 steps and another output folder; flags override it (TRL's names)
+    recipe = write_recipe(tmp / "r.yaml", {**sft_args(pretrained, data_dir, tmp / "elsewhere"), "max_steps": 1000})
+    res = cli("sft", "--config", str(recipe), "--output_dir", str(tmp / "full"), "--max_steps", "40")
+    assert res.returncode == 0, res.stderr[-3000:]
+    return tmp / "full", json.loads((tmp / "full" / "sft_report.json").read_text())
+
+
+def test_full_sft_learns_and_reloads_to_call_a_tool(sft_full, data_dir):
+    from datasets import load_dataset
+
+    from kg2tool.train.finetune import sample_tool_call
+
+    out, report = sft_full
+    assert report["global_step"] == 40 and not report["peft"]
+    assert report["parameters"]["trainable"] == report["parameters"]["total"]
+    first, last = report["loss_history"][0][1], report["loss_history"][-1][1]
+    assert math.isfinite(last) and last < 0.8 * first, report["loss_history"]
+    for name in ("config.json", "model.safetensors", "tokenizer.json", "chat_template.jinja", "train_results.json",
+                 "trainer_state.json"):  # fmt: skip
+        assert (out / name).exists(), name
+    config = json.loads((out / "config.json").read_text())
+    assert config["output_router_logits"] is False and config["use_cache"] is True
+    logged = [h for h in json.loads((out / "trainer_state.json").read_text())["log_history"] if "lm_loss" in h]
+    assert logged and all(h["aux_loss"] > 0 and h["z_loss"] > 0 for h in logged)  # the MoE losses were trained
+    # reload from disk (plain from_pretrained) and ask test questions through the chat template
+    test = load_dataset(str(data_dir), "sft", split="test")
+    rows = [r for r in test if r["category"] in ("simple", "multiple", "parallel", "multi_step")][:4]
+    samples = [sample_tool_call(str(out), row) for row in rows]
+    assert any(s["tool_calls"] for s in samples), [s["completion"] for s in samples]
+    offered = [{t["function"]["name"] for t in row["tools"]} for row in rows]
+    assert any(s["tool_calls"] and all(c["name"] in names for c in s["tool_calls"])
+               for s, names in zip(samples, offered)), samples  # fmt: skip
+
+
+def test_sft_resume_continues_from_the_last_checkpoint(sft_full, pretrained, data_dir, tmp_path):
+    out, _ = sft_full
+    args = sft_args(pretrained, data_dir, out, max_steps=46, sample="false")
+    res = cli("sft", *kv(args))
+    assert res.returncode == 4 and "already holds a run" in res.stderr  # no silent overwrite
+    res = cli("sft", *kv(args), "--resume", "true")
+    assert res.returncode == 0, res.stderr[-3000:]
+    report = json.loads((out / "sft_report.json").read_text())
+    assert report["resumed_from"].endswith("checkpoint-40") and report["global_step"] == 46
+
+
+@pytest.fixture(scope="module")
+def sft_lora(tmp_path_factory, pretrained, data_dir) -> tuple[Path, dict]:
+    out = tmp_path_factory.mktemp("sft") / "lora"
+    args = sft_args(pretrained, data_dir, out, use_peft="true", lora_r=4, lora_alpha=8, lora_dropout=0.0,
+                    lora_target_parameters=["mlp.experts.gate_up_proj", "mlp.experts.down_proj"],
+                    learning_rate=0.01, merge="true", sample="false")  # fmt: skip
+    res = cli("sft", *kv(args))
+    assert res.returncode == 0, res.stderr[-3000:]
+    return out, json.loads((out / "sft_report.json").read_text())
+
+
+def test_lora_sft_trains_adapters_and_merges_exactly(sft_lora, data_dir):
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    from kg2tool.evaluation.backends import load_tokenizer
+
+    out, report = sft_lora
+    assert report["peft"] and 0 < report["parameters"]["trainable"] < report["parameters"]["total"] / 2
+    assert report["loss_history"][-1][1] < report["loss_history"][0][1]
+    adapter = json.loads((out / "adapter" / "adapter_config.json").read_text())
+    # default targets: attention + the shared expert's projections; the router is never a target
+    assert set(adapter["target_modules"]) == {"q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj",
+                                              "down_proj"}  # fmt: skip
+    assert adapter["target_parameters"] == ["mlp.experts.gate_up_proj", "mlp.experts.down_proj"]
+    assert Path(adapter["base_model_name_or_path"]).is_absolute()
+    # merged weights (top level) and base + adapter give the same logits
+    tok = load_tokenizer(str(out))
+    ids = tok("Where was someone born?", return_tensors="pt")["input_ids"]
+    merged = AutoModelForCausalLM.from_pretrained(out).eval()
+    with_adapter = AutoModelForCausalLM.from_pretrained(out / "adapter").eval()
+    assert getattr(with_adapter, "peft_config", None)
+    with torch.no_grad():
+        a, b = merged(ids).logits, with_adapter(ids).logits
+    assert torch.allclose(a, b, atol=1e-4), (a - b).abs().max()
+
+
+def dpo_args(model: Path, data: Path, out: Path, **extra) -> dict:
+    args = sft_args(model, data, out, dataset_config="dpo", max_steps=16, learning_rate=0.0005, beta=0.1,
+                    logging_steps=2, save_strategy="no", **extra)  # fmt: skip
+    args.pop("fused_lm_head")
+    return args
+
+
+def test_dpo_from_full_sft_raises_the_reward_margin(sft_full, data_dir, tmp_path):
+    out = tmp_path / "dpo"
+    res = cli("dpo", *kv(dpo_args(sft_full[0], data_dir, out)))
+    assert res.returncode == 0, res.stderr[-3000:]
+    report = json.loads((out / "dpo_report.json").read_text())
+    assert report["global_step"] == 16 and not report["peft"]
+    margins = [m for _, m in report["margin_history"]]
+    assert margins[0] == pytest.approx(0.0, abs=1e-3)  # policy starts equal to the reference
+    assert sum(margins[-3:]) / 3 > 0.05, margins
+    assert report["last_loss"] < math.log(2)
+    assert report["sample"]["completion"]  # reloaded from disk and generated through the chat template
+    assert (out / "model.safetensors").exists() and (out / "chat_template.jinja").exists()
+
+
+def test_dpo_with_lora_from_an_sft_adapter(sft_lora, data_dir, tmp_path):
+    out = tmp_path / "dpo-lora"
+    # start from the adapter folder: merged onto its base on load, then a fresh adapter is trained
+    args = dpo_args(sft_lora[0] / "adapter", data_dir, out, use_peft="true", lora_r=4, lora_alpha=8,
+                    learning_rate=0.005, sample="false")  # fmt: skip
+    res = cli("dpo", *kv(args))
+    assert res.returncode == 0, res.stderr[-3000:]
+    report = json.loads((out / "dpo_report.json").read_text())
+    assert report["peft"] and (out / "adapter_config.json").exists()
+    margins = [m for _, m in report["margin_history"]]
+    assert sum(margins[-3:]) / 3 > margins[0], margins
+
+
+def test_bad_inputs_give_clear_errors(pretrained, data_dir, tmp_path):
+    base = sft_args(pretrained, data_dir, tmp_path / "x", max_steps=1)
+    res = cli("sft", *kv({**base, "dataset_name": str(tmp_path / "missing")}))
+    assert res.returncode == 3 and "dataset folder not found" in res.stderr and "missing" in res.stderr
+    res = cli("sft", *kv({**base, "merge": "true"}))
+    assert res.returncode == 2 and "--merge" in res.stderr
+    recipe = write_recipe(tmp_path / "r.yaml", {**base, "no_such_field": 1})
+    res = cli("sft", "--config", str(recipe))
+    assert res.returncode == 2 and "no_such_field" in res.stderr
+    # a chat template without {% generation %} markers cannot give an assistant-only loss: say how to fix it
+    plain = tmp_path / "plain.jinja"
+    plain.write_text("{% for m in messages %}{{ m.role }}: {{ m.content }}\n{% endfor %}")
+    res = cli("sft", *kv({**base, "chat_template_path": str(plain)}))
+    assert res.returncode == 3 and "generation" in res.stderr and "--assistant_only_loss false" in res.stderr
+    res = cli("dpo", *kv({**dpo_args(pretrained, data_dir, tmp_path / "y"), "dataset_config": "sft"}))
+    assert res.returncode == 3 and "prompt" in res.stderr
+    assert not (tmp_path / "x").exists() and not (tmp_path / "y").exists()
