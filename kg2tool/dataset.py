@@ -174,6 +174,7 @@ def card_text(meta: dict, report: dict, files: dict[str, dict[str, str]]) -> str
         "before sharing this dataset."
     )
     repo = meta.get("repo_id", "path/or/repo-id")
+    paraphrase = _paraphrase_section(report.get("paraphrase"))
     return f"""---
 {yaml.safe_dump(front, sort_keys=False, allow_unicode=True).strip()}
 ---
@@ -219,7 +220,7 @@ reason (never written):
 {_table(("reason", "count"), dropped_rows)}
 
 {cov_line} Full report: `validation_report.json`.
-
+{paraphrase}
 ## Configs
 - `sft`: the conversations.
 - `dpo`: preference pairs in TRL's conversational format ({dpo_splits}): columns `id`, `prompt`, `chosen`,
@@ -242,6 +243,26 @@ dpo = load_dataset("{repo}", "dpo")
 from huggingface_hub import snapshot_download
 bfcl_dir = snapshot_download("{repo}", repo_type="dataset", allow_patterns=["bfcl/*"])
 ```
+"""
+
+
+def _paraphrase_section(p: dict | None) -> str:
+    """The card's paragraph on `kg2tool synth --paraphrase` (empty when the run did not paraphrase)."""
+    if not p:
+        return ""
+    rejected = sorted(p["rejected"].items(), key=lambda kv: -kv[1]) or [("(none)", 0)]
+    return f"""
+## Paraphrases
+The questions of {p["rows_tried"]} conversations were sent to `{p["model"]}` ({p["backend"]} backend, greedy) to be
+reworded.
+{p["kept"]} of {p["questions_tried"]} rewrites were kept ({p["rows_rewritten"]} conversations): a rewrite is kept only
+if it still names every entity of the question exactly and every relation it names, keeps its count / comparison /
+negation wording and its numbers, names no other entity of the graph, and the conversation with it passes
+verification. In those rows the
+template question is in `plan["template_question"]` (`plan["template_followup"]` for a rewritten follow-up turn).
+Rewrites rejected, by reason:
+
+{_table(("reason", "count"), rejected)}
 """
 
 

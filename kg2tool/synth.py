@@ -18,6 +18,7 @@ from .bfcl import bfcl_records
 from .dialogue import DialogueBuilder
 from .diversity import DiversityFilter, normalize_question
 from .graph import KnowledgeGraph
+from .paraphrase import ParaphraseConfig
 from .plans import Compare, Node, Parallel, anchors, execute, plan_to_json, relation_path, topic
 from .preference import PairMaker
 from .render import Renderer
@@ -50,6 +51,8 @@ class SynthConfig:
     shard_size: candidates per shard (the unit of seeding and, later, of parallel work and resume).
     max_shards: stop after this many shards even if fewer than n rows were kept.
     walk: walker bounds (answer-set sizes, fan-out, inverse probability).
+    paraphrase: rewriting questions with a language model (off unless `paraphrase.model` is set); see
+        `kg2tool.paraphrase.ParaphraseConfig`.
     """
 
     n: int = 2000
@@ -63,6 +66,7 @@ class SynthConfig:
     shard_size: int = 256
     max_shards: int = 10_000
     walk: WalkConfig = field(default_factory=WalkConfig)
+    paraphrase: ParaphraseConfig = field(default_factory=ParaphraseConfig)
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -289,6 +293,11 @@ def run_synth(
         raise UsageError(f"--workers must be at least 1, got {workers}")
     if backend == "ray":
         require_extra("ray", "ray")
+    paraphrase_backend = None
+    if config.paraphrase.model:  # the model folder and the backend's packages are checked before any work
+        from .paraphrase import make_paraphrase_backend
+
+        paraphrase_backend = make_paraphrase_backend(config.paraphrase)
     t0 = time.perf_counter()
     kg = load_graph(graphs, lang=lang)
     log(f"loaded {kg.summary()} from {len(graphs)} file(s) in {time.perf_counter() - t0:.1f}s")
@@ -329,7 +338,12 @@ def run_synth(
         raise NothingToDoError(f"every candidate was dropped: {dict(stats)}")
     if total < config.n:
         log(f"warning: only {total} distinct conversations could be made (asked for {config.n})")
+    paraphrased = None
+    if paraphrase_backend is not None:
+        paraphrased = paraphrase_pass(synth, kept, paraphrase_backend, store.work / "paraphrase", progress, log)
     report = build_report(synth, kept, stats)
+    if paraphrased is not None:
+        report["paraphrase"] = paraphrased
     meta = dict(meta or {})
     meta.setdefault("graphs", [str(g) for g in graphs])
     meta.setdefault(
@@ -354,6 +368,34 @@ def run_synth(
         f"({', '.join(f'{k} {v}' for k, v in sorted(report['dropped'].items())) or 'none'})"
     )
     return report
+
+
+def paraphrase_pass(synth: Synthesizer, kept: dict[str, list[dict]], backend, cache_dir, progress: bool, log) -> dict:
+    """Rewrite the kept rows' questions with the paraphrase model, in split order, in this process (see
+    kg2tool.paraphrase); return the counts for the report."""
+    import time
+
+    from .dataset import SPLITS
+    from .paraphrase import Paraphraser, name_index, paraphrase_rows
+
+    cfg = synth.cfg.paraphrase
+    t0 = time.perf_counter()
+    backend.load()
+    try:
+        paraphraser = Paraphraser(backend, cfg.prompt, cfg.batch_size)
+        rows = [r for s in SPLITS for r in kept[s]]
+        counts = paraphrase_rows(rows, synth.ts, paraphraser, cfg, seed=synth.cfg.seed, names=name_index(synth.kg),
+                                 progress=progress, cache_dir=cache_dir)  # fmt: skip
+    finally:
+        backend.unload()
+    tried = counts["questions_tried"]
+    log(
+        f"paraphrase: kept {counts['kept']} of {tried} rewrites ({100 * counts['kept'] / max(tried, 1):.1f}%) in "
+        f"{counts['rows_rewritten']} of {counts['rows_tried']} rows, with {cfg.model} ({cfg.backend}) in "
+        f"{time.perf_counter() - t0:.1f}s; rejected: "
+        + (", ".join(f"{k} {v}" for k, v in sorted(counts["rejected"].items(), key=lambda kv: -kv[1])) or "none")
+    )
+    return counts
 
 
 def make_preference_pairs(kept: dict[str, list[dict]]) -> dict[str, list[dict]]:

@@ -13,6 +13,9 @@ EXAMPLES = """examples:
   kg2tool synth --graph examples/wiki.ttl --out out/wiki -n 2000 --seed 0
   kg2tool synth --graph a.ttl --graph b.nt.gz --out out/ab --mix "2p=2,3p=0,irrelevance=0.5"
   kg2tool synth --config synth.yaml --graph g.ttl --out out/g --overwrite
+  kg2tool synth --graph g.ttl --out out/g --paraphrase models/qwen-0.5b-instruct --paraphrase-fraction 0.5
+  kg2tool synth --graph g.ttl --out out/g --paraphrase Qwen/Qwen2.5-7B-Instruct --paraphrase-backend openai \
+      --paraphrase-base-url http://localhost:8000/v1
 """
 
 
@@ -66,6 +69,28 @@ def register(sub) -> None:
         help="where --workers run: local processes (default) or a Ray cluster (needs kg2tool[ray])",
     )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    para = p.add_argument_group(
+        "paraphrasing (optional): rewrite questions with a language model; a rewrite is kept only if it still "
+        "names the question's entities and constraints and the conversation still verifies (see kg2tool.paraphrase)"
+    )
+    para.add_argument(
+        "--paraphrase",
+        metavar="MODEL",
+        default=None,
+        help="checkpoint folder (transformers, vllm) or served model name (openai); off by default",
+    )
+    para.add_argument("--paraphrase-backend", choices=("transformers", "vllm", "openai"), default=None,
+                      help="how the model runs (default transformers)")  # fmt: skip
+    para.add_argument("--paraphrase-base-url", default=None, metavar="URL", help="openai: the endpoint")
+    para.add_argument("--paraphrase-api-key-env", default=None, metavar="VAR",
+                      help="openai: environment variable holding the API key")  # fmt: skip
+    para.add_argument("--paraphrase-fraction", type=float, default=None,
+                      help="share of rows whose questions are rewritten (default 1)")  # fmt: skip
+    para.add_argument("--paraphrase-batch-size", type=int, default=None,
+                      help="prompts per generate() call / requests in flight (default 16)")  # fmt: skip
+    para.add_argument("--paraphrase-max-new-tokens", type=int, default=None, help="tokens per rewrite (default 64)")
+    para.add_argument("--paraphrase-prompt", default=None, metavar="FILE",
+                      help="text file with the instruction; {question} and {names} are filled in")  # fmt: skip
     p.set_defaults(func=run)
 
 
@@ -91,6 +116,7 @@ def load_config(path: str | None):
     """SynthConfig from YAML (unknown keys are errors naming the key), or the defaults."""
     import yaml
 
+    from ..paraphrase import ParaphraseConfig
     from ..synth import SynthConfig
     from ..walk import WalkConfig
 
@@ -106,13 +132,16 @@ def load_config(path: str | None):
     if not isinstance(data, dict):
         raise InputError(f"{path}: expected a mapping of SynthConfig fields")
     names = {f.name for f in fields(SynthConfig)}
-    walk_names = {f.name for f in fields(WalkConfig)}
+    nested = {"walk": WalkConfig, "paraphrase": ParaphraseConfig}
     for key, val in data.items():
-        if key == "walk":
+        if key in nested:
+            known = {f.name for f in fields(nested[key])}
+            if not isinstance(val or {}, dict):
+                raise UsageError(f"{path}: {key} must be a mapping of {nested[key].__name__} fields")
             for k2, v2 in (val or {}).items():
-                if k2 not in walk_names:
-                    raise UsageError(f"{path}: unknown field walk.{k2} (known: {', '.join(sorted(walk_names))})")
-                setattr(cfg.walk, k2, v2)
+                if k2 not in known:
+                    raise UsageError(f"{path}: unknown field {key}.{k2} (known: {', '.join(sorted(known))})")
+                setattr(getattr(cfg, key), k2, v2)
         elif key in names:
             setattr(cfg, key, tuple(val) if key == "splits" else val)
         else:
@@ -151,7 +180,31 @@ def build_config(args):
         raise UsageError("the shape mix gives every shape weight 0")
     if cfg.walk.max_answers < 1:
         raise UsageError("--max-answers must be at least 1")
+    paraphrase_options(args, cfg.paraphrase)
     return cfg
+
+
+def paraphrase_options(args, pcfg) -> None:
+    """--paraphrase* flags over the YAML's `paraphrase:` fields; options are checked when a model is set."""
+    flags = {
+        "model": args.paraphrase,
+        "backend": args.paraphrase_backend,
+        "base_url": args.paraphrase_base_url,
+        "api_key_env": args.paraphrase_api_key_env,
+        "fraction": args.paraphrase_fraction,
+        "batch_size": args.paraphrase_batch_size,
+        "max_new_tokens": args.paraphrase_max_new_tokens,
+    }
+    for name, value in flags.items():
+        if value is not None:
+            setattr(pcfg, name, value)
+    if args.paraphrase_prompt:
+        try:
+            pcfg.prompt = open(args.paraphrase_prompt, encoding="utf-8").read().strip()
+        except OSError as exc:
+            raise InputError(f"{args.paraphrase_prompt}: cannot read the paraphrase prompt: {exc.strerror}") from None
+    if pcfg.model:
+        pcfg.check()
 
 
 # Flags that do not change the data: left out of the reproduction command written into the card.
