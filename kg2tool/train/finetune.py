@@ -206,13 +206,14 @@ def load_rows(setup: RunSetup, columns: list[str]):
 
 
 def peft_config(setup: RunSetup, model):
-    """TRL's LoRA config from the model arguments, with `DEFAULT_LORA_TARGETS` when none are named."""
+    """TRL's LoRA config from the model arguments, with `DEFAULT_LORA_TARGETS` (those the model has) when no
+    target modules are named; `lora_target_parameters` (routed experts) come on top."""
     from trl import get_peft_config
 
     margs = setup.model
     if not margs.use_peft:
         return None
-    if margs.lora_target_modules is None and margs.lora_target_parameters is None:
+    if margs.lora_target_modules is None:
         names = {name.rsplit(".", 1)[-1] for name, _ in model.named_modules()}
         targets = [t for t in DEFAULT_LORA_TARGETS if t in names]
         if not targets:
