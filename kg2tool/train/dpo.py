@@ -32,7 +32,10 @@ class KgDPOConfig(DPOConfig):
 
 def run_dpo(setup: ft.RunSetup) -> dict[str, Any]:
     """Train, save, report. Returns the report (also `dpo_report.json` in `output_dir`)."""
+    from .trl_patches import compact_scoring_on_cpu
+
     started = time.time()
+    compact_scoring_on_cpu()  # score only the completion positions on CPU too
     ft.set_threads(setup.extra)
     args = setup.training
     resume_from = ft.check_output_dir(setup)

@@ -83,7 +83,10 @@ class KgSFTTrainer(SFTTrainer):
 
 def run_sft(setup: ft.RunSetup) -> dict[str, Any]:
     """Train, save, report. Returns the report (also `sft_report.json` in `output_dir`)."""
+    from .trl_patches import compact_scoring_on_cpu
+
     started = time.time()
+    compact_scoring_on_cpu()
     ft.set_threads(setup.extra)
     args = setup.training
     resume_from = ft.check_output_dir(setup)
