@@ -23,6 +23,7 @@ COMMAND_MODULES = [
     "kg2tool.commands.pretrain",
     "kg2tool.commands.sft",
     "kg2tool.commands.dpo",
+    "kg2tool.commands.demo",
     "kg2tool.commands.eval",
     "kg2tool.commands.export",
     "kg2tool.commands.publish",

@@ -1,0 +1,298 @@
+"""`kg2tool demo`: graph -> data -> pretrain -> SFT -> DPO, with an evaluation on the held-out test split after each
+training stage, and one report of the whole run.
+
+Design choices:
+- Each stage is the real command (`kg2tool synth`, `pretrain`, `sft`, `dpo`, `eval`) called in-process with flags,
+  so the demo exercises exactly what a user runs, and every stage's own outputs (reports, logs, checkpoints) are
+  kept under `--out`: `data/`, `pretrain/`, `sft/`, `dpo/`, `eval-<stage>/`.
+- The pipeline file (YAML, `examples/demo.yaml`) names the stage recipes and per-stage flag overrides. String
+  values may use `{graph}`, `{out}`, `{data}`, `{pretrain}`, `{sft}`, `{dpo}`, `{seed}`.
+- A stage whose output is complete (its report file exists) is skipped on a rerun with `--resume`, so an
+  interrupted demo continues where it stopped; without `--resume` a non-empty `--out` is refused.
+- The report: `report.json` shaped `{stage: {category_or_metric: score}}` (fractions in [0, 1]; AST categories by
+  name, `multi_step_exec` for executable multi-step accuracy), `report.md` (the same table plus stage times) and
+  `report.png` (grouped bars); `run.json` keeps timings and the resolved commands.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import InputError, Kg2ToolError, OutputError, UsageError
+
+STAGES = ("pretrain", "sft", "dpo")
+# The columns of the report, in this order when present.
+REPORT_KEYS = ("simple", "multiple", "parallel", "parallel_multiple", "irrelevance", "multi_step_exec",
+               "multi_turn_exec", "exec_call_validity")  # fmt: skip
+
+
+@dataclass
+class DemoPlan:
+    """The pipeline file, parsed.
+
+    Parameters:
+        synth: flags for `kg2tool synth` (mapping of flag name to value; lists repeat the flag's values).
+        pretrain, sft, dpo: `{"recipe": PATH, "args": {flag: value}}` for each training stage.
+        eval: flags for `kg2tool eval` (e.g. `limit`, `max_new_tokens`, `batch_size`).
+    """
+
+    synth: dict[str, Any] = field(default_factory=dict)
+    pretrain: dict[str, Any] = field(default_factory=dict)
+    sft: dict[str, Any] = field(default_factory=dict)
+    dpo: dict[str, Any] = field(default_factory=dict)
+    eval: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, path: str) -> DemoPlan:
+        from .train.args import load_yaml
+
+        data = load_yaml(path)
+        unknown = sorted(set(data) - {"synth", "pretrain", "sft", "dpo", "eval"})
+        if unknown:
+            raise UsageError(f"unknown section(s) in {path}: {', '.join(unknown)}")
+        for name, value in data.items():
+            if not isinstance(value, dict):
+                raise InputError(f"{path}: section {name!r} must be a mapping")
+        for stage in STAGES:
+            section = data.get(stage, {})
+            extra = sorted(set(section) - {"recipe", "args"})
+            if extra:
+                raise UsageError(f"{path}: section {stage!r} takes `recipe` and `args`, not {', '.join(extra)}")
+            if "recipe" not in section:
+                raise InputError(f"{path}: section {stage!r} needs a `recipe` (e.g. {stage}/tiny.yaml)")
+        return cls(**data)
+
+
+def cli_flags(values: dict[str, Any], context: dict[str, str]) -> list[str]:
+    """Flags for the argparse commands (synth, eval): `max_new_tokens` -> `--max-new-tokens`, `n` -> `-n`; `True` ->
+    bare flag; `False`/None -> omitted."""
+    out: list[str] = []
+    for key, value in values.items():
+        name = ("-" + key) if len(key) == 1 else "--" + key.replace("_", "-")
+        if value is True:
+            out.append(name)
+        elif value is False or value is None:
+            continue
+        else:
+            items = value if isinstance(value, list) else [value]
+            out += [name, *(str(v).format(**context) for v in items)]
+    return out
+
+
+def train_flags(values: dict[str, Any], context: dict[str, str]) -> list[str]:
+    """Flags for the training commands (TRL/TrainingArguments names, kept as written)."""
+    out: list[str] = []
+    for key, value in values.items():
+        items = value if isinstance(value, list) else [value]
+        rendered = []
+        for item in items:
+            if isinstance(item, bool):
+                rendered.append("true" if item else "false")
+            elif isinstance(item, dict):
+                rendered.append(json.dumps(item))
+            else:
+                rendered.append(str(item).format(**context))
+        out += [f"--{key}", *rendered]
+    return out
+
+
+@dataclass
+class StageRun:
+    name: str
+    argv: list[str]
+    done_marker: Path
+    seconds: float | None = None
+    skipped: bool = False
+
+
+class StageFailed(Kg2ToolError):
+    """A stage's command failed: its own message is already printed; the demo exits with the stage's code."""
+
+    def __init__(self, name: str, argv: list[str], code: int):
+        super().__init__(f"stage {name} failed (exit code {code}): kg2tool {shlex.join(argv)}")
+        self.exit_code = code if code in (2, 3, 4, 5, 6, 130) else 1
+
+
+def _run(name: str, argv: list[str]) -> None:
+    from .cli import main
+
+    try:
+        code = main(argv)
+    except SystemExit as exc:  # argparse rejected a flag of the pipeline file
+        code = exc.code if isinstance(exc.code, int) else 2
+    if code != 0:
+        raise StageFailed(name, argv, code)
+
+
+def run_demo(
+    graph: list[str], out: str, plan: DemoPlan, *, seed: int = 0, resume: bool = False, stages=STAGES
+) -> dict[str, Any]:
+    """Run the pipeline into `out`; returns `{"report": ..., "run": ...}` (also written as files)."""
+    out_dir = Path(out)
+    if out_dir.exists() and any(out_dir.iterdir()) and not resume:
+        raise OutputError(f"{out_dir} is not empty: pass --resume to continue a demo there, or choose another --out")
+    for g in graph:
+        if not Path(g).is_file():
+            raise InputError(f"graph file not found: {g}")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    context = {
+        "graph": graph[0],
+        "out": str(out_dir),
+        "data": str(out_dir / "data"),
+        "pretrain": str(out_dir / "pretrain"),
+        "sft": str(out_dir / "sft"),
+        "dpo": str(out_dir / "dpo"),
+        "seed": str(seed),
+    }
+    runs: list[StageRun] = []
+    synth_args = {"seed": seed, **plan.synth, "out": context["data"], "no_progress": True}
+    runs.append(
+        StageRun(
+            "synth",
+            ["synth", *[x for g in graph for x in ("--graph", g)], *cli_flags(synth_args, context)],
+            out_dir / "data" / "validation_report.json",
+        )
+    )
+    previous = None
+    for stage in STAGES:
+        if stage not in stages:
+            continue
+        section = getattr(plan, stage)
+        args: dict[str, Any] = {"seed": seed}
+        if stage == "pretrain":
+            args["graph"] = list(graph)
+        else:
+            args["model_name_or_path"] = context[previous]
+            args["dataset_name"] = context["data"]
+        args.update(section.get("args", {}))
+        args["output_dir"] = context[stage]
+        runs.append(
+            StageRun(
+                stage,
+                [stage, "--config", section["recipe"], *train_flags(args, context)],
+                Path(context[stage]) / f"{stage}_report.json",
+            )
+        )
+        eval_args = {
+            **plan.eval,
+            "model": context[stage],
+            "data": context["data"],
+            "out": str(out_dir / f"eval-{stage}"),
+        }
+        runs.append(
+            StageRun(
+                f"eval-{stage}",
+                ["eval", *[x for g in graph for x in ("--graph", g)], *cli_flags(eval_args, context), "--overwrite"],
+                out_dir / f"eval-{stage}" / "summary.json",
+            )
+        )
+        previous = stage
+
+    started = time.time()
+    for run in runs:
+        if resume and run.done_marker.exists():
+            run.skipped = True
+            print(f"== {run.name}: done already ({run.done_marker}), skipped", flush=True)
+            continue
+        if resume and run.name in STAGES:  # an unfinished training stage: continue it, or start it over
+            stage_dir = Path(context[run.name])
+            if stage_dir.exists() and any(stage_dir.glob("checkpoint-*")):
+                run.argv = [*run.argv, "--resume", "true"]
+            elif stage_dir.exists():
+                run.argv = [*run.argv, "--overwrite", "true"]
+        print(f"== {run.name}: kg2tool {shlex.join(run.argv)}", flush=True)
+        t0 = time.time()
+        _run(run.name, run.argv)
+        run.seconds = round(time.time() - t0, 1)
+        print(f"== {run.name}: {run.seconds:.0f} s", flush=True)
+
+    report = collect_report(out_dir, [s for s in STAGES if s in stages])
+    info = {
+        "graph": graph,
+        "seed": seed,
+        "total_seconds": round(time.time() - started, 1),
+        "stages": [
+            {"name": r.name, "command": "kg2tool " + shlex.join(r.argv), "seconds": r.seconds, "skipped": r.skipped}
+            for r in runs
+        ],
+    }
+    write_report(out_dir, report, info)
+    return {"report": report, "run": info}
+
+
+def collect_report(out_dir: Path, stages) -> dict[str, dict[str, float]]:
+    report: dict[str, dict[str, float]] = {}
+    for stage in stages:
+        summary = json.loads((out_dir / f"eval-{stage}" / "summary.json").read_text(encoding="utf-8"))
+        ordered = {k: summary[k] for k in REPORT_KEYS if k in summary}
+        ordered.update({k: v for k, v in summary.items() if k not in ordered})
+        report[stage] = ordered
+    return report
+
+
+def markdown(report: dict[str, dict[str, float]], info: dict[str, Any]) -> str:
+    keys: list[str] = []
+    for scores in report.values():
+        keys += [k for k in scores if k not in keys]
+    lines = [
+        f"# kg2tool demo: {', '.join(Path(g).name for g in info['graph'])}",
+        "",
+        "Held-out test split (no topic entity + relation path shared with train). Scores are fractions.",
+        "",
+        "| stage | " + " | ".join(keys) + " |",
+        "|---|" + "---|" * len(keys),
+    ]
+    for stage, scores in report.items():
+        lines.append(f"| {stage} | " + " | ".join(f"{scores[k]:.3f}" if k in scores else "" for k in keys) + " |")
+    lines += ["", "| step | seconds |", "|---|---|"]
+    for stage in info["stages"]:
+        seconds = "skipped (done)" if stage["skipped"] else f"{stage['seconds']:.0f}"
+        lines.append(f"| {stage['name']} | {seconds} |")
+    lines += ["", f"Total: {info['total_seconds']:.0f} s.", ""]
+    return "\n".join(lines)
+
+
+def plot(report: dict[str, dict[str, float]], path: Path) -> Path | None:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("matplotlib is not installed (`pip install 'kg2tool[plot]'`): no report.png", flush=True)
+        return None
+    keys = [k for k in REPORT_KEYS if any(k in s for s in report.values())]
+    width = 0.8 / max(1, len(report))
+    fig, ax = plt.subplots(figsize=(max(6, 1.1 * len(keys) + 2), 3.6), dpi=120)
+    for i, (stage, scores) in enumerate(report.items()):
+        xs = [j + i * width for j in range(len(keys))]
+        ax.bar(xs, [scores.get(k, 0.0) for k in keys], width, label=stage)
+    ax.set_xticks([j + width * (len(report) - 1) / 2 for j in range(len(keys))])
+    ax.set_xticklabels(keys, rotation=20, ha="right", fontsize=8)
+    ax.set_ylim(0, 1)
+    ax.set_ylabel("score (held-out test split)")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    tmp = path.with_name(path.stem + ".tmp.png")
+    fig.savefig(tmp)
+    plt.close(fig)
+    os.replace(tmp, path)
+    return path
+
+
+def write_report(out_dir: Path, report: dict, info: dict) -> None:
+    for name, text in (
+        ("report.json", json.dumps(report, indent=2) + "\n"),
+        ("run.json", json.dumps(info, indent=2) + "\n"),
+        ("report.md", markdown(report, info)),
+    ):
+        tmp = out_dir / (name + ".tmp")
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, out_dir / name)
+    plot(report, out_dir / "report.png")
