@@ -257,6 +257,84 @@ def moe_trainer_class(base_cls, model):
     return type(f"Moe{base_cls.__name__}", (MoeLossMixin, base_cls), {})
 
 
+# -- the shared run ----------------------------------------------------------------------------------------------
+def run_stage(setup: RunSetup, stage: str, base_cls, columns: list[str], what: str, *, need_generation_markers: bool):
+    """Everything SFT and DPO do alike: load tokenizer, rows and model, build the (MoE-aware) TRL trainer, train,
+    save. Returns `(trainer, report, full_dataset)`; `report` holds the fields common to both stages' reports."""
+    from .trl_patches import compact_scoring_on_cpu
+
+    started = time.time()
+    compact_scoring_on_cpu()  # TRL scores only the labelled positions on CPU too
+    set_threads(setup.extra)
+    args = setup.training
+    resume_from = check_output_dir(setup)
+    tokenizer = load_tokenizer_checked(
+        setup.extra.tokenizer_name_or_path or setup.model.model_name_or_path,
+        need_generation_markers=need_generation_markers,
+        template_path=getattr(args, "chat_template_path", None),
+    )
+    if getattr(args, "chat_template_path", None):
+        args.chat_template_path = None  # applied above; TRL would otherwise load it again
+    train, evaluation, full = load_rows(setup, columns)
+    if args.eval_strategy == "no":
+        evaluation = None
+    model = load_model(setup.model.model_name_or_path, setup.model.dtype)
+    peft = peft_config(setup, model)
+    if is_moe(model):
+        args.router_aux_loss_coef = 0.0  # the MoE losses come from MoeLossMixin (aux + z), not from the model
+    trainer = moe_trainer_class(base_cls, model)(
+        model=model,
+        args=args,
+        train_dataset=train,
+        eval_dataset=evaluation,
+        processing_class=tokenizer,
+        peft_config=peft,
+    )
+    params = trainable_parameters(trainer.model)
+    kind = f"LoRA {','.join(sorted(peft.target_modules or []))}" if peft else "full fine-tuning"
+    print(
+        f"{stage}: {len(train):,} {what}, {params['trainable']:,} of {params['total']:,} parameters trainable "
+        f"({kind}{', MoE losses' if is_moe(model) else ''})",
+        flush=True,
+    )
+    t_train = time.time()
+    result = trainer.train(resume_from_checkpoint=resume_from)
+    train_seconds = time.time() - t_train
+    if hasattr(trainer, "router_capture"):
+        trainer.router_capture.remove()
+    trainer.save_metrics("train", result.metrics)
+    saved = save_outputs(trainer, setup, tokenizer)
+    losses = loss_history(trainer)
+    report: dict[str, Any] = {
+        "stage": stage,
+        "model": setup.model.model_name_or_path,
+        "dataset": [setup.script.dataset_name, *setup.extra.extra_dataset_name],
+        "train_rows": len(train),
+        "peft": bool(peft),
+        "parameters": params,
+        "global_step": trainer.state.global_step,
+        "train_seconds": round(train_seconds, 1),
+        "total_seconds": round(time.time() - started, 1),
+        "train_loss": result.training_loss,
+        "first_loss": losses[0][1] if losses else None,
+        "last_loss": losses[-1][1] if losses else None,
+        "loss_history": losses,
+        "eval_loss": [h["eval_loss"] for h in trainer.state.log_history if "eval_loss" in h],
+        "saved": saved,
+        "resumed_from": resume_from,
+    }
+    return trainer, report, full
+
+
+def finish_report(setup: RunSetup, stage: str, report: dict[str, Any], sample_split) -> dict[str, Any]:
+    """Add the post-training sample (reloaded from disk) when asked, write `<stage>_report.json`."""
+    if setup.extra.sample and setup.training.should_save and sample_split is not None and len(sample_split):
+        report["sample"] = sample_tool_call(setup.training.output_dir, sample_split[0])
+        print_sample(report["sample"])
+    write_report(setup, stage, report)
+    return report
+
+
 # -- saving and reporting ------------------------------------------------------------------------------------------
 def save_outputs(trainer, setup: RunSetup, tokenizer) -> dict[str, Any]:
     """Save the final model (adapter and/or merged weights) with its tokenizer, metrics and trainer state."""

@@ -12,7 +12,6 @@ Design choices:
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -83,70 +82,12 @@ class KgSFTTrainer(SFTTrainer):
 
 def run_sft(setup: ft.RunSetup) -> dict[str, Any]:
     """Train, save, report. Returns the report (also `sft_report.json` in `output_dir`)."""
-    from .trl_patches import compact_scoring_on_cpu
-
-    started = time.time()
-    compact_scoring_on_cpu()
-    ft.set_threads(setup.extra)
-    args = setup.training
-    resume_from = ft.check_output_dir(setup)
-    tokenizer = ft.load_tokenizer_checked(
-        setup.extra.tokenizer_name_or_path or setup.model.model_name_or_path,
-        need_generation_markers=args.assistant_only_loss,
-        template_path=args.chat_template_path,
+    _, report, full = ft.run_stage(
+        setup,
+        "sft",
+        KgSFTTrainer,
+        ["messages", "tools"],
+        "training conversations",
+        need_generation_markers=setup.training.assistant_only_loss,
     )
-    args.chat_template_path = None  # applied above; TRL would otherwise load it again
-    train, evaluation, full = ft.load_rows(setup, ["messages", "tools"])
-    if args.eval_strategy == "no":
-        evaluation = None
-    model = ft.load_model(setup.model.model_name_or_path, setup.model.dtype)
-    peft = ft.peft_config(setup, model)
-    trainer_cls = ft.moe_trainer_class(KgSFTTrainer, model)
-    if ft.is_moe(model):
-        args.router_aux_loss_coef = 0.0  # the MoE losses come from MoeLossMixin (aux + z), not from the model
-    trainer = trainer_cls(
-        model=model,
-        args=args,
-        train_dataset=train,
-        eval_dataset=evaluation,
-        processing_class=tokenizer,
-        peft_config=peft,
-    )
-    params = ft.trainable_parameters(trainer.model)
-    print(
-        f"sft: {len(train):,} training conversations, {params['trainable']:,} of {params['total']:,} parameters "
-        f"trainable ({'LoRA ' + ','.join(sorted(peft.target_modules or [])) if peft else 'full fine-tuning'}"
-        f"{', MoE losses' if ft.is_moe(model) else ''})",
-        flush=True,
-    )
-    t_train = time.time()
-    result = trainer.train(resume_from_checkpoint=resume_from)
-    train_seconds = time.time() - t_train
-    if hasattr(trainer, "router_capture"):
-        trainer.router_capture.remove()
-    trainer.save_metrics("train", result.metrics)
-    saved = ft.save_outputs(trainer, setup, tokenizer)
-    history = ft.loss_history(trainer)
-    report: dict[str, Any] = {
-        "stage": "sft",
-        "model": setup.model.model_name_or_path,
-        "dataset": [setup.script.dataset_name, *setup.extra.extra_dataset_name],
-        "train_rows": len(train),
-        "peft": bool(peft),
-        "parameters": params,
-        "global_step": trainer.state.global_step,
-        "train_seconds": round(train_seconds, 1),
-        "total_seconds": round(time.time() - started, 1),
-        "train_loss": result.training_loss,
-        "first_loss": history[0][1] if history else None,
-        "last_loss": history[-1][1] if history else None,
-        "loss_history": history,
-        "eval_loss": [h["eval_loss"] for h in trainer.state.log_history if "eval_loss" in h],
-        "saved": saved,
-        "resumed_from": resume_from,
-    }
-    if setup.extra.sample and args.should_save and "test" in full:
-        report["sample"] = ft.sample_tool_call(args.output_dir, full["test"][0])
-        ft.print_sample(report["sample"])
-    ft.write_report(setup, "sft", report)
-    return report
+    return ft.finish_report(setup, "sft", report, full["test"] if "test" in full else None)
