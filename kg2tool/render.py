@@ -10,13 +10,13 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-import yaml
 from jinja2 import StrictUndefined, TemplateError
 from jinja2.sandbox import SandboxedEnvironment
 
 from .errors import InputError
 from .graph import KnowledgeGraph
 from .plans import Anchor, Attr, Compare, Count, Node, Parallel, Project, SetOp, topic
+from .yamlio import load_mapping
 
 PHRASE_KEYS = ("forward", "inverse", "intersection", "union", "difference", "attribute", "count")
 
@@ -73,16 +73,7 @@ class Renderer:
             }
 
     def _load(self, name: str) -> dict:
-        path = self.dir / f"{name}.yaml"
-        try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise InputError(f"{path}: template file not found") from None
-        except yaml.YAMLError as exc:
-            raise InputError(f"{path}: invalid YAML: {exc}") from None
-        if not isinstance(data, dict):
-            raise InputError(f"{path}: expected a mapping of template lists")
-        return data
+        return load_mapping(self.dir / f"{name}.yaml", "template file", "a mapping of template lists")
 
     def _compile(self, source, where: str):
         if not isinstance(source, str):

@@ -114,7 +114,7 @@ def test_missing_and_malformed_input_files_exit_3(tmp_path, graph):
         (["--graph", tmp_path / "none.ttl"], "none.ttl: no such file"),
         (["--graph", graph, "--config", tmp_path / "none.yaml"], "none.yaml: no such config file"),
         (["--graph", graph, "--attribution", tmp_path / "none.md"], "none.md: cannot read the attribution file"),
-        (["--graph", graph, "--templates", tmp_path / "tpl"], "phrases.yaml: template file not found"),
+        (["--graph", graph, "--templates", tmp_path / "tpl"], "phrases.yaml: no such template file"),
     ]
     bad_yaml = tmp_path / "bad.yaml"
     bad_yaml.write_text("n: [1,\n")

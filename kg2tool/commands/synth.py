@@ -114,23 +114,15 @@ def parse_weights(text: str, flag: str) -> dict[str, float]:
 
 def load_config(path: str | None):
     """SynthConfig from YAML (unknown keys are errors naming the key), or the defaults."""
-    import yaml
-
     from ..paraphrase import ParaphraseConfig
     from ..synth import SynthConfig
     from ..walk import WalkConfig
+    from ..yamlio import load_mapping
 
     cfg = SynthConfig()
     if not path:
         return cfg
-    try:
-        data = yaml.safe_load(open(path, encoding="utf-8")) or {}
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such config file") from None
-    except yaml.YAMLError as exc:
-        raise InputError(f"{path}: invalid YAML: {exc}") from None
-    if not isinstance(data, dict):
-        raise InputError(f"{path}: expected a mapping of SynthConfig fields")
+    data = load_mapping(path, "config file", "a mapping of SynthConfig fields")
     names = {f.name for f in fields(SynthConfig)}
     nested = {"walk": WalkConfig, "paraphrase": ParaphraseConfig}
     for key, val in data.items():

@@ -11,25 +11,16 @@ Design choices:
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-from ..errors import InputError, UsageError
+from ..errors import UsageError
 
 
 def load_yaml(path: str) -> dict[str, Any]:
     """A recipe file as a dict (empty file -> {}); unreadable or non-mapping files are an InputError."""
-    import yaml
+    from ..yamlio import load_mapping
 
-    try:
-        data = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
-    except OSError as exc:
-        raise InputError(f"cannot read config {path}: {exc}") from exc
-    except yaml.YAMLError as exc:
-        raise InputError(f"config {path} is not valid YAML: {exc}") from exc
-    if not isinstance(data, dict):
-        raise InputError(f"config {path} must be a mapping of field names to values")
-    return data
+    return load_mapping(path, "config file")
 
 
 def split_config_flag(argv: list[str]) -> tuple[str | None, list[str]]:
