@@ -3,11 +3,14 @@
 Design choices:
 - Facts are grouped by subject into short documents, each fact verbalized with a template drawn at random from
   a small family, so the same fact appears in several surface forms across passes (`fact_passes`).
-- Tool-call conversations with *random* entity names (recombined name words or invented syllable names) make
-  up `synthetic_fraction` of the corpus by characters. They teach the wire format and, above all, copying:
-  a name must be copied from the question into the call, and from a tool result into the next call and the
-  answer, without the model being able to recall it (STACK.md, last section). Shapes: one call, parallel
-  calls in one turn, and a two-hop chain. Tools are named after the graph's relations.
+- Tool-call conversations with *random* entity names make up `synthetic_fraction` of the corpus by characters.
+  They teach the wire format and, above all, copying: a name must be copied from the question into the call,
+  and from a tool result into the next call and the answer, without the model being able to recall it
+  (STACK.md, last section). `synthetic_style="synth"` (the default, when a graph is given): rows of
+  `kg2tool synth` over randomly renamed copies of the graph (`copy_data`), i.e. the real tool schemas, question
+  templates and shapes with unseen names; they also put the schema text into the tokenizer's training text, so
+  a rendered synth row costs ~20% fewer tokens. `"chat"`: short hand-written shapes (one call, parallel calls,
+  a two-hop chain) with tools named after the graph's relations.
 - Synth dataset conversations (`--dataset_name`) are rendered through the same chat template as SFT will use.
 - Plain text files: one document per blank-line-separated paragraph block (whole file if it has none).
 - All documents are shuffled with one seeded generator, joined with `<|endoftext|>`, and cut into
@@ -62,6 +65,17 @@ class CorpusConfig:
         synthetic_fraction: share of the corpus (by characters) made of random-name tool-call conversations.
         max_synthetic: upper bound on the number of random-name conversations.
         dataset_repeats: how many times the synth dataset's conversations are included.
+        synthetic_style: `synth` (synth rows over renamed copies of the graph; needs a `KnowledgeGraph`, falls back
+            to `chat` for other fact sources) or `chat` (short hand-written conversation shapes).
+        synthetic_tools_share: share of `synth`-style rows rendered with their tool schemas; the others are rendered
+            without them (a schema block is ~600 tokens, the question, calls and answer ~150: without it a row
+            carries ~5x more copy events per token).
+        copy_drill_fraction: share of the corpus (by characters) made of copy drills (`copy_drill`): random names
+            written twice, so the second copy can only be predicted by copying (induction heads).
+        copy_warmup_fraction: a block of copy drills this large (a share of the rest of the corpus, by characters)
+            is put *first*, before the shuffled documents: with sequential sampling (`train_sampling_strategy:
+            sequential`) the model starts on pure copying, which forms induction heads within ~150 steps; mixed
+            in at random, the same drills did not (STACK.md, last section).
         seed: seed of the one generator that drives templates, random names and document order.
     """
 
@@ -69,6 +83,10 @@ class CorpusConfig:
     synthetic_fraction: float = 0.5
     max_synthetic: int = 200_000
     dataset_repeats: int = 1
+    synthetic_style: str = "synth"
+    synthetic_tools_share: float = 0.25
+    copy_drill_fraction: float = 0.0
+    copy_warmup_fraction: float = 0.0
     seed: int = 0
 
 
@@ -189,6 +207,21 @@ def synthetic_conversation(relations: Sequence[str], names: RandomNames, rng: ra
     return {"messages": [{"role": "user", "content": q}, *turns], "tools": [relation_tool(r) for r in pool]}
 
 
+def copy_drill(names: RandomNames, rng: random.Random) -> str:
+    """A list of random names, then the same names again: as text and as a JSON list, or as a JSON list and as
+    text, or one JSON call per name. Only copying predicts the second half."""
+    picked = [names() for _ in range(rng.randint(2, 8))]
+    text = _join(picked)
+    as_json = json.dumps(picked, ensure_ascii=False)
+    form = rng.randrange(3)
+    if form == 0:
+        return f"{text}. {as_json}"
+    if form == 1:
+        return f"{as_json} {text}."
+    calls = " ".join(json.dumps({"entity": n}, ensure_ascii=False) for n in picked)
+    return f"Look up {text}. {calls}"
+
+
 def render_conversations(rows: Iterable[dict[str, Any]], tokenizer) -> list[str]:
     """Render `messages` + `tools` rows to text with the tokenizer's chat template."""
     out = []
@@ -259,17 +292,47 @@ def build_documents(
     add("text", [r["text"] for r in dataset_rows if "messages" not in r and r.get("text")] + list(text_docs))
 
     if config.synthetic_fraction > 0:
-        relations = relations or ["country", "occupation", "place of birth"]
-        names = RandomNames(entity_names, rng)
         other = sum(len(d) for d in docs)
         target = other * config.synthetic_fraction / max(1e-9, 1 - config.synthetic_fraction)
+        if config.synthetic_style not in ("synth", "chat"):
+            raise ValueError(f"unknown synthetic_style {config.synthetic_style!r}; known: synth, chat")
+        if config.synthetic_style == "synth" and hasattr(kg, "labels") and hasattr(kg, "relations"):
+            from .copy_data import iter_random_name_rows
+
+            source = iter_random_name_rows(kg, seed=config.seed)
+        else:
+            relations = relations or ["country", "occupation", "place of birth"]
+            names = RandomNames(entity_names, rng)
+            source = (synthetic_conversation(relations, names, rng) for _ in iter(int, 1))
         synthetic, size = [], 0
-        while size < target and len(synthetic) < config.max_synthetic:
-            text = render_conversations([synthetic_conversation(relations, names, rng)], tokenizer_for_chat)[0]
+        for row in source:
+            if size >= target or len(synthetic) >= config.max_synthetic:
+                break
+            if config.synthetic_style == "synth" and rng.random() >= config.synthetic_tools_share:
+                row = {"messages": row["messages"]}
+            text = render_conversations([row], tokenizer_for_chat)[0]
             synthetic.append(text)
             size += len(text)
         add("synthetic_tool_calls", synthetic)
+    if config.copy_drill_fraction > 0:
+        names = RandomNames(entity_names, rng)
+        other = sum(len(d) for d in docs)
+        target = other * config.copy_drill_fraction / max(1e-9, 1 - config.copy_drill_fraction)
+        drills, size = [], 0
+        while size < target:
+            drills.append(copy_drill(names, rng))
+            size += len(drills[-1])
+        add("copy_drills", drills)
     rng.shuffle(docs)
+    if config.copy_warmup_fraction > 0:
+        names = RandomNames(entity_names, rng)
+        target = sum(len(d) for d in docs) * config.copy_warmup_fraction
+        warmup, size = [], 0
+        while size < target:
+            warmup.append(copy_drill(names, rng))
+            size += len(warmup[-1])
+        stats.add("copy_warmup", warmup)
+        docs = warmup + docs
     return docs
 
 

@@ -2,11 +2,17 @@
 
 Design choices:
 - Byte-level BPE (`tokenizers`), so any text, any script, is encodable without an unknown token.
-- Pre-tokenization keeps a word's *trailing* space (`"Giorgio "`, `"Gaber"`) instead of GPT-2's leading space,
-  and splits punctuation off words. A name then tokenizes the same inside a question ("... of Giorgio Gaber?")
-  and inside JSON arguments (`"Giorgio Gaber"`), which is what a tiny model needs to learn to copy names into
-  tool calls (STACK.md, last section). It differs only when the name is followed by a space in one place and by
-  punctuation in the other; `name_consistency` measures how often names tokenize identically.
+- Pre-tokenization makes a name tokenize *identically* in a question and in a tool call's JSON arguments, which is
+  what a tiny model needs to learn to copy names into calls (STACK.md, last section). A name's tokens must not
+  merge with what surrounds it, and that differs: a space (or `?`, `,`) in the question, a quote in the JSON.
+  So a space never joins a capitalized word or a digit: a lowercase-initial word takes the spaces around it
+  (`"of "`, `" born "`), and a space between two capitalized words is a token of its own. "Where was Giorgio
+  Gaber born?" -> `Where`, ` was `, `Giorgio`, ` `, `Gaber`, ` born`, `?`; `{"entity": "Giorgio Gaber"}` ->
+  ..., `"`, `Giorgio`, ` `, `Gaber`, `"}`. Measured on the synth rows of examples/wiki.ttl (share of call
+  arguments whose tokens are the same in the question): 0.96, against 0.61 when every word keeps its trailing
+  space (GPT-2's leading space fails the same way at a name's first word), for 3% more tokens per conversation;
+  isolating every space reaches 0.99 for 43% more tokens. What remains: lowercase values ("classical music")
+  followed by a space. `name_consistency` measures it; `PRETOKENIZE_PATTERNS["trailing"]` is the old scheme.
 - Every entity name is added to the BPE training text `name_repeats` times, so names become few, stable tokens.
 - A BPE trained on repetitive triple text stops far below the requested size (STACK.md pitfall 7); the corpus
   mixes verbalized facts with conversations, and the achieved size is reported, not assumed.
@@ -23,9 +29,14 @@ from dataclasses import dataclass
 
 from .chat_format import CHAT_TEMPLATE, END_OF_TEXT, IM_END, MARKUP_TOKENS, SPECIAL_TOKENS
 
-# A word (letters and marks) with at most one trailing space; digits one at a time (numbers and dates generalize);
-# runs of other symbols with one trailing space; whitespace runs.
-PRETOKENIZE_PATTERN = r"[\p{L}\p{M}]+ ?|\p{N} ?|[^\s\p{L}\p{M}\p{N}]+ ?|\s+"
+# A lowercase-initial word with at most one space on each side; any other word (capitalized, names), bare; digits
+# one at a time (numbers and dates generalize), bare; runs of other symbols with one trailing space; one space.
+PRETOKENIZE_PATTERNS = {
+    "names": r" ?\p{Ll}[\p{L}\p{M}]* ?|[\p{L}\p{M}]+|\p{N}|[^\s\p{L}\p{M}\p{N}]+ ?|\s",
+    # the first scheme: every word keeps one trailing space (names followed by a space differ from their JSON form)
+    "trailing": r"[\p{L}\p{M}]+ ?|\p{N} ?|[^\s\p{L}\p{M}\p{N}]+ ?|\s+",
+}
+PRETOKENIZE_PATTERN = PRETOKENIZE_PATTERNS["names"]
 
 
 @dataclass
@@ -36,11 +47,13 @@ class TokenizerConfig:
         vocab_size: requested vocabulary size (BPE may stop below it on repetitive text; the result is reported).
         min_frequency: a merge needs at least this many occurrences.
         name_repeats: how many times each entity name is added to the training text.
+        pretokenizer: key of `PRETOKENIZE_PATTERNS` (`names`, the default, or `trailing`).
     """
 
     vocab_size: int = 8192
     min_frequency: int = 2
     name_repeats: int = 4
+    pretokenizer: str = "names"
 
 
 def _name_lines(names: Iterable[str], repeats: int) -> Iterator[str]:
@@ -60,10 +73,12 @@ def train_tokenizer(texts: Iterable[str], names: Iterable[str] = (), config: Tok
     from tokenizers import Regex, Tokenizer, decoders, models, pre_tokenizers, trainers
 
     config = config or TokenizerConfig()
+    if config.pretokenizer not in PRETOKENIZE_PATTERNS:
+        raise ValueError(f"unknown pretokenizer {config.pretokenizer!r}; known: {sorted(PRETOKENIZE_PATTERNS)}")
     tok = Tokenizer(models.BPE())
     tok.pre_tokenizer = pre_tokenizers.Sequence(
         [
-            pre_tokenizers.Split(Regex(PRETOKENIZE_PATTERN), behavior="isolated"),
+            pre_tokenizers.Split(Regex(PRETOKENIZE_PATTERNS[config.pretokenizer]), behavior="isolated"),
             pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False),
         ]
     )
@@ -105,23 +120,39 @@ def wrap_tokenizer(tok):
     return fast
 
 
+# Where a name sits in a question: at the end (before punctuation) and mid-sentence (before a space).
+CONSISTENCY_CONTEXTS = ("What is the country of {}?", "Where was {} born?", "Is {} or {} older?")
+
+
 def name_consistency(tokenizer, names: Iterable[str]) -> float:
-    """Share of names whose token ids are the same in a question ("... of NAME?") and in JSON (`"NAME"`)."""
+    """Share of names whose token ids are the same in JSON arguments (`{"entity": "NAME"}`) and in every question
+    context of `CONSISTENCY_CONTEXTS` (end of sentence, mid-sentence)."""
     names = list(names)
     if not names:
         return 1.0
     same = 0
     for name in names:
-        in_json = tokenizer.encode(f'{{"entity": "{name}"}}', add_special_tokens=False)
-        in_text = tokenizer.encode(f"What is the country of {name}?", add_special_tokens=False)
-        target = tokenizer.encode(name, add_special_tokens=False)
-        same += _contains(in_json, target) and _contains(in_text, target)
+        target = _span_ids(tokenizer, f'{{"entity": "{name}"}}', name)
+        ok = target is not None
+        for context in CONSISTENCY_CONTEXTS:
+            if not ok:
+                break
+            ok = _span_ids(tokenizer, context.format(name, "X"), name) == target
+        same += ok
     return same / len(names)
 
 
-def _contains(seq: list[int], sub: list[int]) -> bool:
-    n = len(sub)
-    return any(seq[i : i + n] == sub for i in range(len(seq) - n + 1))
+def _span_ids(tokenizer, text: str, sub: str) -> list[int] | None:
+    """Token ids covering the first occurrence of `sub` in `text`, or None when no token boundary falls at both
+    ends of it (a token straddles the name's edge)."""
+    enc = tokenizer(text, return_offsets_mapping=True, add_special_tokens=False)
+    start = text.index(sub)
+    end = start + len(sub)
+    ids = [i for i, (a, b) in zip(enc["input_ids"], enc["offset_mapping"], strict=True) if b > start and a < end]
+    spans = [(a, b) for a, b in enc["offset_mapping"] if b > start and a < end]
+    if not spans or spans[0][0] != start or spans[-1][1] != end:
+        return None
+    return ids
 
 
 def tokens_per_name(tokenizer, names: Iterable[str]) -> float:
