@@ -89,3 +89,15 @@ def test_demo_plan_errors_name_the_problem(tmp_path, small_graph_path, capsys):
     bad.write_text("synth: {n: 10}\ntrain: {}\n")
     assert main(["demo", "--graph", str(small_graph_path), "--out", str(tmp_path / "o"), "--plan", str(bad)]) == 2
     assert "train" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("plan", ["examples/demo.yaml", "examples/demo-gpu.yaml"])
+def test_shipped_plans_name_existing_recipes(plan):
+    from pathlib import Path
+
+    from kg2tool.demo import DemoPlan
+
+    root = Path(__file__).resolve().parent.parent
+    parsed = DemoPlan.load(str(root / plan))
+    for stage in ("pretrain", "sft", "dpo"):
+        assert (root / getattr(parsed, stage)["recipe"]).is_file()
