@@ -233,8 +233,7 @@ class PairMaker:
             if "enum" in spec:
                 args[key] = spec["enum"][0]
             else:
-                mentioned = [n for n in self.kg.names if n in question]
-                args[key] = max(mentioned, key=len) if mentioned else question
+                args[key] = self.kg.longest_name_in(question) or question
         return {
             "role": "assistant",
             "content": "",

@@ -26,12 +26,23 @@ from pathlib import Path
 from .errors import OutputError, UsageError
 
 _WORKER = None  # the Synthesizer of a pool worker (inherited by fork, or built by _init_worker)
+_KEYS = None  # a pool worker's DiversityFilter, used only to compute rows' diversity keys
 
 
-def fingerprint(graphs: list[str], config: dict, lang: str, template_dir: Path, version: str) -> str:
+def file_sha256(path) -> str:
+    """sha256 of a file, read in 1 MiB blocks (a graph file can be larger than memory would like)."""
     h = hashlib.sha256()
-    for g in graphs:
-        h.update(Path(g).read_bytes())
+    with open(path, "rb") as f:
+        while block := f.read(1 << 20):
+            h.update(block)
+    return h.hexdigest()
+
+
+def fingerprint(graph_sha256: list[str], config: dict, lang: str, template_dir: Path, version: str) -> str:
+    """The identity of a run's inputs: graph file digests, config, language, templates, kg2tool version."""
+    h = hashlib.sha256()
+    for d in graph_sha256:
+        h.update(d.encode())
     for f in sorted(Path(template_dir).glob("*.yaml")):
         h.update(f.name.encode() + f.read_bytes())
     h.update(json.dumps([config, lang, version], sort_keys=True, default=str).encode())
@@ -80,7 +91,7 @@ class ShardStore:
         return data["rows"], Counter(data["stats"])
 
     def save(self, i: int, rows: list[dict], stats: Counter) -> None:
-        _atomic_write(self.path(i), json.dumps({"rows": rows, "stats": dict(stats)}, ensure_ascii=False))
+        _atomic_write(self.path(i), _shard_json(rows, stats))
 
     def remove(self) -> None:
         shutil.rmtree(self.work, ignore_errors=True)
@@ -94,17 +105,42 @@ def _atomic_write(path: Path, text: str) -> None:
 
 def _init_worker(build_args) -> None:
     global _WORKER
-    if build_args is not None:  # spawn start method: rebuild the synthesizer in this process
-        from .graph import load_graph
+    if build_args is not None:  # spawn start method or Ray: rebuild the synthesizer in this process
         from .synth import Synthesizer
 
-        graphs, lang, config, template_dir = build_args
-        _WORKER = Synthesizer(load_graph(graphs, lang=lang), config, template_dir)
+        graphs, lang, config, template_dir, store = build_args
+        if store:  # the store must be at the same path for the worker (a shared file system on a cluster)
+            from .store import open_store
+
+            kg = open_store(store, graphs, lang=lang, log=lambda msg: None)
+        else:
+            from .graph import load_graph
+
+            kg = load_graph(graphs, lang=lang)
+        _WORKER = Synthesizer(kg, config, template_dir)
 
 
-def _run_shard(i: int):
+def _run_shard(i: int, save_dir: str | None = None):
+    """Shard i, computed in a worker. The worker also does what would otherwise be serial in the merging process:
+    it writes the shard's checkpoint (into `save_dir`) and computes each row's diversity keys (normalized question,
+    plan key, MinHash), so the merging process only looks keys up; that is what lets 2 workers be ~2x one."""
+    global _KEYS
     rows, stats = _WORKER.shard(i)
+    if save_dir is not None:
+        _atomic_write(Path(save_dir) / f"{i:06d}.json", _shard_json(rows, stats))
+    if _KEYS is None:
+        from .diversity import DiversityFilter
+
+        _KEYS = DiversityFilter(_WORKER.cfg.near_dup_threshold, _WORKER.cfg.max_per_topic)
+    for row in rows:
+        row["_diversity_keys"] = _KEYS.keys(row)
     return i, rows, stats
+
+
+def _shard_json(rows: list[dict], stats: Counter) -> str:
+    """A checkpoint: the rows as the shard made them (diversity keys are recomputed on resume)."""
+    rows = [{k: v for k, v in r.items() if k != "_diversity_keys"} if "_diversity_keys" in r else r for r in rows]
+    return json.dumps({"rows": rows, "stats": dict(stats)}, ensure_ascii=False)
 
 
 def iter_shards(synth, workers: int = 1, store: ShardStore | None = None, backend: str = "process",
@@ -126,24 +162,26 @@ def iter_shards(synth, workers: int = 1, store: ShardStore | None = None, backen
             i += 1
     global _WORKER
     _WORKER = synth
-    methods = mp.get_all_start_methods()
-    ctx = mp.get_context("fork" if "fork" in methods else "spawn")
-    init = None if "fork" in methods else build_args
+    # Fork shares the loaded graph (or the open store's memory maps) with the workers for free; but not after this
+    # process opened an on-disk store's RocksDB (kg2tool.store), whose threads a forked child can deadlock on:
+    # spawned workers then open the store themselves.
+    fork = "fork" in mp.get_all_start_methods() and getattr(synth.kg, "forkable", True)
+    ctx = mp.get_context("fork" if fork else "spawn")
+    init = None if fork else build_args
     with ctx.Pool(workers, initializer=_init_worker, initargs=(init,)) as pool:
         # Keep 2 shards per worker in flight; yield strictly in index order.
         pending: deque = deque()
         for i in itertools.count():
             cached = store is not None and store.path(i).exists()
-            pending.append((i, None if cached else pool.apply_async(_run_shard, (i,))))
+            save_dir = str(store.dir) if store is not None else None
+            pending.append((i, None if cached else pool.apply_async(_run_shard, (i, save_dir))))
             if len(pending) < 2 * workers:
                 continue
             j, fut = pending.popleft()
             if fut is None:
                 rows, stats = store.load(j)
             else:
-                _, rows, stats = fut.get()
-                if store:
-                    store.save(j, rows, stats)
+                _, rows, stats = fut.get()  # the worker has checkpointed it
             yield j, rows, stats
 
 

@@ -22,7 +22,7 @@ from .paraphrase import ParaphraseConfig
 from .plans import Compare, Node, Parallel, anchors, execute, plan_to_json, relation_path, topic
 from .preference import PairMaker
 from .render import Renderer
-from .shards import ShardStore, fingerprint, iter_shards
+from .shards import ShardStore, file_sha256, fingerprint, iter_shards
 from .tools import OPERATORS, ToolError, ToolSet
 from .traces import Compiler, Trace, messages_for, tools_used
 from .verify import verify_row
@@ -272,11 +272,14 @@ def run_synth(
     workers: int = 1,
     resume: bool = False,
     backend: str = "process",
+    store_path=None,
+    rebuild_store: bool = False,
 ) -> dict:
     """Load the graph(s), synthesize `config.n` verified conversations, write the dataset folder; return the report.
 
     `workers` > 1 computes shards in parallel (same output as one worker); finished shards are checkpointed beside
-    `out` and `resume` continues an interrupted run from them (see kg2tool.shards)."""
+    `out` and `resume` continues an interrupted run from them (see kg2tool.shards). `store_path` reads the graph
+    from an on-disk store built from `graphs` on first use (see kg2tool.store) instead of loading it in memory."""
     import time
     from pathlib import Path
 
@@ -293,21 +296,33 @@ def run_synth(
         raise UsageError(f"--workers must be at least 1, got {workers}")
     if backend == "ray":
         require_extra("ray", "ray")
+    if store_path:
+        require_extra("pyoxigraph", "store")
+    elif rebuild_store:
+        raise UsageError("--rebuild-store needs --store PATH")
     paraphrase_backend = None
     if config.paraphrase.model:  # the model folder and the backend's packages are checked before any work
         from .paraphrase import make_paraphrase_backend
 
         paraphrase_backend = make_paraphrase_backend(config.paraphrase)
     t0 = time.perf_counter()
-    kg = load_graph(graphs, lang=lang)
+    if store_path:
+        from .store import open_store
+
+        kg = open_store(store_path, graphs, lang=lang, rebuild=rebuild_store, log=log)
+        graph_sha256 = kg.sha256
+    else:
+        kg = load_graph(graphs, lang=lang)
+        graph_sha256 = [file_sha256(g) for g in graphs]
     log(f"loaded {kg.summary()} from {len(graphs)} file(s) in {time.perf_counter() - t0:.1f}s")
     synth = Synthesizer(kg, config, template_dir)
     log(f"derived {len(synth.ts.specs)} tools; sampling shapes: {', '.join(synth.shapes)}")
-    fp = fingerprint(graphs, config.to_dict(), lang, synth.renderer.dir, __version__)
+    fp = fingerprint(graph_sha256, config.to_dict(), lang, synth.renderer.dir, __version__)
     store = ShardStore(out, fp, resume=resume, overwrite=overwrite)
     if store.resumed:
         log(f"resuming: {store.resumed} finished shard(s) found in {store.work}")
-    shards = iter_shards(synth, workers, store, backend, build_args=(list(graphs), lang, config, template_dir))
+    build_args = (list(graphs), lang, config, template_dir, store_path and str(store_path))
+    shards = iter_shards(synth, workers, store, backend, build_args=build_args)
 
     kept: dict[str, list[dict]] = {s: [] for s in SPLITS}
     diversity = DiversityFilter(config.near_dup_threshold, config.max_per_topic)
@@ -350,7 +365,7 @@ def run_synth(
         "command", f"kg2tool synth {' '.join('--graph ' + str(g) for g in graphs)} -n {config.n} --seed {config.seed}"
     )
     meta |= {"version": __version__, "seed": config.seed, "lang": lang}
-    meta["graph_sha256"] = [hashlib.sha256(Path(g).read_bytes()).hexdigest() for g in graphs]
+    meta["graph_sha256"] = graph_sha256
     report["config"] = config.to_dict()
     report["graph"] = {"files": [str(g) for g in graphs], "summary": kg.summary(), "load": vars(kg.stats)}
     pairs = make_preference_pairs(kept)

@@ -15,6 +15,7 @@ validator compiled once per tool. A failing call raises `ToolError`, whose messa
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import unicodedata
@@ -120,7 +121,7 @@ def _sentence(text: str) -> str:
 def _type_hint(kg: KnowledgeGraph, ids) -> str:
     """Most common entity type among ids (e.g. `human`), for parameter descriptions."""
     counts: dict[str, int] = {}
-    for i in list(ids)[:2000]:
+    for i in itertools.islice(ids, 2000):  # not list(ids): an on-disk graph's keys are not copied
         for t in kg.types[i]:
             counts[t] = counts.get(t, 0) + 1
     if not counts:
@@ -326,9 +327,8 @@ def _relation_tools(kg: KnowledgeGraph, rel: Relation, taken: set[str]) -> list[
     obj_t = _type_hint(kg, rel.inverse)
     fwd = _unique_name(rel.label, local, taken, "get_")
     entity = {"type": "string", "minLength": 1, "description": f"Name of the {subj_t or 'entity'} to look up."}
-    subjects = sorted(kg.name(i) for i in rel.forward)
-    if len(subjects) <= ENUM_MAX:
-        entity["enum"] = subjects
+    if len(rel.forward) <= ENUM_MAX:
+        entity["enum"] = sorted(kg.name(i) for i in rel.forward)
     forward = _tool(
         fwd,
         f"Get the {rel.label} of a{'n' if (subj_t or 'entity')[0] in 'aeiou' else ''} {subj_t or 'entity'}. "
@@ -342,9 +342,8 @@ def _relation_tools(kg: KnowledgeGraph, rel: Relation, taken: set[str]) -> list[
         "minLength": 1,
         "description": f"Name of the {obj_t or 'entity'} that is the {rel.label}.",
     }
-    objects = sorted(kg.name(i) for i in rel.inverse)
-    if len(objects) <= ENUM_MAX:
-        value["enum"] = objects
+    if len(rel.inverse) <= ENUM_MAX:
+        value["enum"] = sorted(kg.name(i) for i in rel.inverse)
     inverse = _tool(
         inv,
         f"Find every entity whose {rel.label} is the given {obj_t or 'entity'}. {desc} Returns a list of names.".replace(

@@ -17,7 +17,9 @@ passed in, and every index is built in sorted order, so the same graph and seed 
 from __future__ import annotations
 
 import random
+from collections import OrderedDict
 from dataclasses import dataclass
+from functools import cached_property
 
 from .graph import KnowledgeGraph
 from .plans import Anchor, Attr, Compare, Count, Node, Parallel, Project, SetOp, execute, topic
@@ -62,29 +64,75 @@ class Walker:
         self.cfg = config or WalkConfig()
         kg = self.kg
         self.rels = sorted(toolset.forward_tool)
+        self._rel_set = set(self.rels)
         self.attrs = sorted(
             a for a in toolset.attribute_tool if kg.attributes[a].kind in ("integer", "number", "date", "datetime")
         )
-        # Sorted key lists to sample anchors from, per relation and direction.
-        self.sources = {
-            (r, inv): sorted(kg.relations[r].inverse if inv else kg.relations[r].forward)
-            for r in self.rels
-            for inv in (False, True)
-        }
-        # For each entity, the (relation, inverse) projections it can start from.
-        self.options: dict[int, list[tuple[str, bool]]] = {}
-        # For each entity t, the (relation, inverse, anchor) projections whose result contains t.
-        self.incoming: dict[int, list[tuple[str, bool, int]]] = {}
-        for r in self.rels:
-            rel = kg.relations[r]
-            for s, objs in rel.forward.items():
-                self.options.setdefault(s, []).append((r, False))
-                for o in objs:
-                    self.incoming.setdefault(o, []).append((r, False, s))
-                    self.incoming.setdefault(s, []).append((r, True, o))
-            for o in rel.inverse:
-                self.options.setdefault(o, []).append((r, True))
-        self.targets = sorted(t for t, opts in self.incoming.items() if len({a for _, _, a in opts}) >= 2)
+        # Sorted id sequences to sample anchors from, per relation and direction, and per attribute. A graph whose
+        # adjacency has its own sorted key array (kg2tool.store) hands out a view of it instead of a list.
+        self.sources = {(r, inv): sorted_keys(self.adj(r, inv)) for r in self.rels for inv in (False, True)}
+        self.attr_keys = {a: sorted_keys(kg.attributes[a].values) for a in self.attrs}
+        # For each entity, the (relation, inverse) projections it can start from; and for each entity t, the
+        # (relation, inverse, anchor) projections whose result contains t. Both are computed per entity when asked
+        # (from the adjacency, in the order a full index built relation by relation would list them), so the
+        # walker holds nothing per edge: an on-disk graph stays on disk.
+        self.options = _PerEntity(self._options)
+        self.incoming = _PerEntity(self._incoming)
+
+    def _options(self, e: int) -> list[tuple[str, bool]]:
+        own = getattr(self.kg, "relations_of", None)  # a graph that lists them per entity (kg2tool.store)
+        if own is not None:
+            return [ri for ri in own(e) if ri[0] in self._rel_set]
+        return [(r, inv) for r in self.rels for inv in (False, True) if e in self.adj(r, inv)]
+
+    def _incoming(self, t: int) -> list[tuple[str, bool, int]]:
+        out: list[tuple[str, bool, int]] = []
+        opts = set(self.options[t])
+        for r in dict.fromkeys(r for r, _ in self.options[t]):  # only the relations t has facts in, in order
+            rel = self.kg.relations[r]
+            subjects = rel.inverse.get(t, ()) if (r, True) in opts else ()  # (r, False, s): t is an object of s
+            objects = rel.forward.get(t, ()) if (r, False) in opts else ()  # (r, True, o): t is the subject
+            if not objects:
+                out.extend((r, False, s) for s in subjects)
+                continue
+            out.extend((r, False, s) for s in subjects if s < t)
+            for o in objects:
+                if o == t:  # a self-loop: t is its own subject's object
+                    out.append((r, False, t))
+                out.append((r, True, o))
+            out.extend((r, False, s) for s in subjects if s > t)
+        return out
+
+    @cached_property
+    def targets(self) -> list[int]:
+        """Entities reached from at least two different anchors (the sampler draws them by rejection instead;
+        this full list is for tests and small graphs)."""
+        return [t for t in range(len(self.kg)) if _two_anchors(self.incoming.get(t, ()))]
+
+    def target(self, rng: random.Random) -> int | None:
+        """A uniformly drawn entity reached from at least two different anchors (the target of an intersection),
+        by rejection from all entities; None when `10 * tries` draws found none."""
+        n = len(self.kg)
+        for _ in range(10 * self.cfg.tries):
+            t = rng.randrange(n)
+            if _two_anchors(self.incoming.get(t, ())):
+                return t
+        return None
+
+    def distinct(self, rng: random.Random, seq, ok, k: int, avoid=()) -> list[int] | None:
+        """k different ids drawn uniformly from `seq` among those with `ok(id)` and not in `avoid`, by rejection
+        (`tries * k` draws at most), in the order drawn; None when fewer were found."""
+        if len(seq) < k:
+            return None
+        picks: list[int] = []
+        for _ in range(self.cfg.tries * k):
+            e = rng.choice(seq)
+            if e in avoid or e in picks or not ok(e):
+                continue
+            picks.append(e)
+            if len(picks) == k:
+                return picks
+        return None
 
     # -- primitives --------------------------------------------------------------------------------------
     def adj(self, rel: str, inverse: bool) -> dict[int, tuple[int, ...]]:
@@ -140,10 +188,10 @@ class Walker:
 
     def branches_to(self, rng: random.Random, k: int) -> tuple[int, list[Project]] | None:
         """k distinct 1p branches (different anchors) whose results all contain one target entity."""
-        if not self.targets:
-            return None
         for _ in range(self.cfg.tries):
-            t = rng.choice(self.targets)
+            t = self.target(rng)
+            if t is None:
+                return None
             opts = self.incoming[t]
             picked: list[Project] = []
             used: set[int] = {t}
@@ -320,9 +368,9 @@ class Walker:
         if self.attrs and rng.random() < 0.5:
             attr = rng.choice(self.attrs)
             vals = self.kg.attributes[attr].values
-            single = sorted(e for e, v in vals.items() if len(v) == 1)
-            if len(single) >= 2:
-                a, b = rng.sample(single, 2)
+            picks = self.distinct(rng, self.attr_keys[attr], lambda e: len(vals[e]) == 1, 2)
+            if picks:
+                a, b = picks
                 if vals[a][0] != vals[b][0]:
                     return Compare((Attr(attr, Anchor(a)), Attr(attr, Anchor(b))), rng.choice(("max", "min")))
         if not self.rels:
@@ -330,11 +378,12 @@ class Walker:
         for _ in range(self.cfg.tries):
             rel = rng.choice(self.rels)
             inv = rng.random() < self.cfg.inverse_prob
-            src = [e for e in self.sources[(rel, inv)] if len(self.adj(rel, inv)[e]) <= self.cfg.max_set]
-            if len(src) < 2:
+            adj = self.adj(rel, inv)
+            picks = self.distinct(rng, self.sources[(rel, inv)], lambda e, adj=adj: len(adj[e]) <= self.cfg.max_set, 2)
+            if picks is None:
                 continue
-            a, b = rng.sample(src, 2)
-            if len(self.adj(rel, inv)[a]) != len(self.adj(rel, inv)[b]):
+            a, b = picks
+            if len(adj[a]) != len(adj[b]):
                 items = (Count(Project(rel, Anchor(a), inv)), Count(Project(rel, Anchor(b), inv)))
                 return Compare(items, rng.choice(("max", "min")))
         return None
@@ -344,16 +393,12 @@ class Walker:
         if first is None:
             return None
         k = rng.randint(2, 4)
-        src = [
-            e
-            for e in self.sources[(first.rel, first.inverse)]
-            if len(self.adj(first.rel, first.inverse)[e]) <= self.cfg.max_answers
-        ]
-        others = [e for e in src if e != first.child.eid]
-        if len(others) < k - 1:
+        adj = self.adj(first.rel, first.inverse)
+        src = self.sources[(first.rel, first.inverse)]
+        others = self.distinct(rng, src, lambda e: len(adj[e]) <= self.cfg.max_answers, k - 1, {first.child.eid})
+        if others is None:
             return None
-        picks = [first.child.eid] + rng.sample(others, k - 1)
-        return Parallel(tuple(Project(first.rel, Anchor(e), first.inverse) for e in picks))
+        return Parallel(tuple(Project(first.rel, Anchor(e), first.inverse) for e in [first.child.eid] + others))
 
     def _parallel_multiple(self, rng):
         k = rng.randint(2, 3)
@@ -367,3 +412,44 @@ class Walker:
             if len(parts) == k:
                 return Parallel(tuple(parts))
         return None
+
+
+def sorted_keys(mapping):
+    """The keys of an adjacency or attribute mapping in id order, as a sequence to draw from."""
+    own = getattr(mapping, "sorted_keys", None)
+    return own() if own is not None else sorted(mapping)
+
+
+def _two_anchors(opts) -> bool:
+    return bool(opts) and any(a != opts[0][2] for _, _, a in opts)
+
+
+class _PerEntity:
+    """`get(e, default)` / `[e]` over a function of one entity, behind an LRU cache bounded by the total length of
+    the cached lists (a hub's incoming list can hold 100,000s of entries; the cache must not grow with the graph)."""
+
+    def __init__(self, fn, max_entries: int = 4096, max_weight: int = 100_000):
+        self._fn = fn
+        self._cache: OrderedDict[int, list] = OrderedDict()
+        self._max_entries = max_entries
+        self._max_weight = max_weight
+        self._weight = 0
+
+    def __getitem__(self, e: int):
+        out = self._cache.get(e)
+        if out is not None:
+            self._cache.move_to_end(e)
+            return out
+        out = self._fn(e)
+        w = len(out) + 1
+        if w <= self._max_weight // 4:
+            self._cache[e] = out
+            self._weight += w
+            while len(self._cache) > self._max_entries or self._weight > self._max_weight:
+                _, old = self._cache.popitem(last=False)
+                self._weight -= len(old) + 1
+        return out
+
+    def get(self, e: int, default=None):
+        out = self[e]
+        return out if out else default

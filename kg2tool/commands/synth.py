@@ -13,6 +13,7 @@ EXAMPLES = """examples:
   kg2tool synth --graph examples/wiki.ttl --out out/wiki -n 2000 --seed 0
   kg2tool synth --graph a.ttl --graph b.nt.gz --out out/ab --mix "2p=2,3p=0,irrelevance=0.5"
   kg2tool synth --config synth.yaml --graph g.ttl --out out/g --overwrite
+  kg2tool synth --graph big.nt.gz --store big.store --out out/big -n 20000 --workers 2
   kg2tool synth --graph g.ttl --out out/g --paraphrase models/qwen-0.5b-instruct --paraphrase-fraction 0.5
   kg2tool synth --graph g.ttl --out out/g --paraphrase Qwen/Qwen2.5-7B-Instruct --paraphrase-backend openai \
       --paraphrase-base-url http://localhost:8000/v1
@@ -67,6 +68,16 @@ def register(sub) -> None:
         choices=("process", "ray"),
         default="process",
         help="where --workers run: local processes (default) or a Ray cluster (needs kg2tool[ray])",
+    )
+    p.add_argument(
+        "--store",
+        default=None,
+        metavar="PATH",
+        help="on-disk graph store for large graphs: built from the --graph files on first use (pyoxigraph, needs "
+        "kg2tool[store]), reused after; same output as without it",
+    )
+    p.add_argument(
+        "--rebuild-store", action="store_true", help="rebuild --store from the --graph files (e.g. after they changed)"
     )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     para = p.add_argument_group(
@@ -200,7 +211,8 @@ def paraphrase_options(args, pcfg) -> None:
 
 
 # Flags that do not change the data: left out of the reproduction command written into the card.
-_NO_EFFECT = {"--overwrite": 0, "--resume": 0, "--no-progress": 0, "--workers": 1, "--backend": 1, "--out": 1}
+_NO_EFFECT = {"--overwrite": 0, "--resume": 0, "--no-progress": 0, "--workers": 1, "--backend": 1, "--out": 1,
+              "--store": 1, "--rebuild-store": 0}  # fmt: skip
 
 
 def reproduce_command(argv: list[str]) -> str:
@@ -243,5 +255,7 @@ def run(args) -> int:
         workers=args.workers,
         resume=args.resume,
         backend=args.backend,
+        store_path=args.store,
+        rebuild_store=args.rebuild_store,
     )
     return 0

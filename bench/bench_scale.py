@@ -1,0 +1,223 @@
+"""Scale benchmark: loading and synthesizing from generated graphs of 1M and 10M triples, in memory and on disk.
+
+    python bench/bench_scale.py                        # 1M and 10M triples, files and stores under /tmp/kg2tool-bench
+    python bench/bench_scale.py --sizes 1000000 -n 2000 --rdflib-max 1000000
+
+For each size, a graph from bench/gen_graph.py (power-law degrees, 13 relations, labels, attributes; N-Triples) is
+generated once, then every step runs in its own process (so peak memories do not mix), measured for wall time,
+CPU time (the process and its children) and peak memory (the largest sum of RSS over the process tree, sampled
+every 20 ms; with, in parentheses, the anonymous part: RSS less the pages of memory-mapped files, which the
+store's index is read through and which the kernel can drop):
+- `rdflib`: rdflib's own parse of the file (Graph().parse), skipped above --rdflib-max triples or when it would not
+  fit in the free memory (~1.3 KB per triple);
+- `in-memory`: kg2tool's default load (rdflib parse + kg2tool's index, kg2tool.graph.load_graph), skipped above
+  --memory-max triples (default 1M: at 10M it needs more than 16 GiB);
+- `store build`: `--store` on first use (kg2tool.store: the index pass, and pyoxigraph's bulk load in a second
+  process); the ratio to rdflib's parse is given for wall time and for CPU time;
+- `store open`: reusing the store: opening it and deriving the tools (what a second `--store` run does first);
+- `synth w1` / `synth w2`: `kg2tool synth --store ... -n N --workers 1|2` (conversations per second of the synth
+  loop; peak memory of the whole run: the main process and its workers).
+Then `kg2tool synth -n 20000 --workers 1|2` on the bundled examples/wiki.ttl (in memory), the 2-worker speedup
+figure of the README. Targets: store build >= 8x faster than rdflib's parse; 2 workers >= 1.7x one; the memory of
+a synth run on the store flat in graph size. The machine's load average is printed: on a shared machine the wall
+times of parallel steps (the build's two processes, --workers 2) depend on how many cores are free.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import resource
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PY = sys.executable
+KG2TOOL = [PY, "-m", "kg2tool.cli"]
+
+
+def measure(cmd: list[str], timeout: float = 7200) -> dict:
+    """Run cmd; wall seconds, CPU seconds of it and its children, peak RSS (MiB) of its process tree, output."""
+    import psutil
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    root = psutil.Process(proc.pid)
+    peak = peak_anon = 0
+    out, err = "", ""
+    while True:
+        try:
+            out, err = proc.communicate(timeout=0.02)
+            break
+        except subprocess.TimeoutExpired:
+            if time.perf_counter() - t0 > timeout:
+                proc.kill()
+                raise
+        try:
+            tree = [root, *root.children(recursive=True)]
+            peak = max(peak, sum(p.memory_info().rss for p in tree))
+            peak_anon = max(peak_anon, sum(_anon(p.pid) for p in tree))
+        except psutil.Error:
+            pass
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    peak = max(peak, after.ru_maxrss * 1024 if after.ru_maxrss > before.ru_maxrss else 0)
+    if proc.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} failed ({proc.returncode}):\n{err[-3000:]}")
+    return {"wall": wall, "cpu": cpu, "mib": peak / 2**20, "anon": peak_anon / 2**20, "out": out, "err": err}
+
+
+def _anon(pid: int) -> int:
+    """Anonymous resident memory of a process in bytes (its own memory, without mapped file pages, which the kernel
+    can drop: the store's index is read through mmap)."""
+    try:
+        for line in open(f"/proc/{pid}/status"):
+            if line.startswith("RssAnon:"):
+                return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
+def py(code: str) -> list[str]:
+    return [PY, "-c", code]
+
+
+def loop_seconds(stderr: str) -> float:
+    m = re.search(r"wrote \d+ conversations .* in ([0-9.]+)s", stderr)
+    return float(m.group(1)) if m else float("nan")
+
+
+def load_avg() -> str:
+    return open("/proc/loadavg").read().split()[0] if os.path.exists("/proc/loadavg") else "?"
+
+
+def mem(m: dict | None) -> str:
+    return "-" if m is None else f"{m['mib']:,.0f} MiB ({m['anon']:,.0f} anon)"
+
+
+def fmt(x: float, unit: str = "") -> str:
+    return "-" if x != x else (f"{x:,.1f}{unit}" if x < 100 else f"{x:,.0f}{unit}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--sizes", default="1000000,10000000", help="triple counts, comma-separated")
+    ap.add_argument("--dir", default="/tmp/kg2tool-bench", help="where graphs, stores and outputs go")
+    ap.add_argument("-n", type=int, default=3000, help="conversations per synth run on the generated graphs")
+    ap.add_argument("--rdflib-max", type=int, default=10_000_000,
+                    help="skip rdflib's parse above this many triples (or when free memory is short)")  # fmt: skip
+    ap.add_argument("--memory-max", type=int, default=1_000_000, help="skip the in-memory load above this size")
+    ap.add_argument("--wiki-n", type=int, default=20000, help="conversations for the wiki.ttl workers run (0: skip)")
+    args = ap.parse_args()
+    import psutil
+
+    work = Path(args.dir)
+    work.mkdir(parents=True, exist_ok=True)
+    sizes = [int(s) for s in args.sizes.split(",")]
+    print(f"machine: {os.cpu_count()} cores; load average at start {load_avg()}; python {sys.version.split()[0]}")
+    rows = []
+    for size in sizes:
+        graph = work / f"g{size // 1_000_000 if size >= 1_000_000 else size}{'m' if size >= 1_000_000 else ''}.nt"
+        if not graph.exists():
+            subprocess.run(
+                [PY, "bench/gen_graph.py", "--triples", str(size), "--out", str(graph)], cwd=ROOT, check=True
+            )
+        store, out = work / f"{graph.stem}.store", work / f"{graph.stem}.out"
+        r: dict = {"size": size, "file_mb": graph.stat().st_size / 1e6}
+        print(f"\n== {graph.name}: {graph.stat().st_size / 1e6:,.0f} MB (load average {load_avg()})", flush=True)
+        need = size * 1.35e3 / 2**30  # rdflib: ~1.3 KB per triple (measured at 1M)
+        avail = psutil.virtual_memory().available / 2**30
+        if size > args.rdflib_max or need > avail - 4:
+            print(f"rdflib parse: skipped (about {need:.0f} GiB needed, {avail:.0f} GiB available, --rdflib-max "
+                  f"{args.rdflib_max:,}); in-memory load skipped above {args.memory_max:,} triples", flush=True)  # fmt: skip
+        if size <= args.rdflib_max and need <= avail - 4:
+            r["rdflib"] = measure(
+                py(f"import rdflib; g = rdflib.Graph(); g.parse({str(graph)!r}, format='nt'); print(len(g))")
+            )
+            print(f"rdflib parse: {r['rdflib']['wall']:.1f}s, {mem(r['rdflib'])}", flush=True)
+        if size <= args.memory_max:
+            r["memory"] = measure(
+                py(f"from kg2tool.graph import load_graph; print(load_graph([{str(graph)!r}]).summary())")
+            )
+            print(f"in-memory load: {r['memory']['wall']:.1f}s, {mem(r['memory'])}", flush=True)
+        shutil.rmtree(store, ignore_errors=True)
+        r["build"] = measure(py(f"from kg2tool.store import open_store; print(open_store({str(store)!r}, [{str(graph)!r}]).summary())"))  # fmt: skip
+        print(r["build"]["out"].strip().replace("\n", "\n  "), f"\nstore build: {r['build']['wall']:.1f}s wall, "
+              f"{r['build']['cpu']:.1f}s CPU, {mem(r['build'])}", flush=True)  # fmt: skip
+        r["open"] = measure(py(
+            "from kg2tool.store import open_store; from kg2tool.synth import Synthesizer, SynthConfig; "
+            f"kg = open_store({str(store)!r}, [{str(graph)!r}], log=lambda m: None); "
+            "s = Synthesizer(kg, SynthConfig()); print(len(s.ts.specs), 'tools')"
+        ))  # fmt: skip
+        print(f"store open + tools: {r['open']['wall']:.1f}s, {mem(r['open'])}", flush=True)
+        for w in (1, 2):
+            cmd = KG2TOOL + ["synth", "--graph", str(graph), "--store", str(store), "--out", str(out), "-n", str(args.n),
+                             "--seed", "0", "--workers", str(w), "--no-progress", "--overwrite"]  # fmt: skip
+            m = measure(cmd)
+            m["loop"] = loop_seconds(m["err"])
+            r[f"w{w}"] = m
+            print(f"synth --workers {w}: {args.n / m['loop']:,.0f} conv/s (loop {m['loop']:.1f}s; run {m['wall']:.1f}s), "
+                  f"{mem(m)} (load average {load_avg()})", flush=True)  # fmt: skip
+        shutil.rmtree(out, ignore_errors=True)
+        rows.append(r)
+
+    wiki: dict[int, tuple[float, float, float]] = {}  # workers -> (loop s, main CPU s, workers' CPU s)
+    if args.wiki_n:
+        print(f"\n== examples/wiki.ttl in memory, -n {args.wiki_n} (load average {load_avg()})", flush=True)
+        for w in (1, 2, 1, 2):
+            m = measure(py(
+                "import resource; from kg2tool.synth import run_synth, SynthConfig; logs = []; "
+                f"run_synth(['examples/wiki.ttl'], {str(work / 'wiki.out')!r}, SynthConfig(n={args.wiki_n}, seed=0), "
+                f"progress=False, log=logs.append, workers={w}, overwrite=True); "
+                "s, c = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN); "
+                "import sys; print(logs[-1], file=sys.stderr); "
+                "print(s.ru_utime + s.ru_stime, c.ru_utime + c.ru_stime)"
+            ))  # fmt: skip
+            loop = loop_seconds(m["err"])
+            main_cpu, workers_cpu = map(float, m["out"].split())
+            if w not in wiki or loop < wiki[w][0]:
+                wiki[w] = (loop, main_cpu, workers_cpu)
+            print(f"--workers {w}: loop {loop:.1f}s, run {m['wall']:.1f}s, {mem(m)}; CPU: main process "
+                  f"{main_cpu:.1f}s, workers {workers_cpu:.1f}s (load average {load_avg()})", flush=True)  # fmt: skip
+        shutil.rmtree(work / "wiki.out", ignore_errors=True)
+
+    def g(r, key, field):
+        return r[key][field] if key in r else float("nan")
+
+    print("\n| triples | file | rdflib parse | in-memory load | store build (wall / CPU) | x rdflib (wall / CPU) "
+          "| store open | synth w1 | synth w2 | w2/w1 |")  # fmt: skip
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        rd = g(r, "rdflib", "wall")
+        rd_cpu = g(r, "rdflib", "cpu")
+        w1, w2 = args.n / r["w1"]["loop"], args.n / r["w2"]["loop"]
+        print(
+            f"| {r['size'] / 1e6:g}M | {r['file_mb']:,.0f} MB "
+            f"| {fmt(rd, 's')}, {fmt(g(r, 'rdflib', 'mib'), ' MiB')} "
+            f"| {fmt(g(r, 'memory', 'wall'), 's')}, {fmt(g(r, 'memory', 'mib'), ' MiB')} "
+            f"| {fmt(r['build']['wall'], 's')} / {fmt(r['build']['cpu'], 's')}, {mem(r['build'])} "
+            f"| {fmt(rd / r['build']['wall'], 'x')} / {fmt(rd_cpu / r['build']['cpu'], 'x')} "
+            f"| {fmt(r['open']['wall'], 's')}, {mem(r['open'])} "
+            f"| {w1:,.0f}/s, {mem(r['w1'])} | {w2:,.0f}/s, {mem(r['w2'])} "
+            f"| {w2 / w1:.2f}x |"
+        )
+    if wiki:
+        l1, l2 = wiki[1][0], wiki[2][0]
+        print(f"\nwiki.ttl -n {args.wiki_n}: synth loop {l1:.1f}s (1 worker) vs {l2:.1f}s (2 workers): "
+              f"{l1 / l2:.2f}x (target >= 1.7x)")  # fmt: skip
+    if len(rows) > 1:
+        a, b = rows[0], rows[-1]
+        print(f"memory of a synth run on the store, {a['size'] / 1e6:g}M -> {b['size'] / 1e6:g}M triples: "
+              f"{mem(a['w1'])} -> {mem(b['w1'])} (1 worker)")  # fmt: skip
+    print(f"load average at the end {load_avg()}")
+
+
+if __name__ == "__main__":
+    main()

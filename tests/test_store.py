@@ -1,0 +1,191 @@
+"""The on-disk graph store (`kg2tool synth --store PATH`, kg2tool.store): built from the graph files on first use,
+reused after, refused when the files changed; the same graph as the in-memory load, hence the same dataset bytes."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from checks import check_row
+from conftest import EXAMPLE, make_small_graph
+
+pytest.importorskip("pyoxigraph", reason="the on-disk store needs the `store` extra (pyoxigraph)")
+
+from kg2tool.errors import InputError, MissingExtraError, UsageError  # noqa: E402
+from kg2tool.graph import load_graph  # noqa: E402
+from kg2tool.store import open_store, read_manifest  # noqa: E402
+from kg2tool.synth import SynthConfig, Synthesizer, run_synth  # noqa: E402
+from kg2tool.tools import ToolSet  # noqa: E402
+
+
+def quiet(msg: str) -> None:
+    pass
+
+
+def digest(folder: Path) -> dict[str, str]:
+    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.rglob("*")) if p.is_file()}  # fmt: skip
+
+
+def same_graph(a, b) -> None:
+    """Every table the walker, executor and writers read is equal."""
+    n = len(a)
+    assert len(b) == n
+    for attr in ("entities", "labels", "names", "alt_labels", "descriptions", "types", "degree"):
+        assert [getattr(b, attr)[i] for i in range(n)] == list(getattr(a, attr)), attr
+    assert list(b.relations) == list(a.relations)
+    for iri, ra in a.relations.items():
+        rb = b.relations[iri]
+        assert (rb.label, rb.description, rb.support) == (ra.label, ra.description, ra.support)
+        assert {k: rb.forward[k] for k in rb.forward} == ra.forward
+        assert {k: rb.inverse[k] for k in rb.inverse} == ra.inverse
+    assert list(b.attributes) == list(a.attributes)
+    for iri, xa in a.attributes.items():
+        xb = b.attributes[iri]
+        assert (xb.label, xb.kind, xb.support) == (xa.label, xa.kind, xa.support)
+        assert {k: xb.values[k] for k in xb.values} == xa.values
+    for i in range(n):
+        for text in (a.names[i], a.labels[i], *a.alt_labels[i], a.labels[i].upper(), a.names[i] + "x"):
+            assert b.resolve(text) == a.resolve(text), text
+    assert vars(b.stats) == vars(a.stats)
+    assert b.summary() == a.summary()
+
+
+@pytest.fixture(scope="module")
+def small_file(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("g") / "small.ttl"
+    path.write_text(make_small_graph(), encoding="utf-8")
+    return path
+
+
+def test_store_is_the_same_graph_and_is_reused(tmp_path, small_file):
+    logs: list[str] = []
+    kg = open_store(tmp_path / "st", [small_file], log=logs.append)
+    assert any("built" in m for m in logs)
+    manifest = read_manifest(tmp_path / "st")
+    assert manifest["files"][0]["sha256"] == hashlib.sha256(small_file.read_bytes()).hexdigest()
+    same_graph(load_graph([small_file]), kg)
+    logs.clear()
+    again = open_store(tmp_path / "st", [small_file], log=logs.append)
+    assert any("reusing" in m for m in logs) and not any("built in" in m for m in logs)
+    assert read_manifest(tmp_path / "st") == manifest
+    assert again.names[3] == kg.names[3]
+
+
+def test_changed_graph_file_is_refused_then_rebuilt(tmp_path):
+    g = tmp_path / "g.ttl"
+    g.write_text(make_small_graph(30), encoding="utf-8")
+    open_store(tmp_path / "st", [g], log=quiet)
+    g.write_text(make_small_graph(35), encoding="utf-8")
+    with pytest.raises(UsageError, match=r"changed since it was built.*--rebuild-store"):
+        open_store(tmp_path / "st", [g], log=quiet)
+    with pytest.raises(UsageError, match="other graph files"):
+        open_store(tmp_path / "st", [g, EXAMPLE], log=quiet)
+    with pytest.raises(UsageError, match="--lang en, not de"):
+        open_store(tmp_path / "st", [g], lang="de", log=quiet)
+    kg = open_store(tmp_path / "st", [g], rebuild=True, log=quiet)
+    same_graph(load_graph([g]), kg)
+
+
+def test_gzipped_ntriples_and_merged_files(tmp_path, small_file):
+    import rdflib
+
+    nt = rdflib.Graph().parse(small_file).serialize(format="nt")
+    gz = tmp_path / "small.nt.gz"
+    gz.write_bytes(gzip.compress(nt.encode("utf-8")))
+    kg = open_store(tmp_path / "st", [gz, EXAMPLE], log=quiet)
+    same_graph(load_graph([gz, EXAMPLE]), kg)
+    assert read_manifest(tmp_path / "st")["files"][0]["sha256"] == hashlib.sha256(gz.read_bytes()).hexdigest()
+
+
+def test_bad_paths_and_formats(tmp_path, small_file, monkeypatch):
+    other = tmp_path / "not-a-store"
+    other.mkdir()
+    (other / "keep.txt").write_text("x")
+    with pytest.raises(UsageError, match="not a kg2tool store"):
+        open_store(other, [small_file], log=quiet)
+    assert (other / "keep.txt").exists()
+    with pytest.raises(InputError, match="no such file"):
+        open_store(tmp_path / "st", [tmp_path / "missing.ttl"], log=quiet)
+    jsonld = tmp_path / "g.jsonld"
+    jsonld.write_text("{}")
+    with pytest.raises(UsageError, match="Turtle, N-Triples"):
+        open_store(tmp_path / "st", [jsonld], log=quiet)
+    bad = tmp_path / "bad.nt"
+    bad.write_text("<http://a> <http://b> .\n")
+    with pytest.raises(InputError, match="bad.nt: malformed nt"):
+        open_store(tmp_path / "st", [bad], log=quiet)
+    assert not (tmp_path / "st").exists() and not list(tmp_path.glob(".st.building-*"))
+    monkeypatch.setitem(sys.modules, "pyoxigraph", None)
+    with pytest.raises(MissingExtraError, match=r"kg2tool\[store\]"):
+        open_store(tmp_path / "st", [small_file], log=quiet)
+
+
+def test_store_rows_pass_the_independent_check(tmp_path, small_file):
+    kg = open_store(tmp_path / "st", [small_file], log=quiet)
+    synth = Synthesizer(kg, SynthConfig(seed=3, shard_size=400))
+    rows, _ = synth.shard(0)
+    assert len(rows) > 200
+    fresh = ToolSet.from_graph(load_graph([small_file]))  # the executor of an in-memory load of the file
+    for row in rows:
+        assert check_row(row, fresh) == [], row["messages"]
+
+
+def test_synth_with_store_writes_the_same_dataset(tmp_path):
+    """Same bytes as the in-memory path, on the first run (build) and on a reuse with two workers."""
+    cfg = dict(lang="en", progress=False, log=quiet)
+    run_synth([str(EXAMPLE)], tmp_path / "mem", SynthConfig(n=600, seed=4), **cfg)
+    run_synth([str(EXAMPLE)], tmp_path / "st1", SynthConfig(n=600, seed=4), store_path=tmp_path / "store", **cfg)
+    run_synth([str(EXAMPLE)], tmp_path / "st2", SynthConfig(n=600, seed=4), store_path=tmp_path / "store",
+              workers=2, **cfg)  # fmt: skip
+    ref = digest(tmp_path / "mem")
+    assert digest(tmp_path / "st1") == ref
+    assert digest(tmp_path / "st2") == ref
+    report = json.loads((tmp_path / "st1" / "validation_report.json").read_text())
+    assert report["kept"]["total"] == 600
+
+
+def test_cli_store_flags(tmp_path, small_file):
+    def synth(*args):
+        cmd = [sys.executable, "-m", "kg2tool.cli", "synth", "--graph", str(small_file), "-n", "50", "--no-progress"]
+        return subprocess.run(cmd + [str(a) for a in args], capture_output=True, text=True, cwd=tmp_path)
+
+    first = synth("--out", "a", "--store", "st")
+    assert first.returncode == 0, first.stderr
+    assert "built in" in first.stderr
+    os.utime(small_file, ns=(1, 1))  # same bytes, other modification time: refused (the check is size + mtime)
+    refused = synth("--out", "b", "--store", "st")
+    assert refused.returncode == 2 and "--rebuild-store" in refused.stderr and not (tmp_path / "b").exists()
+    rebuilt = synth("--out", "b", "--store", "st", "--rebuild-store")
+    assert rebuilt.returncode == 0, rebuilt.stderr
+    assert digest(tmp_path / "a") == digest(tmp_path / "b")
+    card = (tmp_path / "a" / "README.md").read_text()
+    assert "--store" not in card  # the reproduction command leaves out flags that do not change the data
+    usage = synth("--out", "c", "--rebuild-store")
+    assert usage.returncode == 2 and "needs --store" in usage.stderr
+
+
+def test_workers_after_the_triple_store_was_opened(tmp_path, small_file):
+    """A process that opened the store's RocksDB (descriptions) must not fork: the pool spawns workers that open
+    the store themselves, and their shards are the ones computed here."""
+    from itertools import islice
+
+    from kg2tool.shards import iter_shards
+
+    kg = open_store(tmp_path / "st", [small_file], log=quiet)
+    cfg = SynthConfig(seed=5, shard_size=64)
+    synth = Synthesizer(kg, cfg)
+    assert kg.forkable  # synthesis reads only the index
+    assert kg.descriptions[kg.resolve("Person 3")] == "person number 3"
+    assert not kg.forkable
+    build_args = ([str(small_file)], "en", cfg, None, str(tmp_path / "st"))
+    got = [(i, rows) for i, rows, _ in islice(iter_shards(synth, 2, None, build_args=build_args), 3)]
+    for i, rows in got:
+        for row in rows:
+            row.pop("_diversity_keys")
+        assert rows == synth.shard(i)[0]
