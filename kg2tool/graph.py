@@ -527,7 +527,26 @@ def unique_names(labels: Sequence[str], description, entities: Sequence[str]) ->
     return names
 
 
-class KnowledgeGraph:
+class EntityNames:
+    """Name accessors shared by the in-memory `KnowledgeGraph` and the on-disk `store.StoreGraph`: both hold
+    `names`, `labels`, `alt_labels` indexed by entity id and a `resolve(name)`."""
+
+    def name(self, eid: int) -> str:
+        return self.names[eid]
+
+    def acceptable_names(self, eid: int) -> list[str]:
+        """Every string that resolves to this entity: display name first, then label and alternative labels."""
+        out = [self.names[eid]]
+        for text in (self.labels[eid], *self.alt_labels[eid]):
+            if text not in out and self.resolve(text) == eid:
+                out.append(text)
+        return out
+
+    def entity_names(self) -> list[str]:
+        return list(self.names)
+
+
+class KnowledgeGraph(EntityNames):
     """Entities, names, types, relations and attributes of a loaded RDF graph (read-only)."""
 
     def __init__(
@@ -588,20 +607,6 @@ class KnowledgeGraph:
         if name in self._by_label:
             return self._by_label[name]
         return self._by_norm.get(normalize_name(name))
-
-    def name(self, eid: int) -> str:
-        return self.names[eid]
-
-    def acceptable_names(self, eid: int) -> list[str]:
-        """Every string that resolves to this entity: display name first, then label and alternative labels."""
-        out = [self.names[eid]]
-        for text in (self.labels[eid], *self.alt_labels[eid]):
-            if text not in out and self.resolve(text) == eid:
-                out.append(text)
-        return out
-
-    def entity_names(self) -> list[str]:
-        return list(self.names)
 
     def longest_name_in(self, text: str) -> str | None:
         """The longest entity name that occurs in `text` (the first in id order among equally long), or None."""

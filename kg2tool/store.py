@@ -56,6 +56,7 @@ from .graph import (
     TYPE_PREDICATES,
     XSD,
     Attribute,
+    EntityNames,
     LoadStats,
     Relation,
     _clean_text,
@@ -884,7 +885,7 @@ class _IriIndex(Mapping):
         return iter(_Strings(self.blob))
 
 
-class StoreGraph:
+class StoreGraph(EntityNames):
     """A knowledge graph read from a store folder (see the module docstring); the interface of KnowledgeGraph."""
 
     def __init__(self, path):
@@ -996,19 +997,6 @@ class StoreGraph:
     def resolve(self, name: str) -> int | None:  # replaced by a cached version in __init__
         """Entity id for a name, or None: the rule of KnowledgeGraph.resolve."""
         return self._resolve(name)
-
-    def name(self, eid: int) -> str:
-        return self.names[eid]
-
-    def acceptable_names(self, eid: int) -> list[str]:
-        out = [self.names[eid]]
-        for text in (self.labels[eid], *self.alt_labels[eid]):
-            if text not in out and self.resolve(text) == eid:
-                out.append(text)
-        return out
-
-    def entity_names(self) -> list[str]:
-        return list(self.names)
 
     def longest_name_in(self, text: str) -> str | None:
         """KnowledgeGraph.longest_name_in without scanning every name: from each position of `text`, the names
