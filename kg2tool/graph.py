@@ -528,8 +528,18 @@ def unique_names(labels: Sequence[str], description, entities: Sequence[str]) ->
 
 
 class EntityNames:
-    """Name accessors shared by the in-memory `KnowledgeGraph` and the on-disk `store.StoreGraph`: both hold
-    `names`, `labels`, `alt_labels` indexed by entity id and a `resolve(name)`."""
+    """Accessors shared by the in-memory `KnowledgeGraph` and the on-disk `store.StoreGraph`: both hold `entities`,
+    `names`, `labels`, `alt_labels` indexed by entity id, `relations`, `attributes` and a `resolve(name)`."""
+
+    def __len__(self) -> int:
+        return len(self.entities)
+
+    def summary(self) -> str:
+        n_edges = sum(r.support for r in self.relations.values())
+        return (
+            f"{len(self.entities):,} entities, {len(self.relations)} relations ({n_edges:,} edges), "
+            f"{len(self.attributes)} attributes"
+        )
 
     def name(self, eid: int) -> str:
         return self.names[eid]
@@ -618,16 +628,6 @@ class KnowledgeGraph(EntityNames):
             for s in sorted(rel.forward):
                 for o in rel.forward[s]:
                     yield self.names[s], rel.label, self.names[o]
-
-    def __len__(self) -> int:
-        return len(self.entities)
-
-    def summary(self) -> str:
-        n_edges = sum(r.support for r in self.relations.values())
-        return (
-            f"{len(self.entities):,} entities, {len(self.relations)} relations ({n_edges:,} edges), "
-            f"{len(self.attributes)} attributes"
-        )
 
 
 def _literal_value(lit) -> tuple[str, object] | None:

@@ -1023,16 +1023,6 @@ class StoreGraph(EntityNames):
                 for o in rel.forward[s]:
                     yield self.names[s], rel.label, self.names[o]
 
-    def __len__(self) -> int:
-        return len(self.entities)
-
-    def summary(self) -> str:
-        n_edges = sum(r.support for r in self.relations.values())
-        return (
-            f"{len(self.entities):,} entities, {len(self.relations)} relations ({n_edges:,} edges), "
-            f"{len(self.attributes)} attributes"
-        )
-
 
 __all__ = ["StoreGraph", "open_store", "build_store", "read_manifest", "CSRMap"]
 
