@@ -130,9 +130,7 @@ def _run(name: str, argv: list[str]) -> None:
         raise StageFailed(name, argv, code)
 
 
-def run_demo(
-    graph: list[str], out: str, plan: DemoPlan, *, seed: int = 0, resume: bool = False, stages=STAGES
-) -> dict[str, Any]:
+def run_demo(graph: list[str], out: str, plan: DemoPlan, *, seed: int = 0, resume: bool = False) -> dict[str, Any]:
     """Run the pipeline into `out`; returns `{"report": ..., "run": ...}` (also written as files)."""
     out_dir = Path(out)
     if out_dir.exists() and any(out_dir.iterdir()) and not resume:
@@ -161,8 +159,6 @@ def run_demo(
     )
     previous = None
     for stage in STAGES:
-        if stage not in stages:
-            continue
         section = getattr(plan, stage)
         args: dict[str, Any] = {"seed": seed}
         if stage == "pretrain":
@@ -212,7 +208,7 @@ def run_demo(
         run.seconds = round(time.time() - t0, 1)
         print(f"== {run.name}: {run.seconds:.0f} s", flush=True)
 
-    report = collect_report(out_dir, [s for s in STAGES if s in stages])
+    report = collect_report(out_dir, STAGES)
     info = {
         "graph": graph,
         "seed": seed,
@@ -287,12 +283,9 @@ def plot(report: dict[str, dict[str, float]], path: Path) -> Path | None:
 
 
 def write_report(out_dir: Path, report: dict, info: dict) -> None:
-    for name, text in (
-        ("report.json", json.dumps(report, indent=2) + "\n"),
-        ("run.json", json.dumps(info, indent=2) + "\n"),
-        ("report.md", markdown(report, info)),
-    ):
-        tmp = out_dir / (name + ".tmp")
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, out_dir / name)
+    from .evaluation.scoring import write_atomic
+
+    write_atomic(out_dir / "report.json", json.dumps(report, indent=2) + "\n")
+    write_atomic(out_dir / "run.json", json.dumps(info, indent=2) + "\n")
+    write_atomic(out_dir / "report.md", markdown(report, info))
     plot(report, out_dir / "report.png")

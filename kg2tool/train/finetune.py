@@ -27,10 +27,10 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 from ..errors import InputError, UsageError
@@ -231,14 +231,14 @@ def check_output_dir(setup: RunSetup) -> str | None:
 
     args, extra = setup.training, setup.extra
 
-    class _View:  # the fields `_check_output_dir` reads
-        output_dir = args.output_dir
-        resume = extra.resume
-        resume_from_checkpoint = args.resume_from_checkpoint
-        overwrite = extra.overwrite
-        max_steps = args.max_steps
-
-    return _check_output_dir(_View, run_markers=("config.json", "adapter_config.json"))
+    view = SimpleNamespace(
+        output_dir=args.output_dir,
+        resume=extra.resume,
+        resume_from_checkpoint=args.resume_from_checkpoint,
+        overwrite=extra.overwrite,
+        max_steps=args.max_steps,
+    )
+    return _check_output_dir(view, run_markers=("config.json", "adapter_config.json"))
 
 
 def set_threads(extra: FinetuneArguments) -> None:
@@ -364,11 +364,10 @@ def loss_history(trainer, key: str = "loss") -> list[tuple[int, float]]:
 
 
 def write_report(setup: RunSetup, stage: str, report: dict[str, Any]) -> None:
+    from ..evaluation.scoring import write_atomic
+
     if setup.training.should_save:
-        path = Path(setup.training.output_dir) / f"{stage}_report.json"
-        tmp = path.with_suffix(".json.tmp")
-        tmp.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
-        os.replace(tmp, path)
+        write_atomic(Path(setup.training.output_dir) / f"{stage}_report.json", json.dumps(report, indent=2) + "\n")
 
 
 def trainable_parameters(model) -> dict[str, int]:
