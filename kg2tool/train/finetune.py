@@ -54,6 +54,10 @@ class FinetuneArguments:
         merge: with `--use_peft`, also save the merged weights (top level; adapter in `adapter/`).
         aux_loss_coef: load-balancing loss weight for MoE models.
         z_loss_coef: router z-loss weight for MoE models.
+        copy_aux_weight: weight of an auxiliary in-context copying loss added to every step (random segments of
+            the training rows' argument tokens shown twice; `kg2tool.train.copy_task`): keeps the copying circuit
+            that `kg2tool pretrain --copy_warmup_steps` formed. 0 disables.
+        copy_aux_batch / copy_segment_length: segments per step and tokens per segment for it.
         resume: continue from the last checkpoint in `output_dir`.
         overwrite: allow an `output_dir` that already holds a model or checkpoints.
         torch_num_threads: CPU threads for torch (0 = torch's default).
@@ -66,6 +70,9 @@ class FinetuneArguments:
     merge: bool = field(default=False, metadata={"help": "with --use_peft, also save merged weights"})
     aux_loss_coef: float = field(default=0.015, metadata={"help": "MoE load-balancing loss weight"})
     z_loss_coef: float = field(default=1e-4, metadata={"help": "MoE router z-loss weight"})
+    copy_aux_weight: float = field(default=0.0, metadata={"help": "auxiliary copy-loss weight (0: none)"})
+    copy_aux_batch: int = field(default=4, metadata={"help": "segments per step for the copy loss"})
+    copy_segment_length: int = field(default=24, metadata={"help": "tokens per copy segment"})
     resume: bool = field(default=False, metadata={"help": "resume from the last checkpoint in output_dir"})
     overwrite: bool = field(default=False, metadata={"help": "allow an output_dir that already holds a run"})
     torch_num_threads: int = field(default=0, metadata={"help": "CPU threads for torch (0: torch's default)"})
@@ -248,13 +255,16 @@ def set_threads(extra: FinetuneArguments) -> None:
         torch.set_num_threads(extra.torch_num_threads)
 
 
-def moe_trainer_class(base_cls, model):
-    """`base_cls` with the MoE losses mixed in when `model` is a MoE, else `base_cls`."""
-    if not is_moe(model):
-        return base_cls
+def moe_trainer_class(base_cls, model, copy_loss: bool = False):
+    """`base_cls` with the MoE losses mixed in when `model` is a MoE and the auxiliary copy loss when asked."""
+    from .copy_task import CopyAuxMixin
     from .pretrain import MoeLossMixin
 
-    return type(f"Moe{base_cls.__name__}", (MoeLossMixin, base_cls), {})
+    bases = ([CopyAuxMixin] if copy_loss else []) + ([MoeLossMixin] if is_moe(model) else [])
+    if not bases:
+        return base_cls
+    prefix = ("Copy" if copy_loss else "") + ("Moe" if is_moe(model) else "")
+    return type(f"{prefix}{base_cls.__name__}", (*bases, base_cls), {})
 
 
 # -- the shared run ----------------------------------------------------------------------------------------------
@@ -282,7 +292,8 @@ def run_stage(setup: RunSetup, stage: str, base_cls, columns: list[str], what: s
     peft = peft_config(setup, model)
     if is_moe(model):
         args.router_aux_loss_coef = 0.0  # the MoE losses come from MoeLossMixin (aux + z), not from the model
-    trainer = moe_trainer_class(base_cls, model)(
+    extra = setup.extra
+    trainer = moe_trainer_class(base_cls, model, copy_loss=extra.copy_aux_weight > 0)(
         model=model,
         args=args,
         train_dataset=train,
@@ -290,6 +301,16 @@ def run_stage(setup: RunSetup, stage: str, base_cls, columns: list[str], what: s
         processing_class=tokenizer,
         peft_config=peft,
     )
+    # MoeLossMixin reads its coefficients from here (TRL's configs have no such fields)
+    trainer.loss_coefs = {"aux_loss_coef": extra.aux_loss_coef, "z_loss_coef": extra.z_loss_coef}
+    if extra.copy_aux_weight > 0:
+        from .copy_task import CopyTask, argument_strings, name_token_pool
+
+        pool = name_token_pool(tokenizer, argument_strings(train))
+        if len(pool) < 2:
+            raise InputError("--copy_aux_weight: the training rows have no string call arguments to draw from")
+        trainer.copy_task = CopyTask(pool, extra.copy_segment_length, seed=args.seed)
+        trainer.copy_aux_weight, trainer.copy_aux_batch = extra.copy_aux_weight, extra.copy_aux_batch
     params = trainable_parameters(trainer.model)
     kind = f"LoRA {','.join(sorted(peft.target_modules or []))}" if peft else "full fine-tuning"
     print(

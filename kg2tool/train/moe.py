@@ -40,6 +40,9 @@ class MoePreset:
         qkv_bias: bias on q/k/v projections (Ling uses none).
         rope_theta: rotary base.
         initializer_range: std of the normal init.
+        dense: every layer a dense MLP of `dense_intermediate_size` (what one token's routed + shared experts
+            cost) instead of a MoE layer: the same active size, for comparisons and for tiny CPU runs, where a
+            dense layer trains ~1.5x faster per step and learned tool calls in fewer steps (research log).
     """
 
     vocab_size: int = 8192
@@ -56,6 +59,7 @@ class MoePreset:
     qkv_bias: bool = False
     rope_theta: float = 10000.0
     initializer_range: float = 0.02
+    dense: bool = False
 
     @property
     def head_dim(self) -> int:
@@ -84,7 +88,7 @@ class MoePreset:
             initializer_range=self.initializer_range,
             norm_topk_prob=True,
             decoder_sparse_step=1,
-            mlp_only_layers=[],
+            mlp_only_layers=list(range(self.num_hidden_layers)) if self.dense else [],
             output_router_logits=False,
             use_cache=True,
         )
@@ -114,8 +118,11 @@ class MoePreset:
         router = self.num_experts * h
         embed = self.vocab_size * h * (1 if self.tie_word_embeddings else 2)
         per_layer_common = attn + norms + router + shared
-        total = embed + h + layers * (per_layer_common + self.num_experts * expert)
-        active = embed + h + layers * (per_layer_common + self.num_experts_per_tok * expert)
+        if self.dense:
+            total = active = embed + h + layers * (attn + norms + 3 * h * self.dense_intermediate_size)
+        else:
+            total = embed + h + layers * (per_layer_common + self.num_experts * expert)
+            active = embed + h + layers * (per_layer_common + self.num_experts_per_tok * expert)
         return {
             "total": total,
             "active": active,
@@ -127,6 +134,12 @@ class MoePreset:
     def describe(self) -> str:
         """One line: shape and parameter counts."""
         c = self.param_counts()
+        if self.dense:
+            return (
+                f"qwen2_moe layout, all {self.num_hidden_layers} layers dense (h{self.hidden_size}, MLP width "
+                f"{self.dense_intermediate_size}), vocab {self.vocab_size}: {_human(c['total'])} parameters "
+                f"({_human(c['active_non_embedding'])} without embeddings)"
+            )
         return (
             f"qwen2_moe {self.num_hidden_layers}L h{self.hidden_size} "
             f"{self.num_experts} routed experts (top-{self.num_experts_per_tok}, width {self.moe_intermediate_size}) "
@@ -157,6 +170,8 @@ def _human(n: int) -> str:
 PRESETS: dict[str, MoePreset] = {
     # A few million parameters: runs on 2 CPU cores in minutes. 16 routed experts, top-4, plus a shared expert.
     "tiny": MoePreset(),
+    # The tiny shape with dense layers of the same active size (see `dense`): the demo's CPU preset.
+    "tiny-dense": MoePreset(dense=True),
     # ~100M total, ~25M active: one GPU, hours.
     "small": MoePreset(
         vocab_size=32768,

@@ -36,6 +36,7 @@ from transformers import Trainer, TrainerCallback, TrainingArguments
 from transformers.trainer_callback import ExportableState
 
 from ..errors import InputError, NothingToDoError, OutputError, UsageError
+from .copy_task import CopyAuxMixin, CopyTask, argument_strings, copy_accuracy, copy_warmup, name_token_pool
 from .corpus import CorpusConfig, CorpusStats, build_documents, load_synth_rows, pack, read_text_files
 from .moe import MoePreset, get_preset
 from .router import ExpertLoadTracker, RouterCapture, load_balancing_loss, router_z_loss
@@ -74,6 +75,11 @@ class PretrainConfig(TrainingArguments):
         spike_warmup_steps: optimizer steps before the guard starts judging.
         spike_ema_beta: decay of the running average of the loss.
         spike_max_consecutive: after this many skips in a row, accept the new loss level.
+        copy_warmup_steps: optimizer steps on random token segments shown twice before the corpus (forms the
+            in-context copying circuit; `kg2tool.train.copy_task`). 0 disables.
+        copy_aux_weight: weight of the same copy loss added to every training step (keeps the circuit). 0 disables.
+        copy_aux_batch: segments per step for the auxiliary copy loss (and 16 per warm-up step).
+        copy_segment_length: tokens per segment (each shown twice).
         resume: continue from the last checkpoint in `output_dir` (or from `resume_from_checkpoint` if set).
         overwrite: allow writing into an `output_dir` that already holds a run.
         sample_prompt: after training, greedy-generate from this prompt and print it (empty to skip).
@@ -104,6 +110,10 @@ class PretrainConfig(TrainingArguments):
     spike_warmup_steps: int = field(default=50, metadata={"help": "steps before the spike guard judges"})
     spike_ema_beta: float = field(default=0.95, metadata={"help": "running-average decay"})
     spike_max_consecutive: int = field(default=5, metadata={"help": "accept the level after this many skips"})
+    copy_warmup_steps: int = field(default=0, metadata={"help": "copy-task steps before the corpus (0: none)"})
+    copy_aux_weight: float = field(default=0.0, metadata={"help": "weight of the auxiliary copy loss (0: none)"})
+    copy_aux_batch: int = field(default=4, metadata={"help": "segments per step for the auxiliary copy loss"})
+    copy_segment_length: int = field(default=24, metadata={"help": "tokens per copy segment"})
     resume: bool = field(default=False, metadata={"help": "resume from the last checkpoint in output_dir"})
     overwrite: bool = field(default=False, metadata={"help": "allow an output_dir that already holds a run"})
     sample_prompt: str = field(default="The country of", metadata={"help": "prompt for a post-training sample"})
@@ -121,6 +131,10 @@ class PretrainConfig(TrainingArguments):
             raise ValueError("synthetic_fraction must be in [0, 1)")
         if self.max_length < 8:
             raise ValueError("max_length must be at least 8 tokens")
+        if self.copy_warmup_steps < 0 or self.copy_aux_weight < 0 or self.copy_aux_batch < 1:
+            raise ValueError("copy_warmup_steps and copy_aux_weight must be >= 0, copy_aux_batch >= 1")
+        if self.copy_segment_length < 2:
+            raise ValueError("copy_segment_length must be at least 2")
         super().__post_init__()
 
     def preset(self) -> MoePreset:
@@ -205,7 +219,8 @@ class SpikeGuard(TrainerCallback, ExportableState):
 class MoeLossMixin:
     """Adds router aux + z losses, separate loss logging, expert-load stats and the spike guard to a Trainer.
 
-    Reads `aux_loss_coef` and `z_loss_coef` from `self.args` (0 if absent).
+    Reads `aux_loss_coef` and `z_loss_coef` from `self.loss_coefs` if set (the SFT/DPO runner sets it from
+    kg2tool's own arguments), else from `self.args` (0 if absent).
     """
 
     def __init__(self, *args, **kwargs):
@@ -251,7 +266,8 @@ class MoeLossMixin:
         return (loss, outputs) if return_outputs else loss
 
     def args_coef(self, name: str) -> float:
-        return float(getattr(self.args, name, 0.0) or 0.0)
+        coefs = getattr(self, "loss_coefs", None) or {}
+        return float(coefs.get(name, getattr(self.args, name, 0.0)) or 0.0)
 
     def _record(self, **values: float) -> None:
         for k, v in values.items():
@@ -325,7 +341,7 @@ class MoeLossMixin:
         super()._save(output_dir, state_dict)
 
 
-class MoePretrainer(MoeLossMixin, Trainer):
+class MoePretrainer(CopyAuxMixin, MoeLossMixin, Trainer):
     """`Trainer` for causal-LM pretraining of a MoE. The LM loss is a per-micro-batch mean (packed blocks all have
     the same number of tokens), so the model is not handed `num_items_in_batch`."""
 
@@ -364,6 +380,8 @@ def prepare_data(config: PretrainConfig, prepared: Path):
         tokenizer = AutoTokenizer.from_pretrained(prepared / "tokenizer")
         blocks = datasets.load_from_disk(str(prepared / "blocks"))
         stats = json.loads((prepared / "stats.json").read_text())
+        if (prepared / "copy_pool.json").exists():
+            stats["copy_pool"] = json.loads((prepared / "copy_pool.json").read_text())
         return tokenizer, blocks, stats
 
     t0 = time.time()
@@ -398,6 +416,8 @@ def prepare_data(config: PretrainConfig, prepared: Path):
     if not blocks:
         raise InputError(f"the corpus has fewer than max_length={config.max_length} tokens")
     dataset = datasets.Dataset.from_dict({"input_ids": blocks})
+    # token ids of entity names and call arguments: what the copy task draws its segments from
+    pool = name_token_pool(tokenizer, list(names) + argument_strings(rows))
     sample = names[:2000]
     stats = {
         **asdict(cstats),
@@ -406,13 +426,16 @@ def prepare_data(config: PretrainConfig, prepared: Path):
         "name_consistency": round(name_consistency(tokenizer, sample), 4),
         "seconds": {"corpus": round(t1 - t0, 1), "tokenizer": round(t2 - t1, 1), "pack": round(time.time() - t2, 1)},
     }
+    stats["copy_pool_size"] = len(pool)
     if config.should_save:
         tmp = prepared.with_name(prepared.name + ".tmp")
         tokenizer.save_pretrained(tmp / "tokenizer")
         dataset.save_to_disk(str(tmp / "blocks"))
         (tmp / "stats.json").write_text(json.dumps(stats, indent=2))
+        (tmp / "copy_pool.json").write_text(json.dumps(pool))
         os.replace(tmp, prepared)
         dataset = datasets.load_from_disk(str(prepared / "blocks"))
+    stats["copy_pool"] = pool
     return tokenizer, dataset, stats
 
 
@@ -499,6 +522,19 @@ def run_pretrain(config: PretrainConfig, extra_callbacks: list | None = None) ->
         config.spike_max_consecutive,
         config.spike_sigma,
     )
+    pool = data_stats.pop("copy_pool", None) or []
+    copy_task = None
+    if config.copy_warmup_steps or config.copy_aux_weight:
+        if len(pool) < 2:
+            raise InputError("the copy task needs entity names (--graph) or tool calls (--dataset_name) in the corpus")
+        copy_task = CopyTask(pool, config.copy_segment_length, seed=config.seed)
+    warmup_history: list[dict] = []
+    if copy_task is not None and config.copy_warmup_steps and resume_from is None:
+        print(f"copy warm-up: {config.copy_warmup_steps} steps on random segments of {len(pool):,} name tokens",
+              flush=True)
+        warmup_history = copy_warmup(
+            model, copy_task, config.copy_warmup_steps, config.learning_rate, weight_decay=config.weight_decay
+        )
     trainer = MoePretrainer(
         model=model,
         args=config,
@@ -507,6 +543,9 @@ def run_pretrain(config: PretrainConfig, extra_callbacks: list | None = None) ->
         processing_class=tokenizer,
         callbacks=[guard, *(extra_callbacks or [])],
     )
+    if copy_task is not None and config.copy_aux_weight:
+        trainer.copy_task = CopyTask(pool, config.copy_segment_length, seed=config.seed + 1)
+        trainer.copy_aux_weight, trainer.copy_aux_batch = config.copy_aux_weight, config.copy_aux_batch
     t_train = time.time()
     result = trainer.train(resume_from_checkpoint=resume_from)
     train_seconds = time.time() - t_train
@@ -526,6 +565,8 @@ def run_pretrain(config: PretrainConfig, extra_callbacks: list | None = None) ->
             (cb.skipped for cb in trainer.callback_handler.callbacks if isinstance(cb, SpikeGuard)), 0
         ),
         "resumed_from": resume_from,
+        "copy_warmup": warmup_history,
+        "copy_accuracy": round(copy_accuracy(model, copy_task), 4) if copy_task is not None else None,
     }
     if config.should_save:
         (out / "pretrain_report.json").write_text(json.dumps(report, indent=2))

@@ -1,0 +1,103 @@
+"""The in-context copying curriculum (kg2tool/train/copy_task.py): batches, pools, warm-up inside `kg2tool pretrain`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from kg2tool.train.copy_task import CopyTask, argument_strings, copy_accuracy, name_token_pool  # noqa: E402
+
+
+def test_batches_show_each_segment_twice_with_labels_on_the_second_only():
+    task = CopyTask(list(range(100, 140)), segment_length=6, seed=3)
+    ids, labels = task.batch(5)
+    assert ids.shape == labels.shape == (5, 12)
+    assert torch.equal(ids[:, :6], ids[:, 6:])
+    assert (labels[:, :6] == -100).all() and torch.equal(labels[:, 6:], ids[:, 6:])
+    assert ((ids >= 100) & (ids < 140)).all()
+    # same seed, same stream; the stream moves on between calls
+    again = CopyTask(list(range(100, 140)), segment_length=6, seed=3)
+    assert torch.equal(again.batch(5)[0], ids)
+    assert not torch.equal(task.batch(5)[0], ids)
+
+
+def test_bad_settings_are_refused():
+    with pytest.raises(ValueError, match="pool"):
+        CopyTask([5])
+    with pytest.raises(ValueError, match="segment length"):
+        CopyTask([1, 2, 3], segment_length=1)
+
+
+def test_argument_strings_read_json_and_dict_arguments():
+    rows = [
+        {
+            "messages": [
+                {"role": "user", "content": "q"},
+                {
+                    "role": "assistant",
+                    "tool_calls": [
+                        {"function": {"name": "f", "arguments": json.dumps({"entity": "Ada Lovelace"})}},
+                        {"function": {"name": "g", "arguments": {"sets": [["Milan", "Rome"]], "n": 3}}},
+                    ],
+                },
+            ]
+        },
+        {"messages": json.dumps([{"role": "assistant", "tool_calls": [{"name": "h", "arguments": {"x": "Bo"}}]}])},
+    ]
+    assert argument_strings(rows) == ["Ada Lovelace", "Milan", "Rome", "Bo"]
+
+
+def test_name_token_pool_leaves_out_special_tokens():
+    from kg2tool.train.tokenizer import TokenizerConfig, train_tokenizer
+
+    names = ["Ada Lovelace", "Charles Babbage", "Grace Hopper"]
+    tok = train_tokenizer(["Ada Lovelace met Charles Babbage."] * 20, names, TokenizerConfig(vocab_size=300))
+    pool = name_token_pool(tok, names + ["<|im_end|>"])
+    assert pool == sorted(pool) and len(pool) >= 3
+    assert not set(pool) & set(tok.all_special_ids)
+
+
+def test_pretrain_copy_warmup_forms_copying_and_aux_loss_is_logged(tmp_path):
+    """A copy warm-up inside `kg2tool pretrain` takes a fresh model from chance to copying random segments; the
+    auxiliary copy loss is added and logged during the corpus steps; the report carries the warm-up curve."""
+    from test_pretrain import run, tiny_args
+
+    argv = tiny_args(
+        tmp_path,
+        "copy",
+        model_preset="tiny-dense",
+        model_overrides=json.dumps({"hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 2,
+                                    "num_key_value_heads": 2}),
+        copy_warmup_steps=150,
+        copy_aux_weight=1.0,
+        copy_segment_length=8,
+        max_steps=4,
+    )
+    report = run(argv)
+    curve = report["copy_warmup"]
+    assert [h["step"] for h in curve][-1] == 150
+    assert curve[0]["copy_accuracy"] < 0.5 and curve[-1]["copy_accuracy"] > 0.9
+    assert report["copy_accuracy"] > 0.9  # still copies after the corpus steps
+    assert report["data"]["copy_pool_size"] > 10
+    state = json.loads((Path(tmp_path) / "copy" / "checkpoint-4" / "trainer_state.json").read_text())
+    logged = [h for h in state["log_history"] if "copy_loss" in h]
+    assert logged and all(h["copy_loss"] < 1.0 for h in logged)
+    # the saved model copies too, reloaded the ordinary way
+    from transformers import AutoModelForCausalLM
+
+    pool = json.loads((Path(tmp_path) / "copy" / "prepared" / "copy_pool.json").read_text())
+    model = AutoModelForCausalLM.from_pretrained(tmp_path / "copy")
+    assert copy_accuracy(model, CopyTask(pool, 8, seed=0)) > 0.9
+
+
+def test_copy_settings_are_validated(tmp_path):
+    from test_pretrain import run, tiny_args
+
+    from kg2tool.errors import UsageError
+
+    with pytest.raises(UsageError, match="copy_segment_length"):
+        run(tiny_args(tmp_path, "bad", copy_warmup_steps=5, copy_segment_length=1))
