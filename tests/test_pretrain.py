@@ -154,6 +154,10 @@ def test_param_counts_match_instantiated_model():
 
 
 def test_presets_have_routed_and_shared_experts():
+    from transformers import AutoModelForCausalLM
+
+    dense = AutoModelForCausalLM.from_config(PRESETS["tiny-dense"].to_config())
+    assert sum(p.numel() for p in dense.parameters()) == PRESETS["tiny-dense"].param_counts()["total"]
     for name, preset in PRESETS.items():
         cfg = preset.to_config()
         assert cfg.model_type == "qwen2_moe", name
@@ -161,6 +165,11 @@ def test_presets_have_routed_and_shared_experts():
         assert cfg.shared_expert_intermediate_size == 2 * cfg.moe_intermediate_size, name
         assert cfg.norm_topk_prob and cfg.output_router_logits is False and cfg.use_cache is True
         counts = preset.param_counts()
+        if preset.dense:  # every layer a dense MLP as wide as one token's experts: all parameters active
+            assert cfg.mlp_only_layers == list(range(cfg.num_hidden_layers)), name
+            # the same as tiny's active parameters, less the routers and the shared expert's gate
+            assert counts["active"] == counts["total"] == PRESETS["tiny"].param_counts()["active"] - 4 * (16 + 1) * 128
+            continue
         assert counts["active"] < counts["total"]
     # the ling-lite shape reproduces the report's 16.8B total / 2.75B active within 1%
     ling = PRESETS["ling-lite"].param_counts()
@@ -558,3 +567,47 @@ def test_tiny_recipe_on_the_bundled_graph(tmp_path):
     assert model.config.num_experts > 1 and model.config.shared_expert_intermediate_size > 0
     ids = tok("The country of", return_tensors="pt")
     assert model.generate(**ids, max_new_tokens=4, do_sample=False).shape[1] > ids["input_ids"].shape[1]
+
+
+# ------------------------------------------------------------------------------------------------ compact tool listing
+@pytest.mark.parametrize("row", ROWS, ids=["simple", "parallel", "chain"])
+def test_compact_template_lists_each_tool_on_one_line_and_masks_like_the_full_one(tokenizer, row):
+    from kg2tool.train.chat_format import COMPACT_CHAT_TEMPLATE
+
+    messages, tools = normalize_row(row["messages"], row["tools"])
+    full = tokenizer.apply_chat_template(messages, tools=tools, tokenize=False)
+    compact = tokenizer.apply_chat_template(messages, tools=tools, tokenize=False, chat_template=COMPACT_CHAT_TEMPLATE)
+    listing = compact.split("<tools>\n", 1)[1].split("\n</tools>", 1)[0].split("\n")
+    assert len(listing) == len(tools) and len(compact) < len(full)
+    for line, tool in zip(listing, tools, strict=True):
+        fn = tool["function"]
+        props = fn["parameters"]["properties"]
+        assert line.startswith(fn["name"] + "(") and all(f"{p}" in line for p in props)
+        assert fn["description"].split(". ")[0].rstrip(".") in line
+        for name, spec in props.items():
+            optional = "?" if name not in fn["parameters"].get("required", []) else ""
+            assert f"{name}{optional}: {spec.get('type', 'any')}" in line
+            for value in spec.get("enum", []):
+                assert str(value) in line
+    # everything after the system turn renders exactly as in the full template, assistant mask included
+    assert compact.split("<|im_end|>\n", 1)[1] == full.split("<|im_end|>\n", 1)[1]
+    out = tokenizer.apply_chat_template(messages, tools=tools, tokenize=True, return_dict=True,
+                                        return_assistant_tokens_mask=True, chat_template=COMPACT_CHAT_TEMPLATE)
+    masked = tokenizer.decode([i for i, k in zip(out["input_ids"], out["assistant_masks"], strict=True) if k])
+    assert masked == "".join(expected_assistant_text(m) for m in row["messages"] if m["role"] == "assistant")
+
+
+def test_compact_template_is_trl_training_compatible_and_chosen_by_tool_format():
+    from tokenizers import Tokenizer, models
+    from trl.chat_template_utils import is_chat_template_prefix_preserving, is_chat_template_stop_token_trained
+
+    from kg2tool.train.chat_format import CHAT_TEMPLATE, COMPACT_CHAT_TEMPLATE
+    from kg2tool.train.tokenizer import wrap_tokenizer
+
+    compact = wrap_tokenizer(Tokenizer(models.BPE()), "compact")
+    assert compact.chat_template == COMPACT_CHAT_TEMPLATE
+    assert wrap_tokenizer(Tokenizer(models.BPE())).chat_template == CHAT_TEMPLATE
+    with pytest.raises(ValueError, match="tool_format"):
+        wrap_tokenizer(Tokenizer(models.BPE()), "tiny")
+    assert is_chat_template_prefix_preserving(compact)
+    assert is_chat_template_stop_token_trained(compact)

@@ -140,7 +140,7 @@ def copy_warmup(model, task: CopyTask, steps: int, lr: float, batch_size: int = 
         if step % 25 == 0 or step == steps:
             entry = {
                 "step": step,
-                "loss": round(float(loss), 4),
+                "loss": round(loss.item(), 4),
                 "copy_accuracy": round(copy_accuracy(model, task), 4),
                 "seconds": round(time.time() - started, 1),
             }
@@ -150,7 +150,7 @@ def copy_warmup(model, task: CopyTask, steps: int, lr: float, batch_size: int = 
                     f"copy warm-up {step}/{steps}: loss {entry['loss']:.3f}, copy accuracy "
                     f"{entry['copy_accuracy']:.2f} ({entry['seconds']:.0f} s)"
                 )
-        if not math.isfinite(float(loss)):
+        if not math.isfinite(loss.item()):
             raise RuntimeError(f"copy warm-up diverged at step {step} (loss {float(loss)}); lower the learning rate")
     return history
 

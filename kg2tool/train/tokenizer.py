@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from .chat_format import CHAT_TEMPLATE, END_OF_TEXT, IM_END, MARKUP_TOKENS, SPECIAL_TOKENS
+from .chat_format import END_OF_TEXT, TEMPLATES, IM_END, MARKUP_TOKENS, SPECIAL_TOKENS
 
 # A lowercase-initial word with at most one space on each side; any other word (capitalized, names), bare; digits
 # one at a time (numbers and dates generalize), bare; runs of other symbols with one trailing space; one space.
@@ -48,12 +48,15 @@ class TokenizerConfig:
         min_frequency: a merge needs at least this many occurrences.
         name_repeats: how many times each entity name is added to the training text.
         pretokenizer: key of `PRETOKENIZE_PATTERNS` (`names`, the default, or `trailing`).
+        tool_format: the chat template's tool listing: `full` (JSON schemas, as Qwen2.5) or `compact` (one line per
+            tool; `kg2tool.train.chat_format.COMPACT_CHAT_TEMPLATE`).
     """
 
     vocab_size: int = 8192
     min_frequency: int = 2
     name_repeats: int = 4
     pretokenizer: str = "names"
+    tool_format: str = "full"
 
 
 def _name_lines(names: Iterable[str], repeats: int) -> Iterator[str]:
@@ -96,10 +99,10 @@ def train_tokenizer(texts: Iterable[str], names: Iterable[str] = (), config: Tok
         yield from _name_lines(names, config.name_repeats)
 
     tok.train_from_iterator(corpus(), trainer=trainer)
-    return wrap_tokenizer(tok)
+    return wrap_tokenizer(tok, config.tool_format)
 
 
-def wrap_tokenizer(tok):
+def wrap_tokenizer(tok, tool_format: str = "full"):
     """Wrap a `tokenizers.Tokenizer` as a transformers fast tokenizer with kg2tool's special tokens and template."""
     from tokenizers import AddedToken
     from transformers import PreTrainedTokenizerFast
@@ -116,7 +119,9 @@ def wrap_tokenizer(tok):
         clean_up_tokenization_spaces=False,
     )
     fast.add_tokens([AddedToken(t, special=False, normalized=False) for t in MARKUP_TOKENS])
-    fast.chat_template = CHAT_TEMPLATE
+    if tool_format not in TEMPLATES:
+        raise ValueError(f"unknown tool_format {tool_format!r}; known: {', '.join(TEMPLATES)}")
+    fast.chat_template = TEMPLATES[tool_format]
     return fast
 
 
