@@ -121,7 +121,7 @@ def sft_full(tmp_path_factory, pretrained, data_dir) -> tuple[Path, dict]:
     # the recipe says 1000 steps and another output folder; flags override it (TRL's names)
     recipe = write_recipe(tmp / "r.yaml", {**sft_args(pretrained, data_dir, tmp / "elsewhere"), "max_steps": 1000})
     res = cli("sft", "--config", str(recipe), "--output_dir", str(tmp / "full"), "--max_steps", "60",
-              "--copy_aux_weight", "0.5")
+              "--copy_aux_weight", "0.05")
     assert res.returncode == 0, res.stderr[-3000:]
     return tmp / "full", json.loads((tmp / "full" / "sft_report.json").read_text())
 
@@ -144,7 +144,7 @@ def test_full_sft_learns_and_reloads_to_call_a_tool(sft_full, data_dir):
     logged = [h for h in json.loads((out / "trainer_state.json").read_text())["log_history"] if "lm_loss" in h]
     assert logged and all(h["aux_loss"] > 0 and h["z_loss"] > 0 for h in logged)  # the MoE losses were trained
     # ... and entered the optimized loss (with the auxiliary copy loss, also logged)
-    assert all("copy_loss" in h and h["loss"] > h["lm_loss"] + 0.5 * h["copy_loss"] for h in logged), logged
+    assert all("copy_loss" in h and h["loss"] > h["lm_loss"] + 0.05 * h["copy_loss"] for h in logged), logged
     # reload from disk (plain from_pretrained) and ask test questions through the chat template
     test = load_dataset(str(data_dir), "sft", split="test")
     rows = [r for r in test if r["category"] in ("simple", "multiple", "parallel", "multi_step")][:4]
