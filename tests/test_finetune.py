@@ -295,3 +295,39 @@ def test_every_shipped_recipe_parses(recipe):
         from kg2tool.train.chat_format import CHAT_TEMPLATE
 
         assert (ROOT / template).read_text() == CHAT_TEMPLATE  # the shipped file is the template kg2tool models use
+
+
+def test_random_name_rows_join_the_sft_training_split(data_dir, small_graph_path, tmp_path):
+    """`--random_name_rows N` adds N verified conversations over a renamed copy of the dataset's recorded graph:
+    the same columns, and names that are not the graph's."""
+    import shutil
+
+    from kg2tool.errors import InputError
+    from kg2tool.graph import load_graph
+    from kg2tool.train import finetune as ft
+    from kg2tool.train.copy_task import argument_strings
+    from kg2tool.train.sft import KgSFTConfig
+
+    def setup_for(data, *more):
+        argv = ["--model_name_or_path", "unused", "--dataset_name", str(data), "--output_dir", str(tmp_path / "o"),
+                "--use_cpu", "true", "--bf16", "false", *more]  # fmt: skip
+        return ft.parse_stage(KgSFTConfig, argv, "test")
+
+    plain, _, full = ft.load_rows(setup_for(data_dir), ["messages", "tools"])
+    mixed, _, _ = ft.load_rows(setup_for(data_dir, "--random_name_rows", "25"), ["messages", "tools"])
+    assert len(mixed) == len(plain) + 25 and mixed.features == plain.features
+    real_questions = {r["messages"][0]["content"] for r in plain}
+    added = [r for r in mixed if r["messages"][0]["content"] not in real_questions]
+    assert len(added) == 25
+    kg = load_graph([small_graph_path])
+    names = set(argument_strings(added))
+    assert names and not names & set(kg.labels)
+    # without the recorded graph, the option says what it needs
+    bare = tmp_path / "bare"
+    shutil.copytree(data_dir, bare)
+    (bare / "validation_report.json").unlink()
+    with pytest.raises(InputError, match="--random_name_graph"):
+        ft.load_rows(setup_for(bare, "--random_name_rows", "5"), ["messages", "tools"])
+    again, _, _ = ft.load_rows(setup_for(bare, "--random_name_rows", "5", "--random_name_graph", str(small_graph_path)),
+                               ["messages", "tools"])
+    assert len(again) == len(plain) + 5

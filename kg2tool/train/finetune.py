@@ -58,6 +58,10 @@ class FinetuneArguments:
             the training rows' argument tokens shown twice; `kg2tool.train.copy_task`): keeps the copying circuit
             that `kg2tool pretrain --copy_warmup_steps` formed. 0 disables.
         copy_aux_batch / copy_segment_length: segments per step and tokens per segment for it.
+        random_name_rows: SFT only: add this many verified conversations over randomly renamed copies of the
+            dataset's graph to the training rows (`kg2tool.train.copy_data`): their names cannot have been
+            memorized, so the model learns to copy names from the question and tool results. 0 disables.
+        random_name_graph: graph file(s) for them (default: those recorded in the dataset's validation_report.json).
         resume: continue from the last checkpoint in `output_dir`.
         overwrite: allow an `output_dir` that already holds a model or checkpoints.
         torch_num_threads: CPU threads for torch (0 = torch's default).
@@ -73,6 +77,8 @@ class FinetuneArguments:
     copy_aux_weight: float = field(default=0.0, metadata={"help": "auxiliary copy-loss weight (0: none)"})
     copy_aux_batch: int = field(default=4, metadata={"help": "segments per step for the copy loss"})
     copy_segment_length: int = field(default=24, metadata={"help": "tokens per copy segment"})
+    random_name_rows: int = field(default=0, metadata={"help": "SFT: add this many random-name conversations"})
+    random_name_graph: list[str] = field(default_factory=list, metadata={"help": "graph for them (default: recorded)"})
     resume: bool = field(default=False, metadata={"help": "resume from the last checkpoint in output_dir"})
     overwrite: bool = field(default=False, metadata={"help": "allow an output_dir that already holds a run"})
     torch_num_threads: int = field(default=0, metadata={"help": "CPU threads for torch (0: torch's default)"})
@@ -201,6 +207,8 @@ def load_rows(setup: RunSetup, columns: list[str]):
         return split.select_columns([c for c in columns if c in split.column_names])
 
     train_parts = [keep(ds[script.dataset_train_split]) for ds in loaded]
+    if extra.random_name_rows > 0 and "messages" in columns:
+        train_parts.append(random_name_split(setup, train_parts[0].features))
     train = datasets.concatenate_datasets(train_parts) if len(train_parts) > 1 else train_parts[0]
     if len(train_parts) > 1:
         train = train.shuffle(seed=setup.training.seed)
@@ -210,6 +218,38 @@ def load_rows(setup: RunSetup, columns: list[str]):
     test_split = script.dataset_test_split
     evaluation = keep(main[test_split]) if test_split in main else None
     return train, evaluation, main
+
+
+def random_name_split(setup: RunSetup, features):
+    """`random_name_rows` synth conversations over renamed copies of the graph, as a Dataset with `features`."""
+    import datasets
+
+    from ..graph import load_graph
+    from .copy_data import random_name_rows
+
+    extra = setup.extra
+    graphs = list(extra.random_name_graph)
+    if not graphs:
+        report = Path(setup.script.dataset_name) / "validation_report.json"
+        try:
+            graphs = json.loads(report.read_text(encoding="utf-8"))["graph"]["files"]
+        except (OSError, ValueError, KeyError, TypeError):
+            graphs = []
+    missing = [g for g in graphs if not Path(g).is_file()]
+    if not graphs or missing:
+        raise InputError(
+            "--random_name_rows needs the dataset's graph: give --random_name_graph FILE"
+            + (f" ({', '.join(missing)} not found)" if missing else "")
+        )
+    kg = load_graph(graphs)
+    rows = random_name_rows(kg, extra.random_name_rows, seed=setup.training.seed)
+    print(f"sft: {len(rows):,} random-name conversations over renamed copies of {', '.join(graphs)}", flush=True)
+
+    def enc(value):
+        return [json.dumps(x, ensure_ascii=False) for x in value]
+
+    cols = list(features)
+    return datasets.Dataset.from_list([{k: enc(r[k]) for k in cols} for r in rows], features=features)
 
 
 def peft_config(setup: RunSetup, model):
