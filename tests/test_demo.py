@@ -31,12 +31,14 @@ def toy_plan(tmp_path):
                 "max_steps": 6,
                 "save_strategy": "no",
                 "sample_prompt": "",
+                "copy_warmup_steps": 10,
                 "dataset_name": ["{data}"],
             },
         },  # fmt: skip
         "sft": {
             "recipe": "sft/tiny.yaml",
-            "args": {**COMMON, "max_steps": 4, "save_strategy": "no", "max_length": 2048, "sample": False},
+            "args": {**COMMON, "max_steps": 4, "save_strategy": "no", "max_length": 2048, "sample": False,
+                     "random_name_rows": 20},
         },  # fmt: skip
         "dpo": {
             "recipe": "dpo/tiny.yaml",
