@@ -52,6 +52,14 @@ def _is_json(feature) -> bool:
     return isinstance(feature, Json) or isinstance(getattr(feature, "feature", None), Json)
 
 
+def encode_json(value):
+    """A `Json` (or `List(Json)`) column value as the JSON string(s) `Dataset.from_list` takes for it: datasets'
+    own encoder (ujson) keeps only 10 decimals of a float."""
+    if isinstance(value, list):
+        return [json.dumps(x, ensure_ascii=False) for x in value]
+    return json.dumps(value, ensure_ascii=False)
+
+
 def write_parquet(rows: list[dict], folder: Path, stem: str, features) -> str:
     """Write rows to `folder/<stem>-<content hash>.parquet`; return the file name.
 
@@ -68,16 +76,9 @@ def write_parquet(rows: list[dict], folder: Path, stem: str, features) -> str:
     # Json columns go in as json.dumps strings: datasets' own encoder (ujson) keeps only 10 decimals of a float.
     json_cols = {k for k, f in features.items() if _is_json(f)}
 
-    def enc(k, v):
-        if k not in json_cols:
-            return v
-        return (
-            [json.dumps(x, ensure_ascii=False) for x in v]
-            if isinstance(v, list)
-            else json.dumps(v, ensure_ascii=False)
-        )
-
-    ds = Dataset.from_list([{k: enc(k, r[k]) for k in cols} for r in rows], features=features)
+    ds = Dataset.from_list(
+        [{k: encode_json(r[k]) if k in json_cols else r[k] for k in cols} for r in rows], features=features
+    )
     folder.mkdir(parents=True, exist_ok=True)
     tmp = folder / f".{stem}.parquet.tmp"
     ds.to_parquet(str(tmp))

@@ -182,9 +182,14 @@ def _report_info(data: Path) -> dict:
         return {}
 
 
+def recorded_graph_files(data: Path) -> list[str]:
+    """The graph files a synth dataset folder was made from, as its validation_report.json records them."""
+    return (_report_info(Path(data)).get("graph") or {}).get("files") or []
+
+
 def resolve_graphs(options: EvalOptions, data: Path) -> tuple[list[str], str]:
     """The graph files for execution (``--graph``, else the dataset report's when they exist here) and a hint."""
-    recorded = (_report_info(data).get("graph") or {}).get("files") or []
+    recorded = recorded_graph_files(data)
     hint = f" (its validation_report.json lists {', '.join(recorded)})" if recorded else ""
     if options.graphs:
         return list(options.graphs), hint

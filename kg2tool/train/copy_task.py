@@ -75,6 +75,7 @@ class CopyTask:
     segment_length: int = 24
     seed: int = 0
     _gen: Any = field(default=None, repr=False)
+    _pool: Any = field(default=None, repr=False)
 
     def __post_init__(self):
         if len(self.pool) < 2:
@@ -88,15 +89,26 @@ class CopyTask:
 
         if self._gen is None:
             self._gen = torch.Generator().manual_seed(self.seed)
-        pool = torch.as_tensor(list(self.pool), dtype=torch.long)
-        picks = torch.randint(len(pool), (n, self.segment_length), generator=self._gen)
-        seg = pool[picks]
+            self._pool = torch.as_tensor(list(self.pool), dtype=torch.long)
+        picks = torch.randint(len(self._pool), (n, self.segment_length), generator=self._gen)
+        seg = self._pool[picks]
         ids = torch.cat([seg, seg], dim=1)
         labels = ids.clone()
         labels[:, : self.segment_length] = -100
         if device is not None:
             ids, labels = ids.to(device), labels.to(device)
         return ids, labels
+
+
+def grad_accum_divisor(trainer, num_items_in_batch) -> int:
+    """What an extra loss term must be divided by to match the trainer's loss under gradient accumulation: the
+    accumulation steps when the base loss is already normalized over the whole accumulated batch, else 1."""
+    scaled = (
+        trainer.loss_is_scaled_for_ga
+        if getattr(trainer, "loss_is_scaled_for_ga", None) is not None
+        else (trainer.model_accepts_loss_kwargs and num_items_in_batch is not None)
+    )
+    return trainer.current_gradient_accumulation_steps if scaled else 1
 
 
 def copy_accuracy(model, task: CopyTask, n: int = 32) -> float:
@@ -173,13 +185,7 @@ class CopyAuxMixin:
         loss, outputs = result if return_outputs else (result, None)
         ids, labels = self.copy_task.batch(self.copy_aux_batch, loss.device)
         copy_loss = model(input_ids=ids, labels=labels).loss
-        scaled = (
-            self.loss_is_scaled_for_ga
-            if getattr(self, "loss_is_scaled_for_ga", None) is not None
-            else (self.model_accepts_loss_kwargs and num_items_in_batch is not None)
-        )
-        ga = self.current_gradient_accumulation_steps if scaled else 1
-        loss = loss + self.copy_aux_weight * copy_loss / ga
+        loss = loss + self.copy_aux_weight * copy_loss / grad_accum_divisor(self, num_items_in_batch)
         self._copy_sum = getattr(self, "_copy_sum", 0.0) + float(copy_loss.detach())
         self._copy_n = getattr(self, "_copy_n", 0) + 1
         return (loss, outputs) if return_outputs else loss

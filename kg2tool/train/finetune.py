@@ -224,17 +224,13 @@ def random_name_split(setup: RunSetup, features):
     """`random_name_rows` synth conversations over renamed copies of the graph, as a Dataset with `features`."""
     import datasets
 
+    from ..dataset import encode_json
+    from ..evaluation.runner import recorded_graph_files
     from ..graph import load_graph
     from .copy_data import random_name_rows
 
     extra = setup.extra
-    graphs = list(extra.random_name_graph)
-    if not graphs:
-        report = Path(setup.script.dataset_name) / "validation_report.json"
-        try:
-            graphs = json.loads(report.read_text(encoding="utf-8"))["graph"]["files"]
-        except (OSError, ValueError, KeyError, TypeError):
-            graphs = []
+    graphs = list(extra.random_name_graph) or recorded_graph_files(Path(setup.script.dataset_name))
     missing = [g for g in graphs if not Path(g).is_file()]
     if not graphs or missing:
         raise InputError(
@@ -245,11 +241,8 @@ def random_name_split(setup: RunSetup, features):
     rows = random_name_rows(kg, extra.random_name_rows, seed=setup.training.seed)
     print(f"sft: {len(rows):,} random-name conversations over renamed copies of {', '.join(graphs)}", flush=True)
 
-    def enc(value):
-        return [json.dumps(x, ensure_ascii=False) for x in value]
-
     cols = list(features)
-    return datasets.Dataset.from_list([{k: enc(r[k]) for k in cols} for r in rows], features=features)
+    return datasets.Dataset.from_list([{k: encode_json(r[k]) for k in cols} for r in rows], features=features)
 
 
 def peft_config(setup: RunSetup, model):

@@ -36,7 +36,15 @@ from transformers import Trainer, TrainerCallback, TrainingArguments
 from transformers.trainer_callback import ExportableState
 
 from ..errors import InputError, NothingToDoError, OutputError, UsageError
-from .copy_task import CopyAuxMixin, CopyTask, argument_strings, copy_accuracy, copy_warmup, name_token_pool
+from .copy_task import (
+    CopyAuxMixin,
+    CopyTask,
+    argument_strings,
+    copy_accuracy,
+    copy_warmup,
+    grad_accum_divisor,
+    name_token_pool,
+)
 from .corpus import CorpusConfig, CorpusStats, build_documents, load_synth_rows, pack, read_text_files
 from .moe import MoePreset, get_preset
 from .router import ExpertLoadTracker, RouterCapture, load_balancing_loss, router_z_loss
@@ -252,12 +260,7 @@ class MoeLossMixin:
             )
         loss, outputs = result if return_outputs else (result, None)
         # When the base loss is already normalized over the whole accumulated batch, scale ours the same way.
-        scaled = (
-            self.loss_is_scaled_for_ga
-            if self.loss_is_scaled_for_ga is not None
-            else (self.model_accepts_loss_kwargs and num_items_in_batch is not None)
-        )
-        ga = self.current_gradient_accumulation_steps if scaled else 1
+        ga = grad_accum_divisor(self, num_items_in_batch)
         lm = loss.detach() * ga
         if len(cap.logits):
             aux = load_balancing_loss(cap.logits, cap.selected, self.num_experts, mask)
