@@ -38,7 +38,7 @@ def toy_plan(tmp_path):
         "sft": {
             "recipe": "sft/tiny.yaml",
             "args": {**COMMON, "max_steps": 4, "save_strategy": "no", "max_length": 2048, "sample": False,
-                     "random_name_rows": 20},
+                     "random_name_rows": 20, "first_turn_rows": 30, "per_device_train_batch_size": 4},
         },  # fmt: skip
         "dpo": {
             "recipe": "dpo/tiny.yaml",

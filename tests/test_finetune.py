@@ -331,3 +331,44 @@ def test_random_name_rows_join_the_sft_training_split(data_dir, small_graph_path
     again, _, _ = ft.load_rows(setup_for(bare, "--random_name_rows", "5", "--random_name_graph", str(small_graph_path)),
                                ["messages", "tools"])
     assert len(again) == len(plain) + 5
+
+
+def test_first_turn_rows_add_conversations_cut_after_their_first_assistant_message(data_dir, tmp_path):
+    """`--first_turn_rows N` adds N training conversations (seeded draw) that end at their first assistant message."""
+    import json
+
+    from kg2tool.errors import UsageError
+    from kg2tool.train import finetune as ft
+    from kg2tool.train.sft import KgSFTConfig
+
+    def rows_for(*more):
+        argv = ["--model_name_or_path", "unused", "--dataset_name", str(data_dir), "--output_dir", str(tmp_path / "o"),
+                "--use_cpu", "true", "--bf16", "false", *more]  # fmt: skip
+        return ft.load_rows(ft.parse_stage(KgSFTConfig, argv, "test"), ["messages", "tools"])[0]
+
+    plain = rows_for()
+    n = len(plain) + 7  # more than the pool: every row once, then a second pass
+    mixed = rows_for("--first_turn_rows", str(n))
+    assert len(mixed) == len(plain) + n and mixed.features == plain.features
+    with_tools = {json.dumps(r["messages"][0]) for r in plain if any(m["role"] == "tool" for m in r["messages"])}
+    whole = {json.dumps(r["messages"][0]) for r in plain}
+
+    def is_first_turn(r):
+        roles = [m["role"] for m in r["messages"]]
+        return roles[-1] == "assistant" and roles.count("assistant") == 1 and "tool" not in roles
+
+    assert all(json.dumps(r["messages"][0]) in whole for r in mixed)
+    firsts = [r for r in mixed if is_first_turn(r)]
+    assert len(firsts) >= n
+    assert any(json.dumps(r["messages"][0]) in with_tools for r in firsts)  # multi-step rows cut after their call
+    assert [r["messages"] for r in rows_for("--first_turn_rows", "5")] == [
+        r["messages"] for r in rows_for("--first_turn_rows", "5")]  # seeded
+    # --first_turn_no_tools: that share of the copies that answer with a call lose their tool listing
+    assert all(r["tools"] for r in mixed)
+    bare = rows_for("--first_turn_rows", "40", "--first_turn_no_tools", "1")
+    calls = [r for r in bare if is_first_turn(r) and r["messages"][-1].get("tool_calls")]
+    listless = [r for r in bare if not r["tools"]]
+    assert listless and all(is_first_turn(r) and r["messages"][-1].get("tool_calls") for r in listless)
+    assert len(listless) >= len(calls) - len([r for r in plain if is_first_turn(r)])
+    with pytest.raises(UsageError, match="first_turn_no_tools"):
+        rows_for("--first_turn_rows", "4", "--first_turn_no_tools", "1.5")

@@ -570,10 +570,12 @@ def test_tiny_recipe_on_the_bundled_graph(tmp_path):
 
 
 # ------------------------------------------------------------------------------------------------ compact tool listing
+@pytest.mark.parametrize("fmt", ["compact", "signatures"])
 @pytest.mark.parametrize("row", ROWS, ids=["simple", "parallel", "chain"])
-def test_compact_template_lists_each_tool_on_one_line_and_masks_like_the_full_one(tokenizer, row):
-    from kg2tool.train.chat_format import COMPACT_CHAT_TEMPLATE
+def test_compact_template_lists_each_tool_on_one_line_and_masks_like_the_full_one(tokenizer, row, fmt):
+    from kg2tool.train.chat_format import TEMPLATES
 
+    COMPACT_CHAT_TEMPLATE = TEMPLATES[fmt]
     messages, tools = normalize_row(row["messages"], row["tools"])
     full = tokenizer.apply_chat_template(messages, tools=tools, tokenize=False)
     compact = tokenizer.apply_chat_template(messages, tools=tools, tokenize=False, chat_template=COMPACT_CHAT_TEMPLATE)
@@ -583,7 +585,8 @@ def test_compact_template_lists_each_tool_on_one_line_and_masks_like_the_full_on
         fn = tool["function"]
         props = fn["parameters"]["properties"]
         assert line.startswith(fn["name"] + "(") and all(f"{p}" in line for p in props)
-        assert fn["description"].split(". ")[0].rstrip(".") in line
+        described = fn["description"].split(". ")[0].rstrip(".") in line
+        assert described == (fmt == "compact")
         for name, spec in props.items():
             optional = "?" if name not in fn["parameters"].get("required", []) else ""
             assert f"{name}{optional}: {spec.get('type', 'any')}" in line
@@ -607,6 +610,8 @@ def test_compact_template_is_trl_training_compatible_and_chosen_by_tool_format()
     compact = wrap_tokenizer(Tokenizer(models.BPE()), "compact")
     assert compact.chat_template == COMPACT_CHAT_TEMPLATE
     assert wrap_tokenizer(Tokenizer(models.BPE())).chat_template == CHAT_TEMPLATE
+    signatures = wrap_tokenizer(Tokenizer(models.BPE()), "signatures")
+    assert is_chat_template_prefix_preserving(signatures) and is_chat_template_stop_token_trained(signatures)
     with pytest.raises(ValueError, match="tool_format"):
         wrap_tokenizer(Tokenizer(models.BPE()), "tiny")
     assert is_chat_template_prefix_preserving(compact)

@@ -150,7 +150,17 @@ COMPACT_CHAT_TEMPLATE = (
     .replace(json.dumps(TOOLS_FOOTER), json.dumps(COMPACT_TOOLS_FOOTER))
 )
 assert COMPACT_CHAT_TEMPLATE.count("COMPACT") == 0 and _COMPACT_TOOLS in COMPACT_CHAT_TEMPLATE
-TEMPLATES = {"full": CHAT_TEMPLATE, "compact": COMPACT_CHAT_TEMPLATE}
+# Signatures only (`name(param: type in [a, b])`, no description): the shortest listing (~10 tokens a tool). A tiny
+# model trained from scratch on CPU learns to pick the function from the question with it, not with descriptions
+# whose words repeat the question's relation words (docs/research/learning-effect.md, session 4).
+_DESCRIPTION = (
+    "\n            {%- if f.description %}{{- ': ' + f.description.split('. ')[0].rstrip('.') }}{%- endif %}"
+)
+assert _DESCRIPTION in _COMPACT_TOOLS
+SIGNATURES_CHAT_TEMPLATE = COMPACT_CHAT_TEMPLATE.replace(_DESCRIPTION, "").replace(
+    "compact tool listing", "tool signatures only"
+)
+TEMPLATES = {"full": CHAT_TEMPLATE, "compact": COMPACT_CHAT_TEMPLATE, "signatures": SIGNATURES_CHAT_TEMPLATE}
 
 _TOOL_CALL_RE = re.compile(r"<tool_call>\s*(.*?)\s*</tool_call>", re.DOTALL)
 

@@ -128,8 +128,16 @@ def copy_accuracy(model, task: CopyTask, n: int = 32) -> float:
     return float((pred[:, L:-1] == ids[:, L + 1 :]).float().mean())
 
 
-def copy_warmup(model, task: CopyTask, steps: int, lr: float, batch_size: int = 16, warmup: int = 30,
-                weight_decay: float = 0.0, log=print) -> list[dict[str, float]]:
+def copy_warmup(
+    model,
+    task: CopyTask,
+    steps: int,
+    lr: float,
+    batch_size: int = 16,
+    warmup: int = 30,
+    weight_decay: float = 0.0,
+    log=print,
+) -> list[dict[str, float]]:
     """`steps` AdamW steps on the copy task alone (linear learning-rate warm-up over `warmup` steps, then flat).
     Returns a history of `{step, loss, copy_accuracy, seconds}` every 25 steps and at the end."""
     import torch
@@ -178,8 +186,9 @@ class CopyAuxMixin:
     copy_aux_batch: int = 4
 
     def compute_loss(self, model, inputs, return_outputs=False, num_items_in_batch=None):
-        result = super().compute_loss(model, inputs, return_outputs=return_outputs,
-                                      num_items_in_batch=num_items_in_batch)
+        result = super().compute_loss(
+            model, inputs, return_outputs=return_outputs, num_items_in_batch=num_items_in_batch
+        )
         if self.copy_task is None or self.copy_aux_weight <= 0 or not model.training:
             return result
         loss, outputs = result if return_outputs else (result, None)

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 import logging
+import random
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -62,6 +63,14 @@ class FinetuneArguments:
             dataset's graph to the training rows (`kg2tool.train.copy_data`): their names cannot have been
             memorized, so the model learns to copy names from the question and tool results. 0 disables.
         random_name_graph: graph file(s) for them (default: those recorded in the dataset's validation_report.json).
+        first_turn_rows: SFT only: add this many training conversations cut after their first assistant message
+            (drawn with `seed` from the training rows, random-name ones included). Short rows whose loss is the
+            first call alone: the question -> function + copied arguments step that every AST category scores gets
+            several times the weight of the later calls and the answer sentence. 0 disables.
+        first_turn_no_tools: share of those first-turn copies (the ones that answer with a call) rendered without
+            their tool listing. A tiny model learns which function a question asks for several times faster without
+            a listing in front of the question (docs/research/learning-effect.md, session 4); the rest keep it, so
+            reading the listing (irrelevance, the offered arguments) is still trained.
         resume: continue from the last checkpoint in `output_dir`.
         overwrite: allow an `output_dir` that already holds a model or checkpoints.
         torch_num_threads: CPU threads for torch (0 = torch's default).
@@ -79,6 +88,8 @@ class FinetuneArguments:
     copy_segment_length: int = field(default=24, metadata={"help": "tokens per copy segment"})
     random_name_rows: int = field(default=0, metadata={"help": "SFT: add this many random-name conversations"})
     random_name_graph: list[str] = field(default_factory=list, metadata={"help": "graph for them (default: recorded)"})
+    first_turn_rows: int = field(default=0, metadata={"help": "SFT: add this many first-turn-only conversations"})
+    first_turn_no_tools: float = field(default=0.0, metadata={"help": "share of them without the tool listing"})
     resume: bool = field(default=False, metadata={"help": "resume from the last checkpoint in output_dir"})
     overwrite: bool = field(default=False, metadata={"help": "allow an output_dir that already holds a run"})
     torch_num_threads: int = field(default=0, metadata={"help": "CPU threads for torch (0: torch's default)"})
@@ -108,6 +119,10 @@ def parse_stage(config_cls, argv: list[str], prog: str) -> RunSetup:
         raise UsageError(f"{prog}: --model_name_or_path is required (a checkpoint folder or Hub id)")
     if not script.dataset_name:
         raise UsageError(f"{prog}: --dataset_name is required (a `kg2tool synth` output folder or Hub id)")
+    if extra.first_turn_rows < 0 or extra.random_name_rows < 0:
+        raise UsageError("--first_turn_rows and --random_name_rows must be 0 or more")
+    if not 0 <= extra.first_turn_no_tools <= 1:
+        raise UsageError(f"--first_turn_no_tools must be a share in [0, 1], not {extra.first_turn_no_tools}")
     if extra.merge and not model.use_peft:
         raise UsageError("--merge only applies with --use_peft (full fine-tuning already saves full weights)")
     return RunSetup(script, training, model, extra)
@@ -210,6 +225,11 @@ def load_rows(setup: RunSetup, columns: list[str]):
     if extra.random_name_rows > 0 and "messages" in columns:
         train_parts.append(random_name_split(setup, train_parts[0].features))
     train = datasets.concatenate_datasets(train_parts) if len(train_parts) > 1 else train_parts[0]
+    if extra.first_turn_rows > 0 and "messages" in columns:
+        train_parts.append(
+            first_turn_split(train, extra.first_turn_rows, setup.training.seed, extra.first_turn_no_tools)
+        )
+        train = datasets.concatenate_datasets(train_parts)
     if len(train_parts) > 1:
         train = train.shuffle(seed=setup.training.seed)
     if extra.max_train_samples and len(train) > extra.max_train_samples:
@@ -243,6 +263,35 @@ def random_name_split(setup: RunSetup, features):
 
     cols = list(features)
     return datasets.Dataset.from_list([{k: encode_json(r[k]) for k in cols} for r in rows], features=features)
+
+
+def first_turn_split(train, n: int, seed: int, no_tools: float = 0.0):
+    """`n` rows of `train` (drawn without replacement while they last, seeded) cut after their first assistant
+    message, as a Dataset with `train`'s features; a `no_tools` share of those that answer with a tool call lose
+    their tool listing."""
+    import datasets
+
+    from ..dataset import encode_json
+
+    rng = random.Random(f"first-turn:{seed}")
+    order: list[int] = []
+    while len(order) < n:
+        block = list(range(len(train)))
+        rng.shuffle(block)
+        order.extend(block[: n - len(order)])
+    cols = list(train.features)
+    rows = []
+    for row in train.select(order):
+        messages = row["messages"]
+        first = next((i for i, m in enumerate(messages) if m.get("role") == "assistant"), None)
+        if first is None:
+            continue
+        cut = dict(row, messages=messages[: first + 1])
+        if no_tools and messages[first].get("tool_calls") and "tools" in cut and rng.random() < no_tools:
+            cut["tools"] = []
+        rows.append({k: encode_json(cut[k]) for k in cols})
+    print(f"sft: {len(rows):,} first-turn-only copies of training conversations", flush=True)
+    return datasets.Dataset.from_list(rows, features=train.features)
 
 
 def peft_config(setup: RunSetup, model):

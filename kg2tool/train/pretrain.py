@@ -71,8 +71,9 @@ class PretrainConfig(TrainingArguments):
         tokenizer_name_or_path: use this tokenizer instead of training one (must carry a chat template).
         vocab_size: BPE vocabulary size to train.
         name_repeats: times each entity name is added to the tokenizer's training text.
-        tool_format: the chat template's tool listing, `full` (JSON schemas) or `compact` (one line per tool: tiny
-            CPU models read ~100 prompt tokens instead of ~900; `chat_format.COMPACT_CHAT_TEMPLATE`).
+        tool_format: the chat template's tool listing, `full` (JSON schemas), `compact` (one line per tool: tiny
+            CPU models read ~100 prompt tokens instead of ~900; `chat_format.COMPACT_CHAT_TEMPLATE`) or
+            `signatures` (the compact lines without descriptions).
         max_length: length of the packed training blocks, in tokens.
         fact_passes: times each graph fact is verbalized (random template each time).
         synthetic_fraction: share of the corpus made of random-name tool-call conversations.
@@ -110,7 +111,9 @@ class PretrainConfig(TrainingArguments):
     tokenizer_name_or_path: str | None = field(default=None, metadata={"help": "reuse this tokenizer"})
     vocab_size: int = field(default=8192, metadata={"help": "BPE vocabulary size to train"})
     name_repeats: int = field(default=4, metadata={"help": "entity-name repeats in tokenizer training"})
-    tool_format: str = field(default="full", metadata={"help": "tool listing in the chat template: full | compact"})
+    tool_format: str = field(
+        default="full", metadata={"help": "tool listing in the chat template: full | compact | signatures"}
+    )
     max_length: int = field(default=256, metadata={"help": "packed block length (tokens)"})
     fact_passes: int = field(default=2, metadata={"help": "verbalizations per graph fact"})
     synthetic_fraction: float = field(default=0.5, metadata={"help": "share of random-name tool-call chats"})
@@ -143,8 +146,10 @@ class PretrainConfig(TrainingArguments):
             raise ValueError("model_overrides must be a mapping of preset field names to values")
         if not 0 <= self.synthetic_fraction < 1:
             raise ValueError("synthetic_fraction must be in [0, 1)")
-        if self.tool_format not in ("full", "compact"):
-            raise ValueError(f"tool_format must be full or compact, not {self.tool_format!r}")
+        from .chat_format import TEMPLATES
+
+        if self.tool_format not in TEMPLATES:
+            raise ValueError(f"tool_format must be one of {', '.join(TEMPLATES)}, not {self.tool_format!r}")
         if self.max_length < 8:
             raise ValueError("max_length must be at least 8 tokens")
         if self.copy_warmup_steps < 0 or self.copy_aux_weight < 0 or self.copy_aux_batch < 1:
@@ -544,8 +549,10 @@ def run_pretrain(config: PretrainConfig, extra_callbacks: list | None = None) ->
         copy_task = CopyTask(pool, config.copy_segment_length, seed=config.seed)
     warmup_history: list[dict] = []
     if copy_task is not None and config.copy_warmup_steps and resume_from is None:
-        print(f"copy warm-up: {config.copy_warmup_steps} steps on random segments of {len(pool):,} name tokens",
-              flush=True)
+        print(
+            f"copy warm-up: {config.copy_warmup_steps} steps on random segments of {len(pool):,} name tokens",
+            flush=True,
+        )
         warmup_history = copy_warmup(
             model, copy_task, config.copy_warmup_steps, config.learning_rate, weight_decay=config.weight_decay
         )
