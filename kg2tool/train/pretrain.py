@@ -36,6 +36,7 @@ from transformers import Trainer, TrainerCallback, TrainingArguments
 from transformers.trainer_callback import ExportableState
 
 from ..errors import InputError, NothingToDoError, OutputError, UsageError
+from .chat_format import TEMPLATES
 from .copy_task import (
     CopyAuxMixin,
     CopyTask,
@@ -146,8 +147,6 @@ class PretrainConfig(TrainingArguments):
             raise ValueError("model_overrides must be a mapping of preset field names to values")
         if not 0 <= self.synthetic_fraction < 1:
             raise ValueError("synthetic_fraction must be in [0, 1)")
-        from .chat_format import TEMPLATES
-
         if self.tool_format not in TEMPLATES:
             raise ValueError(f"tool_format must be one of {', '.join(TEMPLATES)}, not {self.tool_format!r}")
         if self.max_length < 8:
