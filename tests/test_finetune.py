@@ -372,3 +372,41 @@ def test_first_turn_rows_add_conversations_cut_after_their_first_assistant_messa
     assert len(listless) >= len(calls) - len([r for r in plain if is_first_turn(r)])
     with pytest.raises(UsageError, match="first_turn_no_tools"):
         rows_for("--first_turn_rows", "4", "--first_turn_no_tools", "1.5")
+
+
+def test_dpo_rejection_types_filter_and_balance_the_pairs(data_dir, tmp_path):
+    """`--rejection_types` keeps only those pairs; `--balance_rejection_types` cuts every type to the rarest's count."""
+    from collections import Counter
+
+    import datasets
+
+    from kg2tool.errors import UsageError
+    from kg2tool.train import finetune as ft
+    from kg2tool.train.dpo import KgDPOConfig
+
+    def rows_for(*more):
+        argv = ["--model_name_or_path", "unused", "--dataset_name", str(data_dir), "--dataset_config", "dpo",
+                "--output_dir", str(tmp_path / "o"), "--use_cpu", "true", "--bf16", "false", *more]  # fmt: skip
+        return ft.load_rows(ft.parse_stage(KgDPOConfig, argv, "test"), ["prompt", "chosen", "rejected", "tools"])
+
+    source = datasets.load_dataset(str(data_dir), "dpo")["train"]
+    by_prompt = {}
+    for r in source:
+        by_prompt.setdefault((json.dumps(r["prompt"]), json.dumps(r["rejected"])), r["rejection_type"])
+    counts = Counter(source["rejection_type"])
+    assert len(counts) >= 3, counts
+
+    def kinds(rows):
+        return Counter(by_prompt[(json.dumps(r["prompt"]), json.dumps(r["rejected"]))] for r in rows)
+
+    plain, evaluation, _ = rows_for()
+    assert len(plain) == len(source) and "rejection_type" not in plain.column_names
+    two = sorted(counts)[:2]
+    only, evaluation, _ = rows_for("--rejection_types", *two)
+    assert kinds(only) == {k: counts[k] for k in two} and "rejection_type" not in only.column_names
+    assert evaluation is None or "rejection_type" not in evaluation.column_names
+    balanced, _, _ = rows_for("--balance_rejection_types", "true")
+    assert kinds(balanced) == {k: min(counts.values()) for k in counts}
+    assert [r["prompt"] for r in balanced] == [r["prompt"] for r in rows_for("--balance_rejection_types", "true")[0]]
+    with pytest.raises(UsageError, match="no_such_type"):
+        rows_for("--rejection_types", "no_such_type")

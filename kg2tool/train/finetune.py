@@ -71,6 +71,12 @@ class FinetuneArguments:
             their tool listing. In a plain training loop a tiny model learned which function a question asks for in
             400 steps without a listing and not at all with one (docs/research/learning-effect.md, session 4); the
             rest keep it, so reading the listing (irrelevance, the offered arguments) is still trained.
+        rejection_types: DPO only: train on the preference pairs of these rejection types only (the dataset's
+            `rejection_type` column; `kg2tool.preference.REJECTION_TYPES`). Empty = all.
+        balance_rejection_types: DPO only: keep the same number of pairs of every (kept) rejection type: each type
+            cut, by a seeded draw, to the count of the rarest one. The synth split has ~6 text-for-call rejections
+            (premature/unsupported answer) per call-for-text one (unneeded call): as they come, DPO learns "call
+            rather than answer" and loses irrelevance.
         resume: continue from the last checkpoint in `output_dir`.
         overwrite: allow an `output_dir` that already holds a model or checkpoints.
         torch_num_threads: CPU threads for torch (0 = torch's default).
@@ -90,6 +96,8 @@ class FinetuneArguments:
     random_name_graph: list[str] = field(default_factory=list, metadata={"help": "graph for them (default: recorded)"})
     first_turn_rows: int = field(default=0, metadata={"help": "SFT: add this many first-turn-only conversations"})
     first_turn_no_tools: float = field(default=0.0, metadata={"help": "share of them without the tool listing"})
+    rejection_types: list[str] = field(default_factory=list, metadata={"help": "DPO: keep only these rejection types"})
+    balance_rejection_types: bool = field(default=False, metadata={"help": "DPO: rejection types in equal shares"})
     resume: bool = field(default=False, metadata={"help": "resume from the last checkpoint in output_dir"})
     overwrite: bool = field(default=False, metadata={"help": "allow an output_dir that already holds a run"})
     torch_num_threads: int = field(default=0, metadata={"help": "CPU threads for torch (0: torch's default)"})
@@ -123,6 +131,11 @@ def parse_stage(config_cls, argv: list[str], prog: str) -> RunSetup:
         raise UsageError("--first_turn_rows and --random_name_rows must be 0 or more")
     if not 0 <= extra.first_turn_no_tools <= 1:
         raise UsageError(f"--first_turn_no_tools must be a share in [0, 1], not {extra.first_turn_no_tools}")
+    from ..preference import REJECTION_TYPES
+
+    unknown = [t for t in extra.rejection_types if t not in REJECTION_TYPES]
+    if unknown:
+        raise UsageError(f"--rejection_types: unknown type(s) {', '.join(unknown)}; known: {', '.join(REJECTION_TYPES)}")
     if extra.merge and not model.use_peft:
         raise UsageError("--merge only applies with --use_peft (full fine-tuning already saves full weights)")
     return RunSetup(script, training, model, extra)
@@ -199,6 +212,9 @@ def load_rows(setup: RunSetup, columns: list[str]):
     import datasets
 
     script, extra = setup.script, setup.extra
+    by_type = bool(extra.rejection_types or extra.balance_rejection_types) and "chosen" in columns
+    if by_type:
+        columns = [*columns, "rejection_type"]
     names = [script.dataset_name, *extra.extra_dataset_name]
     for name in names:
         local = Path(name)
@@ -232,12 +248,37 @@ def load_rows(setup: RunSetup, columns: list[str]):
         train = datasets.concatenate_datasets(train_parts)
     if len(train_parts) > 1:
         train = train.shuffle(seed=setup.training.seed)
+    if by_type:
+        train = order_by_rejection_type(train, extra.rejection_types, extra.balance_rejection_types, setup.training.seed)
     if extra.max_train_samples and len(train) > extra.max_train_samples:
         train = train.select(range(extra.max_train_samples))
     main = loaded[0]
     test_split = script.dataset_test_split
     evaluation = keep(main[test_split]) if test_split in main else None
+    if by_type and evaluation is not None:
+        evaluation = evaluation.remove_columns("rejection_type")
     return train, evaluation, main
+
+
+def order_by_rejection_type(train, types: list[str], balance: bool, seed: int):
+    """The DPO pairs of `types` (all when empty), without the `rejection_type` column; with `balance`, every type
+    cut to the count of the rarest one (a seeded draw; the rows keep their order)."""
+    kinds = train["rejection_type"]
+    wanted = set(types) if types else set(kinds)
+    groups: dict[str, list[int]] = {}
+    for i, kind in enumerate(kinds):
+        if kind in wanted:
+            groups.setdefault(kind, []).append(i)
+    if not groups:
+        raise InputError(f"--rejection_types {' '.join(types)}: no training pair has these types")
+    if balance:
+        rng = random.Random(f"rejection-types:{seed}")
+        n = min(map(len, groups.values()))
+        groups = {kind: sorted(rng.sample(groups[kind], n)) for kind in sorted(groups)}
+    order = sorted(i for g in groups.values() for i in g)
+    counts = ", ".join(f"{k} {len(v):,}" for k, v in sorted(groups.items()))
+    print(f"dpo: {len(order):,} preference pairs ({counts})", flush=True)
+    return train.select(order).remove_columns("rejection_type")
 
 
 def random_name_split(setup: RunSetup, features):
