@@ -110,6 +110,19 @@ def test_names_tokenize_identically_mid_sentence_and_in_json():
         train_tokenizer(texts, names, TokenizerConfig(pretokenizer="gpt2"))
 
 
+def test_words_pretokenizer_makes_relation_words_the_same_tokens_in_questions_and_function_names():
+    from kg2tool.train.tokenizer import TokenizerConfig, _span_ids, train_tokenizer
+
+    texts = ["What is the place of burial of Giorgio Gaber? " + json.dumps({"name": "get_place_of_burial"})] * 30
+    words = train_tokenizer(texts, ["Giorgio Gaber"], TokenizerConfig(vocab_size=400, pretokenizer="words"))
+    names = train_tokenizer(texts, ["Giorgio Gaber"], TokenizerConfig(vocab_size=400))
+    question, call = "the place of burial of X", '{"name": "get_place_of_burial"}'
+    for word in ("place", "burial"):
+        assert _span_ids(words, question, word) == _span_ids(words, call, word)
+        assert _span_ids(names, question, word) is None  # "placeĠ": the word's token carries its space
+    assert words.decode(words.encode(question + call, add_special_tokens=False)) == question + call
+
+
 def test_corpus_synth_style_rows_drills_and_warmup(kg):
     from tokenizers import Tokenizer, models
 

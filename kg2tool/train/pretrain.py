@@ -49,7 +49,7 @@ from .copy_task import (
 from .corpus import CorpusConfig, CorpusStats, build_documents, load_synth_rows, pack, read_text_files
 from .moe import MoePreset, get_preset
 from .router import ExpertLoadTracker, RouterCapture, load_balancing_loss, router_z_loss
-from .tokenizer import TokenizerConfig, name_consistency, tokens_per_name, train_tokenizer
+from .tokenizer import PRETOKENIZE_PATTERNS, TokenizerConfig, name_consistency, tokens_per_name, train_tokenizer
 
 logger = logging.getLogger("kg2tool.pretrain")
 
@@ -72,6 +72,9 @@ class PretrainConfig(TrainingArguments):
         tokenizer_name_or_path: use this tokenizer instead of training one (must carry a chat template).
         vocab_size: BPE vocabulary size to train.
         name_repeats: times each entity name is added to the tokenizer's training text.
+        pretokenizer: the tokenizer's pre-tokenization (`kg2tool.train.tokenizer.PRETOKENIZE_PATTERNS`): `names`
+            (names tokenize the same in questions and JSON) or `words` (every space isolated: relation words too
+            are the same tokens in a question and in a function name; ~40% more tokens).
         tool_format: the chat template's tool listing, `full` (JSON schemas), `compact` (one line per tool: tiny
             CPU models read ~100 prompt tokens instead of ~900; `chat_format.COMPACT_CHAT_TEMPLATE`) or
             `signatures` (the compact lines without descriptions).
@@ -112,6 +115,9 @@ class PretrainConfig(TrainingArguments):
     tokenizer_name_or_path: str | None = field(default=None, metadata={"help": "reuse this tokenizer"})
     vocab_size: int = field(default=8192, metadata={"help": "BPE vocabulary size to train"})
     name_repeats: int = field(default=4, metadata={"help": "entity-name repeats in tokenizer training"})
+    pretokenizer: str = field(
+        default="names", metadata={"help": "tokenizer pre-tokenization: names | words | trailing (tokenizer.py)"}
+    )
     tool_format: str = field(
         default="full", metadata={"help": "tool listing in the chat template: full | compact | signatures"}
     )
@@ -147,6 +153,10 @@ class PretrainConfig(TrainingArguments):
             raise ValueError("model_overrides must be a mapping of preset field names to values")
         if not 0 <= self.synthetic_fraction < 1:
             raise ValueError("synthetic_fraction must be in [0, 1)")
+        if self.pretokenizer not in PRETOKENIZE_PATTERNS:
+            raise ValueError(
+                f"pretokenizer must be one of {', '.join(PRETOKENIZE_PATTERNS)}, not {self.pretokenizer!r}"
+            )
         if self.tool_format not in TEMPLATES:
             raise ValueError(f"tool_format must be one of {', '.join(TEMPLATES)}, not {self.tool_format!r}")
         if self.max_length < 8:
@@ -426,7 +436,10 @@ def prepare_data(config: PretrainConfig, prepared: Path):
             raise InputError(f"tokenizer {config.tokenizer_name_or_path} has no chat template")
     else:
         tok_cfg = TokenizerConfig(
-            vocab_size=config.vocab_size, name_repeats=config.name_repeats, tool_format=config.tool_format
+            vocab_size=config.vocab_size,
+            name_repeats=config.name_repeats,
+            tool_format=config.tool_format,
+            pretokenizer=config.pretokenizer,
         )
         tokenizer = train_tokenizer(docs, names, tok_cfg)
     t2 = time.time()

@@ -33,6 +33,9 @@ from .chat_format import END_OF_TEXT, IM_END, MARKUP_TOKENS, SPECIAL_TOKENS, TEM
 # one at a time (numbers and dates generalize), bare; runs of other symbols with one trailing space; one space.
 PRETOKENIZE_PATTERNS = {
     "names": r" ?\p{Ll}[\p{L}\p{M}]* ?|[\p{L}\p{M}]+|\p{N}|[^\s\p{L}\p{M}\p{N}]+ ?|\s",
+    # every word bare and every space a token of its own: a relation's words are then the same tokens in the question
+    # ("place of burial") and in the function name (`get_place_of_burial`), not only the names
+    "words": r"[\p{L}\p{M}]+|\p{N}|[^\s\p{L}\p{M}\p{N}]+|\s",
     # the first scheme: every word keeps one trailing space (names followed by a space differ from their JSON form)
     "trailing": r"[\p{L}\p{M}]+ ?|\p{N} ?|[^\s\p{L}\p{M}\p{N}]+ ?|\s+",
 }
@@ -47,7 +50,7 @@ class TokenizerConfig:
         vocab_size: requested vocabulary size (BPE may stop below it on repetitive text; the result is reported).
         min_frequency: a merge needs at least this many occurrences.
         name_repeats: how many times each entity name is added to the training text.
-        pretokenizer: key of `PRETOKENIZE_PATTERNS` (`names`, the default, or `trailing`).
+        pretokenizer: key of `PRETOKENIZE_PATTERNS` (`names`, the default, `words` or `trailing`).
         tool_format: the chat template's tool listing: `full` (JSON schemas, as Qwen2.5), `compact` (one line per
             tool; `kg2tool.train.chat_format.COMPACT_CHAT_TEMPLATE`) or `signatures` (those lines without the
             descriptions).
