@@ -12,6 +12,8 @@ Design choices:
 - The report: `report.json` shaped `{stage: {category_or_metric: score}}` (fractions in [0, 1]; AST categories by
   name, `multi_step_exec` for executable multi-step accuracy), `report.md` (the same table plus stage times) and
   `report.png` (grouped bars); `run.json` keeps timings and the resolved commands.
+- Learning curves: each training stage's logged losses (Trainer's `trainer_state.json`, from the stage folder or its
+  last checkpoint) go to `curves.json` (`{stage: {metric: [[step, value], ...]}}`) and `curves.png`.
 """
 
 from __future__ import annotations
@@ -28,6 +30,12 @@ from .errors import InputError, Kg2ToolError, OutputError, UsageError
 
 STAGES = ("pretrain", "sft", "dpo")
 # The columns of the report, in this order when present.
+# Logged training metrics drawn as learning curves, per stage, when present.
+CURVE_KEYS = {
+    "pretrain": ("lm_loss", "copy_loss"),
+    "sft": ("lm_loss", "mean_token_accuracy"),
+    "dpo": ("loss", "rewards/accuracies"),
+}
 REPORT_KEYS = ("simple", "multiple", "parallel", "parallel_multiple", "irrelevance", "multi_step_exec",
                "multi_turn_exec", "exec_call_validity")  # fmt: skip
 
@@ -250,7 +258,7 @@ def markdown(report: dict[str, dict[str, float]], info: dict[str, Any]) -> str:
     for stage in info["stages"]:
         seconds = "skipped (done)" if stage["skipped"] else f"{stage['seconds']:.0f}"
         lines.append(f"| {stage['name']} | {seconds} |")
-    lines += ["", f"Total: {info['total_seconds']:.0f} s.", ""]
+    lines += ["", f"Total: {info['total_seconds']:.0f} s.", "", "Learning curves: curves.png (data: curves.json).", ""]
     return "\n".join(lines)
 
 
@@ -282,6 +290,61 @@ def plot(report: dict[str, dict[str, float]], path: Path) -> Path | None:
     return path
 
 
+def _trainer_state(stage_dir: Path) -> Path | None:
+    """The stage's `trainer_state.json`: in the folder itself, else in its last checkpoint."""
+    if (stage_dir / "trainer_state.json").is_file():
+        return stage_dir / "trainer_state.json"
+    checkpoints = [p for p in stage_dir.glob("checkpoint-*") if p.name.split("-")[-1].isdigit()]
+    for checkpoint in sorted(checkpoints, key=lambda p: int(p.name.split("-")[-1]), reverse=True):
+        if (checkpoint / "trainer_state.json").is_file():
+            return checkpoint / "trainer_state.json"
+    return None
+
+
+def collect_curves(out_dir: Path, stages=STAGES) -> dict[str, dict[str, list[list[float]]]]:
+    """`{stage: {metric: [[step, value], ...]}}` from each stage's logged history (`CURVE_KEYS`)."""
+    curves: dict[str, dict[str, list[list[float]]]] = {}
+    for stage in stages:
+        state = _trainer_state(out_dir / stage)
+        if state is None:
+            continue
+        history = json.loads(state.read_text(encoding="utf-8")).get("log_history", [])
+        series = {
+            key: [[entry["step"], entry[key]] for entry in history if key in entry and "step" in entry]
+            for key in CURVE_KEYS.get(stage, ("loss",))
+        }
+        curves[stage] = {k: v for k, v in series.items() if v}
+    return curves
+
+
+def plot_curves(curves: dict[str, dict[str, list[list[float]]]], path: Path) -> Path | None:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return None
+    stages = [s for s in curves if curves[s]]
+    if not stages:
+        return None
+    fig, axes = plt.subplots(1, len(stages), figsize=(4.2 * len(stages), 3.2), dpi=120, squeeze=False)
+    for ax, stage in zip(axes[0], stages, strict=True):
+        twin = None
+        for i, (key, points) in enumerate(curves[stage].items()):
+            target = ax if i == 0 else (twin := twin or ax.twinx())
+            target.plot([p[0] for p in points], [p[1] for p in points], color=f"C{i}", label=key)
+            target.set_ylabel(key, color=f"C{i}", fontsize=8)
+        ax.set_title(stage, fontsize=9)
+        ax.set_xlabel("step", fontsize=8)
+    fig.tight_layout()
+    tmp = path.with_name(path.stem + ".tmp.png")
+    fig.savefig(tmp)
+    plt.close(fig)
+    os.replace(tmp, path)
+    return path
+
+
 def write_report(out_dir: Path, report: dict, info: dict) -> None:
     from .evaluation.scoring import write_atomic
 
@@ -289,3 +352,6 @@ def write_report(out_dir: Path, report: dict, info: dict) -> None:
     write_atomic(out_dir / "run.json", json.dumps(info, indent=2) + "\n")
     write_atomic(out_dir / "report.md", markdown(report, info))
     plot(report, out_dir / "report.png")
+    curves = collect_curves(out_dir)
+    write_atomic(out_dir / "curves.json", json.dumps(curves) + "\n")
+    plot_curves(curves, out_dir / "curves.png")

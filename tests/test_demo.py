@@ -13,7 +13,7 @@ pytest.importorskip("trl")
 TOY_MOE = {"hidden_size": 48, "num_hidden_layers": 1, "num_attention_heads": 2, "num_key_value_heads": 1,
            "num_experts": 4, "num_experts_per_tok": 2, "moe_intermediate_size": 24,
            "shared_expert_intermediate_size": 48}  # fmt: skip
-COMMON = {"torch_num_threads": 1, "disable_tqdm": True, "report_to": "none", "use_cpu": True}
+COMMON = {"torch_num_threads": 1, "disable_tqdm": True, "report_to": "none", "use_cpu": True, "logging_steps": 1}
 
 
 def toy_plan(tmp_path):
@@ -66,6 +66,9 @@ def test_demo_runs_every_stage_and_reports(tmp_path, small_graph_path, capsys):
     for name in ("report.md", "report.png", "run.json", "data/validation_report.json", "sft/sft_report.json",
                  "dpo/dpo_report.json", "eval-dpo/summary.json"):  # fmt: skip
         assert (out / name).exists(), name
+    curves = json.loads((out / "curves.json").read_text())
+    assert {"pretrain", "sft", "dpo"} <= set(curves) and curves["sft"]["lm_loss"], curves
+    assert (out / "curves.png").exists()
     md = (out / "report.md").read_text()
     assert "| pretrain |" in md and "| dpo |" in md and "multi_step_exec" in md
     run = json.loads((out / "run.json").read_text())

@@ -583,6 +583,7 @@ def run_pretrain(config: PretrainConfig, extra_callbacks: list | None = None) ->
     result = trainer.train(resume_from_checkpoint=resume_from)
     train_seconds = time.time() - t_train
     trainer.save_model(config.output_dir)
+    trainer.save_state()  # trainer_state.json: the logged history (the demo's learning curves)
     history = [h for h in trainer.state.log_history if "lm_loss" in h]
     report = {
         "preset": config.model_preset,
