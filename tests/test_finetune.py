@@ -374,6 +374,43 @@ def test_first_turn_rows_add_conversations_cut_after_their_first_assistant_messa
         rows_for("--first_turn_rows", "4", "--first_turn_no_tools", "1.5")
 
 
+def test_later_turn_rows_add_multi_step_conversations_cut_after_a_later_assistant_message(data_dir, tmp_path):
+    """`--later_turn_rows N` adds N copies of multi-step training conversations, each ending at an assistant
+    message that is not its first, with the original conversation's messages up to there."""
+    import json
+
+    from kg2tool.errors import UsageError
+    from kg2tool.train import finetune as ft
+    from kg2tool.train.sft import KgSFTConfig
+
+    def rows_for(*more):
+        argv = ["--model_name_or_path", "unused", "--dataset_name", str(data_dir), "--output_dir", str(tmp_path / "o"),
+                "--use_cpu", "true", "--bf16", "false", *more]  # fmt: skip
+        return ft.load_rows(ft.parse_stage(KgSFTConfig, argv, "test"), ["messages", "tools"])[0]
+
+    plain = rows_for()
+    originals = [json.dumps(r["messages"]) for r in plain]
+
+    def prefix_of(r):  # the original conversations this row is a strict prefix of
+        text = json.dumps(r["messages"])[:-1]
+        return [o for o in originals if o.startswith(text + ",")]
+
+    multi = [r for r in plain if sum(bool(m.get("tool_calls")) for m in r["messages"]) >= 2]
+    assert multi
+    n = len(multi) + 3
+    mixed = rows_for("--later_turn_rows", str(n))
+    assert len(mixed) == len(plain) + n and mixed.features == plain.features
+    copies = [r for r in mixed if json.dumps(r["messages"]) not in originals]
+    assert len(copies) >= n - len(multi)  # a cut at the last message equals its original
+    for r in copies:
+        assert prefix_of(r) and r["messages"][-1]["role"] == "assistant"
+        assert sum(m["role"] == "assistant" for m in r["messages"]) >= 2
+    assert [r["messages"] for r in rows_for("--later_turn_rows", "6")] == [
+        r["messages"] for r in rows_for("--later_turn_rows", "6")]  # seeded
+    with pytest.raises(UsageError, match="later_turn_rows"):
+        rows_for("--later_turn_rows", "-1")
+
+
 def test_dpo_rejection_types_filter_and_balance_the_pairs(data_dir, tmp_path):
     """`--rejection_types` keeps only those pairs; `--balance_rejection_types` cuts every type to the rarest's count."""
     from collections import Counter

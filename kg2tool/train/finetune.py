@@ -67,6 +67,10 @@ class FinetuneArguments:
             (drawn with `seed` from the training rows, random-name ones included). Short rows whose loss is the
             first call alone: the question -> function + copied arguments step that every AST category scores gets
             several times the weight of the later calls and the answer sentence. 0 disables.
+        later_turn_rows: SFT only: add this many copies of training conversations with two or more call turns
+            (random-name ones included) cut after a later assistant message (a later call turn or the answer; seeded
+            draw): the steps that copy names and lists out of tool results get rows of their own, as
+            `first_turn_rows` gives the first step. 0 disables.
         first_turn_no_tools: share of those first-turn copies (the ones that answer with a call) rendered without
             their tool listing. In a plain training loop a tiny model learned which function a question asks for in
             400 steps without a listing and not at all with one (docs/research/learning-effect.md, session 4); the
@@ -96,6 +100,7 @@ class FinetuneArguments:
     random_name_graph: list[str] = field(default_factory=list, metadata={"help": "graph for them (default: recorded)"})
     first_turn_rows: int = field(default=0, metadata={"help": "SFT: add this many first-turn-only conversations"})
     first_turn_no_tools: float = field(default=0.0, metadata={"help": "share of them without the tool listing"})
+    later_turn_rows: int = field(default=0, metadata={"help": "SFT: add this many rows cut after a later turn"})
     rejection_types: list[str] = field(default_factory=list, metadata={"help": "DPO: keep only these rejection types"})
     balance_rejection_types: bool = field(default=False, metadata={"help": "DPO: rejection types in equal shares"})
     resume: bool = field(default=False, metadata={"help": "resume from the last checkpoint in output_dir"})
@@ -127,8 +132,8 @@ def parse_stage(config_cls, argv: list[str], prog: str) -> RunSetup:
         raise UsageError(f"{prog}: --model_name_or_path is required (a checkpoint folder or Hub id)")
     if not script.dataset_name:
         raise UsageError(f"{prog}: --dataset_name is required (a `kg2tool synth` output folder or Hub id)")
-    if extra.first_turn_rows < 0 or extra.random_name_rows < 0:
-        raise UsageError("--first_turn_rows and --random_name_rows must be 0 or more")
+    if extra.first_turn_rows < 0 or extra.random_name_rows < 0 or extra.later_turn_rows < 0:
+        raise UsageError("--first_turn_rows, --later_turn_rows and --random_name_rows must be 0 or more")
     if not 0 <= extra.first_turn_no_tools <= 1:
         raise UsageError(f"--first_turn_no_tools must be a share in [0, 1], not {extra.first_turn_no_tools}")
     from ..preference import REJECTION_TYPES
@@ -241,10 +246,14 @@ def load_rows(setup: RunSetup, columns: list[str]):
     if extra.random_name_rows > 0 and "messages" in columns:
         train_parts.append(random_name_split(setup, train_parts[0].features))
     train = datasets.concatenate_datasets(train_parts) if len(train_parts) > 1 else train_parts[0]
+    pool = train
     if extra.first_turn_rows > 0 and "messages" in columns:
         train_parts.append(
-            first_turn_split(train, extra.first_turn_rows, setup.training.seed, extra.first_turn_no_tools)
+            first_turn_split(pool, extra.first_turn_rows, setup.training.seed, extra.first_turn_no_tools)
         )
+    if extra.later_turn_rows > 0 and "messages" in columns:
+        train_parts.append(later_turn_split(pool, extra.later_turn_rows, setup.training.seed))
+    if len(train_parts) > 1:
         train = datasets.concatenate_datasets(train_parts)
     if len(train_parts) > 1:
         train = train.shuffle(seed=setup.training.seed)
@@ -332,6 +341,37 @@ def first_turn_split(train, n: int, seed: int, no_tools: float = 0.0):
             cut["tools"] = []
         rows.append({k: encode_json(cut[k]) for k in cols})
     print(f"sft: {len(rows):,} first-turn-only copies of training conversations", flush=True)
+    return datasets.Dataset.from_list(rows, features=train.features)
+
+
+def later_turn_split(train, n: int, seed: int):
+    """`n` copies of `train`'s rows with two or more call turns (a seeded draw, without replacement while they
+    last), each cut after one of its assistant messages other than the first (drawn with the same seed), as a
+    Dataset with `train`'s features."""
+    import datasets
+
+    from ..dataset import encode_json
+
+    rng = random.Random(f"later-turn:{seed}")
+    cuts: dict[int, list[int]] = {}
+    for i, messages in enumerate(train["messages"]):
+        turns = [j for j, m in enumerate(messages) if m.get("role") == "assistant"]
+        if sum(bool(messages[j].get("tool_calls")) for j in turns) >= 2:  # two call turns or more
+            cuts[i] = turns[1:]
+    if not cuts:
+        print("sft: no multi-step training conversations: no later-turn copies", flush=True)
+        return datasets.Dataset.from_list([], features=train.features)
+    order: list[int] = []
+    while len(order) < n:
+        block = sorted(cuts)
+        rng.shuffle(block)
+        order.extend(block[: n - len(order)])
+    cols = list(train.features)
+    rows = []
+    for i, row in zip(order, train.select(order), strict=True):
+        end = rng.choice(cuts[i])
+        rows.append({k: encode_json(dict(row, messages=row["messages"][: end + 1])[k]) for k in cols})
+    print(f"sft: {len(rows):,} copies of multi-step conversations cut after a later turn", flush=True)
     return datasets.Dataset.from_list(rows, features=train.features)
 
 
