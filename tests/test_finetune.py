@@ -411,6 +411,24 @@ def test_later_turn_rows_add_multi_step_conversations_cut_after_a_later_assistan
         rows_for("--later_turn_rows", "-1")
 
 
+def test_copy_pool_names_draws_the_copy_segments_from_the_graphs_entity_names(data_dir, tmp_path):
+    from kg2tool.errors import UsageError
+    from kg2tool.evaluation.runner import recorded_graph_files
+    from kg2tool.graph import load_graph
+    from kg2tool.train import finetune as ft
+    from kg2tool.train.sft import KgSFTConfig
+
+    def setup(*more):
+        argv = ["--model_name_or_path", "unused", "--dataset_name", str(data_dir), "--output_dir", str(tmp_path / "o"),
+                "--use_cpu", "true", "--bf16", "false", *more]  # fmt: skip
+        return ft.parse_stage(KgSFTConfig, argv, "test")
+
+    names = ft.graph_names(setup("--copy_pool", "names"))
+    assert names == list(load_graph(recorded_graph_files(data_dir)).entity_names()) and len(names) > 10
+    with pytest.raises(UsageError, match="copy_pool"):
+        setup("--copy_pool", "everything")
+
+
 def test_dpo_rejection_types_filter_and_balance_the_pairs(data_dir, tmp_path):
     """`--rejection_types` keeps only those pairs; `--balance_rejection_types` cuts every type to the rarest's count."""
     from collections import Counter

@@ -59,6 +59,9 @@ class FinetuneArguments:
             the training rows' argument tokens shown twice; `kg2tool.train.copy_task`): keeps the copying circuit
             that `kg2tool pretrain --copy_warmup_steps` formed. 0 disables.
         copy_aux_batch / copy_segment_length: segments per step and tokens per segment for it.
+        copy_pool: the tokens its segments are drawn from: `arguments` (the training rows' string call arguments,
+            misspelled names of error-recovery rows included) or `names` (the entity names of the dataset's
+            graph, as `kg2tool pretrain` draws them; `random_name_graph` or the recorded graph files).
         random_name_rows: SFT only: add this many verified conversations over randomly renamed copies of the
             dataset's graph to the training rows (`kg2tool.train.copy_data`): their names cannot have been
             memorized, so the model learns to copy names from the question and tool results. 0 disables.
@@ -96,6 +99,7 @@ class FinetuneArguments:
     copy_aux_weight: float = field(default=0.0, metadata={"help": "auxiliary copy-loss weight (0: none)"})
     copy_aux_batch: int = field(default=4, metadata={"help": "segments per step for the copy loss"})
     copy_segment_length: int = field(default=24, metadata={"help": "tokens per copy segment"})
+    copy_pool: str = field(default="arguments", metadata={"help": "copy-loss tokens: arguments | names"})
     random_name_rows: int = field(default=0, metadata={"help": "SFT: add this many random-name conversations"})
     random_name_graph: list[str] = field(default_factory=list, metadata={"help": "graph for them (default: recorded)"})
     first_turn_rows: int = field(default=0, metadata={"help": "SFT: add this many first-turn-only conversations"})
@@ -134,6 +138,8 @@ def parse_stage(config_cls, argv: list[str], prog: str) -> RunSetup:
         raise UsageError(f"{prog}: --dataset_name is required (a `kg2tool synth` output folder or Hub id)")
     if extra.first_turn_rows < 0 or extra.random_name_rows < 0 or extra.later_turn_rows < 0:
         raise UsageError("--first_turn_rows, --later_turn_rows and --random_name_rows must be 0 or more")
+    if extra.copy_pool not in ("arguments", "names"):
+        raise UsageError(f"--copy_pool must be arguments or names, not {extra.copy_pool!r}")
     if not 0 <= extra.first_turn_no_tools <= 1:
         raise UsageError(f"--first_turn_no_tools must be a share in [0, 1], not {extra.first_turn_no_tools}")
     from ..preference import REJECTION_TYPES
@@ -290,23 +296,38 @@ def order_by_rejection_type(train, types: list[str], balance: bool, seed: int):
     return train.select(order).remove_columns("rejection_type")
 
 
+def _dataset_graphs(setup: RunSetup, flag: str) -> list[str]:
+    """`random_name_graph`, else the graph files recorded in the dataset's validation_report.json; `flag` names
+    the option that needs them in the error."""
+    from ..evaluation.runner import recorded_graph_files
+
+    graphs = list(setup.extra.random_name_graph) or recorded_graph_files(Path(setup.script.dataset_name))
+    missing = [g for g in graphs if not Path(g).is_file()]
+    if not graphs or missing:
+        raise InputError(
+            f"{flag} needs the dataset's graph: give --random_name_graph FILE"
+            + (f" ({', '.join(missing)} not found)" if missing else "")
+        )
+    return graphs
+
+
+def graph_names(setup: RunSetup) -> list[str]:
+    """Entity names of the dataset's graph (`--copy_pool names`)."""
+    from ..graph import load_graph
+
+    return list(load_graph(_dataset_graphs(setup, "--copy_pool names")).entity_names())
+
+
 def random_name_split(setup: RunSetup, features):
     """`random_name_rows` synth conversations over renamed copies of the graph, as a Dataset with `features`."""
     import datasets
 
     from ..dataset import encode_json
-    from ..evaluation.runner import recorded_graph_files
     from ..graph import load_graph
     from .copy_data import random_name_rows
 
     extra = setup.extra
-    graphs = list(extra.random_name_graph) or recorded_graph_files(Path(setup.script.dataset_name))
-    missing = [g for g in graphs if not Path(g).is_file()]
-    if not graphs or missing:
-        raise InputError(
-            "--random_name_rows needs the dataset's graph: give --random_name_graph FILE"
-            + (f" ({', '.join(missing)} not found)" if missing else "")
-        )
+    graphs = _dataset_graphs(setup, "--random_name_rows")
     kg = load_graph(graphs)
     rows = random_name_rows(kg, extra.random_name_rows, seed=setup.training.seed)
     print(f"sft: {len(rows):,} random-name conversations over renamed copies of {', '.join(graphs)}", flush=True)
@@ -469,7 +490,10 @@ def run_stage(setup: RunSetup, stage: str, base_cls, columns: list[str], what: s
     if extra.copy_aux_weight > 0:
         from .copy_task import CopyTask, argument_strings, name_token_pool
 
-        pool = name_token_pool(tokenizer, argument_strings(train))
+        if extra.copy_pool == "names":
+            pool = name_token_pool(tokenizer, graph_names(setup))
+        else:
+            pool = name_token_pool(tokenizer, argument_strings(train))
         if len(pool) < 2:
             raise InputError("--copy_aux_weight: the training rows have no string call arguments to draw from")
         trainer.copy_task = CopyTask(pool, extra.copy_segment_length, seed=args.seed)
