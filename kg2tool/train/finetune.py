@@ -260,9 +260,7 @@ def load_rows(setup: RunSetup, columns: list[str]):
     if extra.later_turn_rows > 0 and "messages" in columns:
         train_parts.append(later_turn_split(pool, extra.later_turn_rows, setup.training.seed))
     if len(train_parts) > 1:
-        train = datasets.concatenate_datasets(train_parts)
-    if len(train_parts) > 1:
-        train = train.shuffle(seed=setup.training.seed)
+        train = datasets.concatenate_datasets(train_parts).shuffle(seed=setup.training.seed)
     if by_type:
         train = order_by_rejection_type(train, extra.rejection_types, extra.balance_rejection_types, setup.training.seed)
     if extra.max_train_samples and len(train) > extra.max_train_samples:
