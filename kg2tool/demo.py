@@ -262,14 +262,32 @@ def markdown(report: dict[str, dict[str, float]], info: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def plot(report: dict[str, dict[str, float]], path: Path) -> Path | None:
+def _pyplot(name: str):
+    """matplotlib's pyplot on the Agg backend, or None (with a message naming the file not drawn)."""
     try:
         import matplotlib
 
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        print("matplotlib is not installed (`pip install 'kg2tool[plot]'`): no report.png", flush=True)
+        print(f"matplotlib is not installed (`pip install 'kg2tool[plot]'`): no {name}", flush=True)
+        return None
+    return plt
+
+
+def _save(plt, fig, path: Path) -> Path:
+    """Write the figure to a temporary name, then rename it to `path`."""
+    fig.tight_layout()
+    tmp = path.with_name(path.stem + ".tmp.png")
+    fig.savefig(tmp)
+    plt.close(fig)
+    os.replace(tmp, path)
+    return path
+
+
+def plot(report: dict[str, dict[str, float]], path: Path) -> Path | None:
+    plt = _pyplot(path.name)
+    if plt is None:
         return None
     keys = [k for k in REPORT_KEYS if any(k in s for s in report.values())]
     width = 0.8 / max(1, len(report))
@@ -282,23 +300,20 @@ def plot(report: dict[str, dict[str, float]], path: Path) -> Path | None:
     ax.set_ylim(0, 1)
     ax.set_ylabel("score (held-out test split)")
     ax.legend(fontsize=8)
-    fig.tight_layout()
-    tmp = path.with_name(path.stem + ".tmp.png")
-    fig.savefig(tmp)
-    plt.close(fig)
-    os.replace(tmp, path)
-    return path
+    return _save(plt, fig, path)
 
 
 def _trainer_state(stage_dir: Path) -> Path | None:
     """The stage's `trainer_state.json`: in the folder itself, else in its last checkpoint."""
     if (stage_dir / "trainer_state.json").is_file():
         return stage_dir / "trainer_state.json"
-    checkpoints = [p for p in stage_dir.glob("checkpoint-*") if p.name.split("-")[-1].isdigit()]
-    for checkpoint in sorted(checkpoints, key=lambda p: int(p.name.split("-")[-1]), reverse=True):
-        if (checkpoint / "trainer_state.json").is_file():
-            return checkpoint / "trainer_state.json"
-    return None
+    if not stage_dir.is_dir():
+        return None
+    from transformers.trainer_utils import get_last_checkpoint
+
+    last = get_last_checkpoint(str(stage_dir))
+    state = Path(last) / "trainer_state.json" if last else None
+    return state if state is not None and state.is_file() else None
 
 
 def collect_curves(out_dir: Path, stages=STAGES) -> dict[str, dict[str, list[list[float]]]]:
@@ -318,15 +333,9 @@ def collect_curves(out_dir: Path, stages=STAGES) -> dict[str, dict[str, list[lis
 
 
 def plot_curves(curves: dict[str, dict[str, list[list[float]]]], path: Path) -> Path | None:
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        return None
     stages = [s for s in curves if curves[s]]
-    if not stages:
+    plt = _pyplot(path.name) if stages else None
+    if plt is None:
         return None
     fig, axes = plt.subplots(1, len(stages), figsize=(4.2 * len(stages), 3.2), dpi=120, squeeze=False)
     for ax, stage in zip(axes[0], stages, strict=True):
@@ -337,12 +346,7 @@ def plot_curves(curves: dict[str, dict[str, list[list[float]]]], path: Path) -> 
             target.set_ylabel(key, color=f"C{i}", fontsize=8)
         ax.set_title(stage, fontsize=9)
         ax.set_xlabel("step", fontsize=8)
-    fig.tight_layout()
-    tmp = path.with_name(path.stem + ".tmp.png")
-    fig.savefig(tmp)
-    plt.close(fig)
-    os.replace(tmp, path)
-    return path
+    return _save(plt, fig, path)
 
 
 def write_report(out_dir: Path, report: dict, info: dict) -> None:
