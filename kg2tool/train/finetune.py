@@ -334,6 +334,16 @@ def random_name_split(setup: RunSetup, features):
     return datasets.Dataset.from_list([{k: encode_json(r[k]) for k in cols} for r in rows], features=features)
 
 
+def _draw(pool: list[int], n: int, rng: random.Random) -> list[int]:
+    """`n` items of `pool` in a seeded order: every item once per pass, passes repeated until `n` are drawn."""
+    order: list[int] = []
+    while len(order) < n:
+        block = list(pool)
+        rng.shuffle(block)
+        order.extend(block[: n - len(order)])
+    return order
+
+
 def first_turn_split(train, n: int, seed: int, no_tools: float = 0.0):
     """`n` rows of `train` (drawn without replacement while they last, seeded) cut after their first assistant
     message, as a Dataset with `train`'s features; a `no_tools` share of those that answer with a tool call lose
@@ -343,11 +353,7 @@ def first_turn_split(train, n: int, seed: int, no_tools: float = 0.0):
     from ..dataset import encode_json
 
     rng = random.Random(f"first-turn:{seed}")
-    order: list[int] = []
-    while len(order) < n:
-        block = list(range(len(train)))
-        rng.shuffle(block)
-        order.extend(block[: n - len(order)])
+    order = _draw(list(range(len(train))), n, rng)
     cols = list(train.features)
     rows = []
     for row in train.select(order):
@@ -380,11 +386,7 @@ def later_turn_split(train, n: int, seed: int):
     if not cuts:
         print("sft: no multi-step training conversations: no later-turn copies", flush=True)
         return datasets.Dataset.from_list([], features=train.features)
-    order: list[int] = []
-    while len(order) < n:
-        block = sorted(cuts)
-        rng.shuffle(block)
-        order.extend(block[: n - len(order)])
+    order = _draw(sorted(cuts), n, rng)
     cols = list(train.features)
     rows = []
     for i, row in zip(order, train.select(order), strict=True):
