@@ -286,3 +286,32 @@ def test_reference_models_and_wire_conversion(ts):
     other = ExecTask("x", "multi_step", "2p", [{"type": "function", "function": {"name": "nope"}}], [], [], [], [])
     with pytest.raises(Exception, match="does not match"):
         check_tools_match([task, other], ts)
+
+
+def test_stepwise_kinds_and_scoring():
+    from kg2tool.evaluation.parsers import Parsed
+    from kg2tool.evaluation.stepwise import score_step, step_items
+
+    def call(i, name, args):
+        return {"id": f"c{i}", "type": "function", "function": {"name": name, "arguments": args}}
+
+    row = {
+        "id": "r1", "category": "multi_step", "pattern": "2p", "tools": [], "answers": ["Ada", "Bo"],
+        "messages": [
+            {"role": "user", "content": "Who studied where Alan Turing worked?"},
+            {"role": "assistant", "content": "", "tool_calls": [call(1, "get_employer", {"entity": "Alan Turing"})]},
+            {"role": "tool", "tool_call_id": "c1", "content": '["Oxford"]'},
+            {"role": "assistant", "content": "", "tool_calls": [call(2, "find_by_educated_at", {"value": "Oxford"})]},
+            {"role": "tool", "tool_call_id": "c2", "content": '["Ada", "Bo"]'},
+            {"role": "assistant", "content": "Ada and Bo."},
+        ],
+    }  # fmt: skip
+    first, later, answer = step_items([row])
+    assert [s.kind for s in (first, later, answer)] == ["first_call", "later_call", "answer"]
+    assert [len(s.messages) for s in (first, later, answer)] == [1, 3, 5]  # the gold conversation before the turn
+    assert score_step(first, Parsed([{"name": "get_employer", "arguments": {"entity": "Alan Turing"}}]))
+    assert score_step(first, Parsed([{"name": "get_employer", "arguments": '{"entity": "Alan Turing"}'}]))
+    assert not score_step(first, Parsed([{"name": "get_employer", "arguments": {"entity": "Alan"}}]))
+    assert not score_step(first, Parsed([], ["unterminated <tool_call> block"]))
+    assert score_step(answer, Parsed(text="Bo, Ada")) and not score_step(answer, Parsed(text="Ada"))
+    assert not score_step(answer, Parsed([{"name": "x", "arguments": {}}], text="Ada Bo"))

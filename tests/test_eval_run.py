@@ -366,3 +366,32 @@ def test_moe_checkpoint_saved_like_trl_generates_in_batches(tiny_tokenizer, tmp_
     assert backend.model.config.output_router_logits is False
     backend.unload()
     shutil.rmtree(model_dir)
+
+
+STEPWISE = ["stepwise_first_call", "stepwise_later_call", "stepwise_answer", "stepwise_reply"]
+
+
+def test_stepwise_gold_is_perfect_and_no_call_gets_only_the_replies(wiki_data, tmp_path):
+    """`--stepwise`: every assistant turn of the executable rows, after the gold conversation before it."""
+    out = tmp_path / "gold-steps"
+    assert run_eval(wiki_data, out, "--model", "gold", "--stepwise", "--limit", "10", "--no-plot") == 0
+    summary, rows, details = read(out)
+    assert list(summary) == AST + EXEC + STEPWISE and all(s == 1.0 for s in summary.values()), summary
+    steps = [r for r in rows if r["kind"] == "step"]
+    exec_rows = [r for r in rows if r["kind"] == "exec"]
+    # one step per assistant turn of the same rows the loop ran; failed calls of error_recovery rows included
+    assert {r["id"].split("#")[0] for r in steps} == {r["id"] for r in exec_rows}
+    assert len(steps) == sum(details["stepwise"]["by_kind"][k]["total"] for k in ("first_call", "later_call",
+                                                                                   "answer", "reply"))
+    assert sum(r["step"] == "answer" for r in steps) == len(exec_rows)  # one final answer per row
+    later = [r for r in steps if r["step"] == "later_call"]
+    assert later and all(r["turn"] > 0 for r in later)
+    report = (out / "report.md").read_text()
+    assert "## Step-wise" in report and "| stepwise_later_call |" in report
+
+    out = tmp_path / "no-call-steps"
+    assert run_eval(wiki_data, out, "--model", "no-call", "--stepwise", "--limit", "10", "--no-plot") == 0
+    summary, _, _ = read(out)
+    # the fixed text has no call and states no answer: only the non-final text turns are right
+    assert {k: summary[k] for k in STEPWISE} == {"stepwise_first_call": 0.0, "stepwise_later_call": 0.0,
+                                                  "stepwise_answer": 0.0, "stepwise_reply": 1.0}

@@ -133,6 +133,12 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
     run.add_argument("--lang", default="en", help="label language used when loading the graph (synth's --lang)")
     run.add_argument("--no-ast", action="store_true", help="skip the BFCL-style AST categories")
     run.add_argument("--no-exec", action="store_true", help="skip the executable multi-step loop")
+    run.add_argument(
+        "--stepwise",
+        action="store_true",
+        help="also score each assistant turn of the executable rows after the gold conversation before it "
+        "(first call, later calls, final answer): where multi-step conversations go wrong",
+    )
     run.add_argument("--no-plot", action="store_true", help="do not write summary.png (no matplotlib needed)")
     run.add_argument("--overwrite", action="store_true", help="replace an existing report folder")
 
@@ -170,6 +176,7 @@ def run_eval(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         exec=not args.no_exec,
         underscore_to_dot=args.underscore_to_dot,
         lang=args.lang,
+        stepwise=args.stepwise,
         backend_options={
             "device": args.device,
             "dtype": args.dtype,

@@ -8,7 +8,8 @@ Files written to the output folder (each to a temporary name, then renamed):
 * ``summary.json``: ``{category_or_metric: score}``, scores as fractions in [0, 1]: AST categories by name
   (``simple``, ``multiple``, ...), ``multi_step_exec`` and ``multi_turn_exec`` (final answer correct),
   ``exec_call_validity`` (rows whose calls were all schema-valid), ``exec_within_gold_steps`` (correct with at
-  most the gold number of call turns);
+  most the gold number of call turns); with ``--stepwise`` also ``stepwise_first_call``, ``stepwise_later_call``,
+  ``stepwise_answer`` (``stepwise_reply``): each assistant turn scored after the gold conversation before it;
 * ``details.json``: counts behind every score, error types, per-pattern figures, mean steps and calls against
   gold, the run's settings and timings;
 * ``report.md``: the same as Markdown tables; ``summary.png``: a bar chart of ``summary.json`` (matplotlib,
@@ -23,12 +24,17 @@ from pathlib import Path
 
 from ..errors import MissingExtraError
 from .scoring import write_atomic
+from .stepwise import STEP_KINDS
 
 EXEC_METRICS = {
     "multi_step_exec": "executable multi-step: final answer correct (multi_step rows)",
     "multi_turn_exec": "executable multi-turn: final answer correct (multi_turn rows)",
     "exec_call_validity": "executable rows whose calls were all schema-valid (at least one call)",
     "exec_within_gold_steps": "executable rows correct within the gold number of call turns",
+    "stepwise_first_call": "step-wise: call turns after a user message right (gold conversation before them)",
+    "stepwise_later_call": "step-wise: call turns after tool results right (gold conversation before them)",
+    "stepwise_answer": "step-wise: final answers with every gold answer (gold conversation before them)",
+    "stepwise_reply": "step-wise: other text turns without a call (gold conversation before them)",
 }
 REPORT_FILES = ("results.jsonl", "summary.json", "details.json", "report.md", "summary.png")
 
@@ -108,6 +114,7 @@ def markdown(summary: dict[str, float], details: dict, title: str = "kg2tool eva
     lines = [f"# {title}", "", "| category / metric | correct | total | score |", "|---|---:|---:|---:|"]
     exec_overall = details.get("exec", {}).get("overall", {})
     exec_categories = details.get("exec", {}).get("by_category", {})
+    step_kinds = details.get("stepwise", {}).get("by_kind", {})
     for name, score in summary.items():
         if name in details.get("ast", {}):
             stats = details["ast"][name]
@@ -119,6 +126,9 @@ def markdown(summary: dict[str, float], details: dict, title: str = "kg2tool eva
             correct, total = exec_overall["calls_valid"], exec_overall["total"]
         elif name == "exec_within_gold_steps":
             correct, total = exec_overall["within_gold_steps"], exec_overall["total"]
+        elif name.startswith("stepwise_") and name[len("stepwise_") :] in step_kinds:
+            stats = step_kinds[name[len("stepwise_") :]]
+            correct, total = stats["correct"], stats["total"]
         else:
             correct = total = ""
         lines.append(f"| {name} | {correct} | {total} | {_pct(score)} |")
@@ -143,6 +153,19 @@ def markdown(summary: dict[str, float], details: dict, title: str = "kg2tool eva
             f"Invalid calls: {o['invalid_calls']}; executor errors (valid calls): {o['execution_errors']}; "
             f"malformed calls: {o['parse_errors']}; stops: {stops}.",
         ]
+    step_patterns = details.get("stepwise", {}).get("by_pattern")
+    if step_patterns:
+        kinds = [k for k in STEP_KINDS if k in step_kinds]
+        lines += [
+            "",
+            "## Step-wise: each assistant turn after the gold conversation before it (correct / total)",
+            "",
+            "| pattern | " + " | ".join(kinds) + " |",
+            "|---|" + "---:|" * len(kinds),
+        ]
+        for pattern, cells in [*step_patterns.items(), ("**all**", step_kinds)]:
+            shown = [f"{cells[k]['correct']}/{cells[k]['total']}" if k in cells else "" for k in kinds]
+            lines.append(f"| {pattern} | " + " | ".join(shown) + " |")
     run = details.get("run")
     if run:
         lines += [

@@ -30,6 +30,8 @@ from .backends import REFERENCE_MODELS, Backend, make_backend
 from .execution import EXEC_CATEGORIES, ExecTask, check_tools_match, parsed_completion, run_exec, task_from_row
 from .gold import gold_output
 from .parsers import get_parser, to_decoded
+from .stepwise import StepItem, run_stepwise, step_items
+from .stepwise import summarize as summarize_steps
 
 AST_ORDER = ("simple", "simple_python", "multiple", "parallel", "parallel_multiple", "irrelevance")
 GOLD_NO_CALL_TEXT = "None of the available tools can answer this."
@@ -53,6 +55,8 @@ class EvalOptions:
         underscore_to_dot: offer dotted BFCL function names with underscores and score them so (BFCL's rule for
             APIs whose tool names cannot hold dots, such as OpenAI's); no effect on names without dots.
         lang: label language when loading the graph (synth's ``--lang``).
+        stepwise: also score every assistant turn of the executable rows on its own, after the gold conversation
+            before it (``stepwise``: first call, later calls, final answer).
         backend_options: device, dtype, batch_size, max_new_tokens, base_url, api_key_env, concurrency, timeout.
     """
 
@@ -67,6 +71,7 @@ class EvalOptions:
     exec: bool = True
     underscore_to_dot: bool = False
     lang: str = "en"
+    stepwise: bool = False
     backend_options: dict[str, Any] = field(default_factory=dict)
 
 
@@ -164,12 +169,16 @@ def load_ast_items(
     return items
 
 
-def load_exec_tasks(rows: list[dict], limit: int | None) -> list[ExecTask]:
-    tasks: list[ExecTask] = []
+def exec_rows(rows: list[dict], limit: int | None) -> list[dict]:
+    """The ``multi_step`` and ``multi_turn`` test rows, at most ``limit`` of each, in that order."""
+    selected: list[dict] = []
     for category in EXEC_CATEGORIES:
-        selected = [r for r in rows if r["category"] == category]
-        tasks.extend(task_from_row(r) for r in selected[: limit if limit is not None else None])
-    return tasks
+        selected += [r for r in rows if r["category"] == category][: limit if limit is not None else None]
+    return selected
+
+
+def load_exec_tasks(rows: list[dict], limit: int | None) -> list[ExecTask]:
+    return [task_from_row(r) for r in exec_rows(rows, limit)]
 
 
 def _report_info(data: Path) -> dict:
@@ -205,7 +214,7 @@ def resolve_graphs(options: EvalOptions, data: Path) -> tuple[list[str], str]:
 
 
 def build_oracle(
-    ast_items: list[AstItem], tasks: list[ExecTask], underscore_to_dot: bool = False
+    ast_items: list[AstItem], tasks: list[ExecTask], underscore_to_dot: bool = False, steps: list[StepItem] = ()
 ) -> dict[str, list[dict]]:
     """The turns the ``gold`` reference model replays, by item key."""
     oracle: dict[str, list[dict]] = {}
@@ -219,6 +228,10 @@ def build_oracle(
         oracle[f"ast:{item.entry.id}"] = [{"calls": calls}] if calls else [{"text": GOLD_NO_CALL_TEXT}]
     for task in tasks:
         oracle[f"exec:{task.id}"] = task.gold_turns
+    for item in steps:  # every assistant turn of the row, failed calls included, in order
+        turns = oracle.setdefault(f"step:{item.row_id}", [])
+        if len(turns) == item.turn:
+            turns.append({"calls": item.gold_calls} if item.gold_calls else {"text": item.gold_text})
     return oracle
 
 
@@ -282,6 +295,7 @@ def evaluate(options: EvalOptions) -> tuple[list[dict], dict, dict]:
     rows_by_id = {str(r["id"]): r for r in rows}
     ast_items = load_ast_items(data, rows_by_id, options.limit, options.underscore_to_dot) if options.ast else []
     tasks = load_exec_tasks(rows, options.limit) if options.exec else []
+    steps = step_items(exec_rows(rows, options.limit)) if options.exec and options.stepwise else []
     if not ast_items and not tasks:
         raise InputError(f"{data}: nothing to evaluate (no BFCL files, and no multi_step/multi_turn test rows)")
     ts = None
@@ -297,7 +311,7 @@ def evaluate(options: EvalOptions) -> tuple[list[dict], dict, dict]:
     timing["load_s"] = round(time.perf_counter() - started, 2)
     _log(f"eval: {len(ast_items)} AST entries, {len(tasks)} executable rows; model {options.model}")
 
-    oracle = build_oracle(ast_items, tasks, options.underscore_to_dot) if options.model == "gold" else None
+    oracle = build_oracle(ast_items, tasks, options.underscore_to_dot, steps) if options.model == "gold" else None
     backend = make_backend(
         options.model, options.backend, parser=options.parser, oracle=oracle, **options.backend_options
     )
@@ -309,9 +323,9 @@ def evaluate(options: EvalOptions) -> tuple[list[dict], dict, dict]:
         ast_rows = run_ast(ast_items, backend, parse, options.underscore_to_dot)
         timing["ast_s"] = round(time.perf_counter() - t0, 2)
         t0 = time.perf_counter()
-        exec_rows = []
+        exec_results = []
         if tasks:
-            exec_rows = run_exec(
+            exec_results = run_exec(
                 tasks,
                 backend,
                 parse,
@@ -320,11 +334,20 @@ def evaluate(options: EvalOptions) -> tuple[list[dict], dict, dict]:
                 progress=lambda r, n: _log(f"eval: executable round {r}: {n} conversations running"),
             )
         timing["exec_s"] = round(time.perf_counter() - t0, 2)
+        step_rows = []
+        if steps:
+            t0 = time.perf_counter()
+            _log(f"eval: step-wise: {len(steps)} assistant turns after the gold conversation")
+            step_rows = run_stepwise(steps, backend, parse)
+            timing["stepwise_s"] = round(time.perf_counter() - t0, 2)
     finally:
         backend.unload()
     timing["total_s"] = round(time.perf_counter() - started, 2)
 
-    summary, details = summarize(ast_rows, exec_rows)
+    summary, details = summarize(ast_rows, exec_results)
+    if step_rows:
+        step_summary, details["stepwise"] = summarize_steps(step_rows)
+        summary.update(step_summary)
     backend_info = {k: v for k, v in options.backend_options.items() if k != "api_key_env"}
     details["run"] = {
         **{k: v for k, v in asdict(options).items() if k not in ("backend_options", "graphs", "backend")},
@@ -334,4 +357,4 @@ def evaluate(options: EvalOptions) -> tuple[list[dict], dict, dict]:
         "backend_resolved": getattr(backend, "resolved", None),
         "timing": timing,
     }
-    return ast_rows + exec_rows, summary, details
+    return ast_rows + exec_results + step_rows, summary, details
