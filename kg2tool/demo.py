@@ -37,8 +37,8 @@ CURVE_KEYS = {
     "dpo": ("loss", "rewards/accuracies"),
 }
 REPORT_KEYS = ("simple", "multiple", "parallel", "parallel_multiple", "irrelevance", "multi_step_exec",
-               "multi_turn_exec", "exec_call_validity", "stepwise_first_call", "stepwise_later_call",
-               "stepwise_answer")  # fmt: skip
+               "multi_turn_exec", "exec_call_validity", "exec_within_gold_steps", "stepwise_first_call",
+               "stepwise_later_call", "stepwise_answer")  # fmt: skip
 
 
 @dataclass
