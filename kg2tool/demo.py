@@ -48,7 +48,8 @@ class DemoPlan:
     Parameters:
         synth: flags for `kg2tool synth` (mapping of flag name to value; lists repeat the flag's values).
         pretrain, sft, dpo: `{"recipe": PATH, "args": {flag: value}}` for each training stage.
-        eval: flags for `kg2tool eval` (e.g. `limit`, `max_new_tokens`, `batch_size`).
+        eval: flags for `kg2tool eval` (e.g. `limit`, `max_new_tokens`, `batch_size`); a key named after a stage
+            holds that stage's own overrides (`pretrain: {stepwise: false}`).
     """
 
     synth: dict[str, Any] = field(default_factory=dict)
@@ -75,6 +76,8 @@ class DemoPlan:
                 raise UsageError(f"{path}: section {stage!r} takes `recipe` and `args`, not {', '.join(extra)}")
             if "recipe" not in section:
                 raise InputError(f"{path}: section {stage!r} needs a `recipe` (e.g. {stage}/tiny.yaml)")
+            if not isinstance(data.get("eval", {}).get(stage, {}), dict):
+                raise InputError(f"{path}: eval.{stage} must be a mapping of flags for that stage's evaluation")
         return cls(**data)
 
 
@@ -185,7 +188,8 @@ def run_demo(graph: list[str], out: str, plan: DemoPlan, *, seed: int = 0, resum
             )
         )
         eval_args = {
-            **plan.eval,
+            **{k: v for k, v in plan.eval.items() if k not in STAGES},
+            **plan.eval.get(stage, {}),  # this stage's own overrides, e.g. `pretrain: {stepwise: false}`
             "model": context[stage],
             "data": context["data"],
             "out": str(out_dir / f"eval-{stage}"),

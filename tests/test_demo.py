@@ -44,7 +44,8 @@ def toy_plan(tmp_path):
             "recipe": "dpo/tiny.yaml",
             "args": {**COMMON, "max_steps": 2, "save_strategy": "no", "sample": False},
         },  # fmt: skip
-        "eval": {"limit": 2, "max_new_tokens": 24, "max_steps": 2, "batch_size": 8, "device": "cpu", "stepwise": True},
+        "eval": {"limit": 2, "max_new_tokens": 24, "max_steps": 2, "batch_size": 8, "device": "cpu", "stepwise": True,
+                 "pretrain": {"stepwise": False}},  # per-stage override
     }
     path = tmp_path / "plan.yaml"
     path.write_text(yaml.safe_dump(plan))
@@ -61,7 +62,8 @@ def test_demo_runs_every_stage_and_reports(tmp_path, small_graph_path, capsys):
     report = json.loads((out / "report.json").read_text())
     assert list(report) == ["pretrain", "sft", "dpo"]
     for stage, scores in report.items():
-        assert {"simple", "irrelevance", "multi_step_exec", "stepwise_later_call"} <= set(scores), (stage, scores)
+        assert {"simple", "irrelevance", "multi_step_exec"} <= set(scores), (stage, scores)
+        assert ("stepwise_later_call" in scores) == (stage != "pretrain"), (stage, scores)  # eval.pretrain override
         assert all(0.0 <= v <= 1.0 for v in scores.values())
     for name in ("report.md", "report.png", "run.json", "data/validation_report.json", "sft/sft_report.json",
                  "dpo/dpo_report.json", "eval-dpo/summary.json"):  # fmt: skip
