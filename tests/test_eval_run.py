@@ -395,3 +395,30 @@ def test_stepwise_gold_is_perfect_and_no_call_gets_only_the_replies(wiki_data, t
     # the fixed text has no call and states no answer: only the non-final text turns are right
     assert {k: summary[k] for k in STEPWISE} == {"stepwise_first_call": 0.0, "stepwise_later_call": 0.0,
                                                   "stepwise_answer": 0.0, "stepwise_reply": 1.0}
+
+
+def test_eval_config_file_gives_defaults_and_the_command_line_wins(wiki_data, tmp_path, capsys):
+    root = Path(__file__).resolve().parent.parent
+    out = tmp_path / "cfg"
+    # eval/cpu.yaml: limit 40 and stepwise; --limit 2 on the command line wins
+    assert run_eval(wiki_data, out, "--config", str(root / "eval/cpu.yaml"), "--model", "gold", "--limit", "2",
+                    "--no-plot") == 0  # fmt: skip
+    summary, rows, details = read(out)
+    assert details["run"]["limit"] == 2 and details["run"]["stepwise"] is True
+    assert details["run"]["backend_options"]["batch_size"] == 16 and "stepwise_later_call" in summary
+    from kg2tool.cli import build_parser
+    from kg2tool.commands.eval import config_defaults
+
+    eval_parser = build_parser()._subparsers._group_actions[0].choices["eval"]
+    for recipe in ("cpu", "vllm", "endpoint"):  # every shipped recipe names only known flags with valid values
+        defaults = config_defaults(str(root / f"eval/{recipe}.yaml"), eval_parser)
+        assert defaults["max_steps"] == 6 and defaults["backend"] in ("transformers", "vllm", "openai"), recipe
+
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("limit: 3\nmax_new_tokenz: 7\n")
+    assert run_eval(wiki_data, tmp_path / "x", "--config", str(bad), "--model", "gold") == 2
+    err = capsys.readouterr().err
+    assert "bad.yaml" in err and "max_new_tokenz" in err
+    bad.write_text("backend: torch\n")
+    assert run_eval(wiki_data, tmp_path / "x", "--config", str(bad), "--model", "gold") == 3
+    assert "backend must be one of" in capsys.readouterr().err

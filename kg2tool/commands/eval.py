@@ -95,6 +95,12 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
         help="checkpoint folder (transformers, vllm), served model name (openai), or a reference model: "
         "gold (replays the ground truth), no-call (always answers with text)",
     )
+    run.add_argument(
+        "--config",
+        metavar="YAML",
+        help="flags from a YAML file (eval/*.yaml): keys are the flag names with underscores (max_new_tokens); "
+        "flags given on the command line win",
+    )
     run.add_argument("--data", metavar="DIR", help="dataset folder written by kg2tool synth (or a BFCL data folder)")
     run.add_argument(
         "--graph",
@@ -151,7 +157,51 @@ def _default_out(model: str, data: str) -> Path:
     return Path("eval-results") / f"{tag(data)}-{tag(model)}"
 
 
+NOT_IN_CONFIG = {"help", "config", "eval_command", "func"}
+
+
+def config_defaults(path: str, parser: argparse.ArgumentParser) -> dict:
+    """The `--config` file's values by flag destination, checked against `parser`'s flags (errors name the file)."""
+    from ..yamlio import load_mapping
+
+    values = load_mapping(path, "eval config", "a mapping of flag names to values")
+    known = {a.dest: a for a in parser._actions if a.dest not in NOT_IN_CONFIG}
+    defaults = {}
+    for key, value in values.items():
+        dest = str(key).replace("-", "_")
+        if dest not in known:
+            raise UsageError(f"{path}: unknown key {key!r}; known: {', '.join(sorted(known))}")
+        action = known[dest]
+        if action.nargs == 0 and not isinstance(value, bool):  # store_true flags
+            raise InputError(f"{path}: {key} must be true or false, not {value!r}")
+        if action.choices and value not in action.choices:
+            raise InputError(f"{path}: {key} must be one of {', '.join(map(str, action.choices))}, not {value!r}")
+        if isinstance(action, argparse._AppendAction) and not isinstance(value, list):
+            value = [value]
+        defaults[dest] = value
+    return defaults
+
+
+def with_config(args: argparse.Namespace, parser: argparse.ArgumentParser) -> argparse.Namespace:
+    """`args` re-parsed with the `--config` file's values as defaults (the command line's own flags win)."""
+    defaults = config_defaults(args.config, parser)
+    known = {a.dest: a for a in parser._actions}
+    argv = list(getattr(args, "_argv", []))
+    if "eval" not in argv:
+        raise UsageError("--config: cannot find the command line to re-read")
+    originals = {dest: known[dest].default for dest in defaults}
+    parser.set_defaults(**defaults)
+    try:
+        new = parser.parse_args(argv[argv.index("eval") + 1 :])
+    finally:
+        parser.set_defaults(**originals)
+    new._argv = argv
+    return new
+
+
 def run_eval(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    if args.config:
+        args = with_config(args, parser)
     if not args.model and not args.data:
         return _print_help(parser)
     if not args.model or not args.data:
