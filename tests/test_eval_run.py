@@ -392,6 +392,7 @@ def test_stepwise_gold_is_perfect_and_no_call_gets_only_the_replies(wiki_data, t
     out = tmp_path / "no-call-steps"
     assert run_eval(wiki_data, out, "--model", "no-call", "--stepwise", "--limit", "10", "--no-plot") == 0
     summary, _, _ = read(out)
+    assert run_eval(wiki_data, tmp_path / "x", "--model", "gold", "--stepwise", "--no-exec") == 2  # nothing to step
     # the fixed text has no call and states no answer: only the non-final text turns are right
     assert {k: summary[k] for k in STEPWISE} == {"stepwise_first_call": 0.0, "stepwise_later_call": 0.0,
                                                   "stepwise_answer": 0.0, "stepwise_reply": 1.0}

@@ -284,6 +284,8 @@ def evaluate(options: EvalOptions) -> tuple[list[dict], dict, dict]:
         raise UsageError("--limit must be at least 1")
     if not options.ast and not options.exec:
         raise UsageError("nothing to run: both --no-ast and --no-exec were given")
+    if options.stepwise and not options.exec:
+        raise UsageError("--stepwise scores the turns of the executable rows: it cannot go with --no-exec")
     parse = get_parser(options.parser)
     data = Path(options.data)
     if not data.is_dir():
@@ -338,7 +340,9 @@ def evaluate(options: EvalOptions) -> tuple[list[dict], dict, dict]:
         if steps:
             t0 = time.perf_counter()
             _log(f"eval: step-wise: {len(steps)} assistant turns after the gold conversation")
-            step_rows = run_stepwise(steps, backend, parse)
+            step_rows = run_stepwise(
+                steps, backend, parse, progress=lambda done, n: _log(f"eval: step-wise {done}/{n} turns generated")
+            )
             timing["stepwise_s"] = round(time.perf_counter() - t0, 2)
     finally:
         backend.unload()

@@ -108,9 +108,14 @@ def score_step(item: StepItem, parsed: Parsed) -> bool:
 
 
 def run_stepwise(
-    items: Sequence[StepItem], backend: Backend, parse: Callable[[str], Parsed], batch: int = 64
+    items: Sequence[StepItem],
+    backend: Backend,
+    parse: Callable[[str], Parsed],
+    batch: int = 64,
+    progress: Callable[[int, int], None] | None = None,
 ) -> list[dict]:
-    """Generate one turn per item and score it; one result row (``kind: "step"``) per item, in order."""
+    """Generate one turn per item and score it; one result row (``kind: "step"``) per item, in order.
+    ``progress(done, total)`` is called after each batch of ``batch`` items."""
     results: list[dict] = []
     for start in range(0, len(items), batch):
         chunk = items[start : start + batch]
@@ -138,6 +143,8 @@ def run_stepwise(
                     "parse_errors": parsed.errors,
                 }
             )
+        if progress:
+            progress(len(results), len(items))
     return results
 
 
