@@ -185,11 +185,10 @@ def config_defaults(path: str, parser: argparse.ArgumentParser) -> dict:
 def with_config(args: argparse.Namespace, parser: argparse.ArgumentParser) -> argparse.Namespace:
     """`args` re-parsed with the `--config` file's values as defaults (the command line's own flags win)."""
     defaults = config_defaults(args.config, parser)
-    known = {a.dest: a for a in parser._actions}
     argv = list(getattr(args, "_argv", []))
     if "eval" not in argv:
         raise UsageError("--config: cannot find the command line to re-read")
-    originals = {dest: known[dest].default for dest in defaults}
+    originals = {dest: parser.get_default(dest) for dest in defaults}
     parser.set_defaults(**defaults)
     try:
         new = parser.parse_args(argv[argv.index("eval") + 1 :])

@@ -177,10 +177,6 @@ def exec_rows(rows: list[dict], limit: int | None) -> list[dict]:
     return selected
 
 
-def load_exec_tasks(rows: list[dict], limit: int | None) -> list[ExecTask]:
-    return [task_from_row(r) for r in exec_rows(rows, limit)]
-
-
 def _report_info(data: Path) -> dict:
     import json
 
@@ -296,8 +292,9 @@ def evaluate(options: EvalOptions) -> tuple[list[dict], dict, dict]:
     rows = load_test_rows(data)
     rows_by_id = {str(r["id"]): r for r in rows}
     ast_items = load_ast_items(data, rows_by_id, options.limit, options.underscore_to_dot) if options.ast else []
-    tasks = load_exec_tasks(rows, options.limit) if options.exec else []
-    steps = step_items(exec_rows(rows, options.limit)) if options.exec and options.stepwise else []
+    selected = exec_rows(rows, options.limit) if options.exec else []
+    tasks = [task_from_row(r) for r in selected]
+    steps = step_items(selected) if options.stepwise else []
     if not ast_items and not tasks:
         raise InputError(f"{data}: nothing to evaluate (no BFCL files, and no multi_step/multi_turn test rows)")
     ts = None
