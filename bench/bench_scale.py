@@ -10,9 +10,9 @@ every 20 ms; with, in parentheses, the anonymous part: RSS less the pages of mem
 store's index is read through and which the kernel can drop):
 - `rdflib`: rdflib's own parse of the file (Graph().parse), skipped above --rdflib-max triples or when it would not
   fit in the free memory (~1.3 KB per triple);
-- `in-memory`: kg2tool's default load (rdflib parse + kg2tool's index, kg2tool.graph.load_graph), skipped above
+- `in-memory`: kg2tool's default load (rdflib parse + kg2tool's index, kg2tool.graph.knowledge.load_graph), skipped above
   --memory-max triples (default 1M: at 10M it needs more than 16 GiB);
-- `store build`: `--store` on first use (kg2tool.store: the index pass, and pyoxigraph's bulk load in a second
+- `store build`: `--store` on first use (kg2tool.graph.store: the index pass, and pyoxigraph's bulk load in a second
   process); the ratio to rdflib's parse is given for wall time and for CPU time;
 - `store open`: reusing the store: opening it and deriving the tools (what a second `--store` run does first);
 - `synth w1` / `synth w2`: `kg2tool synth --store ... -n N --workers 1|2` (conversations per second of the synth
@@ -144,15 +144,15 @@ def main() -> None:
             print(f"rdflib parse: {r['rdflib']['wall']:.1f}s, {mem(r['rdflib'])}", flush=True)
         if size <= args.memory_max:
             r["memory"] = measure(
-                py(f"from kg2tool.graph import load_graph; print(load_graph([{str(graph)!r}]).summary())")
+                py(f"from kg2tool.graph.knowledge import load_graph; print(load_graph([{str(graph)!r}]).summary())")
             )
             print(f"in-memory load: {r['memory']['wall']:.1f}s, {mem(r['memory'])}", flush=True)
         shutil.rmtree(store, ignore_errors=True)
-        r["build"] = measure(py(f"from kg2tool.store import open_store; print(open_store({str(store)!r}, [{str(graph)!r}]).summary())"))  # fmt: skip
+        r["build"] = measure(py(f"from kg2tool.graph.store import open_store; print(open_store({str(store)!r}, [{str(graph)!r}]).summary())"))  # fmt: skip
         print(r["build"]["out"].strip().replace("\n", "\n  "), f"\nstore build: {r['build']['wall']:.1f}s wall, "
               f"{r['build']['cpu']:.1f}s CPU, {mem(r['build'])}", flush=True)  # fmt: skip
         r["open"] = measure(py(
-            "from kg2tool.store import open_store; from kg2tool.synth import Synthesizer, SynthConfig; "
+            "from kg2tool.graph.store import open_store; from kg2tool.synth.synthesizer import Synthesizer, SynthConfig; "
             f"kg = open_store({str(store)!r}, [{str(graph)!r}], log=lambda m: None); "
             "s = Synthesizer(kg, SynthConfig()); print(len(s.ts.specs), 'tools')"
         ))  # fmt: skip
@@ -173,7 +173,7 @@ def main() -> None:
         print(f"\n== examples/wiki.ttl in memory, -n {args.wiki_n} (load average {load_avg()})", flush=True)
         for w in (1, 2, 1, 2):
             m = measure(py(
-                "import resource; from kg2tool.synth import run_synth, SynthConfig; logs = []; "
+                "import resource; from kg2tool.synth.pipeline import run_synth; from kg2tool.synth.synthesizer import SynthConfig; logs = []; "
                 f"run_synth(['examples/wiki.ttl'], {str(work / 'wiki.out')!r}, SynthConfig(n={args.wiki_n}, seed=0), "
                 f"progress=False, log=logs.append, workers={w}, overwrite=True); "
                 "s, c = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN); "

@@ -42,8 +42,9 @@ def main() -> None:
 
     import rdflib
 
-    from kg2tool.graph import load_graph
-    from kg2tool.synth import SynthConfig, Synthesizer, run_synth
+    from kg2tool.graph.knowledge import load_graph
+    from kg2tool.synth.pipeline import run_synth
+    from kg2tool.synth.synthesizer import SynthConfig, Synthesizer
 
     t_rdflib, g = best_of(lambda: rdflib.Graph().parse(args.graph), args.repeat)
     t_load, kg = best_of(lambda: load_graph([args.graph]), args.repeat)

@@ -19,14 +19,14 @@ Design choices:
 from __future__ import annotations
 
 import json
-import os
 import shlex
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import InputError, Kg2ToolError, OutputError, UsageError
+from .common.errors import InputError, Kg2ToolError, OutputError, UsageError
 
 STAGES = ("pretrain", "sft", "dpo")
 # The columns of the report, in this order when present.
@@ -131,19 +131,28 @@ class StageFailed(Kg2ToolError):
         self.exit_code = code if code in (2, 3, 4, 5, 6, 130) else 1
 
 
-def _run(name: str, argv: list[str]) -> None:
-    from .cli import main
-
+def _run(run_command: Callable[[list[str]], int], name: str, argv: list[str]) -> None:
     try:
-        code = main(argv)
+        code = run_command(argv)
     except SystemExit as exc:  # argparse rejected a flag of the pipeline file
         code = exc.code if isinstance(exc.code, int) else 2
     if code != 0:
         raise StageFailed(name, argv, code)
 
 
-def run_demo(graph: list[str], out: str, plan: DemoPlan, *, seed: int = 0, resume: bool = False) -> dict[str, Any]:
-    """Run the pipeline into `out`; returns `{"report": ..., "run": ...}` (also written as files)."""
+def run_demo(
+    graph: list[str],
+    out: str,
+    plan: DemoPlan,
+    run_command: Callable[[list[str]], int],
+    *,
+    seed: int = 0,
+    resume: bool = False,
+) -> dict[str, Any]:
+    """Run the pipeline into `out`; returns `{"report": ..., "run": ...}` (also written as files).
+
+    `run_command(argv)` runs one `kg2tool` command in-process and returns its exit code (`kg2tool demo` passes the
+    CLI's own dispatcher); taking it as a parameter keeps this module below the command layer."""
     out_dir = Path(out)
     if out_dir.exists() and any(out_dir.iterdir()) and not resume:
         raise OutputError(f"{out_dir} is not empty: pass --resume to continue a demo there, or choose another --out")
@@ -217,7 +226,7 @@ def run_demo(graph: list[str], out: str, plan: DemoPlan, *, seed: int = 0, resum
                 run.argv = [*run.argv, "--overwrite", "true"]
         print(f"== {run.name}: kg2tool {shlex.join(run.argv)}", flush=True)
         t0 = time.time()
-        _run(run.name, run.argv)
+        _run(run_command, run.name, run.argv)
         run.seconds = round(time.time() - t0, 1)
         print(f"== {run.name}: {run.seconds:.0f} s", flush=True)
 
@@ -283,10 +292,13 @@ def _pyplot(name: str):
 def _save(plt, fig, path: Path) -> Path:
     """Write the figure to a temporary name, then rename it to `path`."""
     fig.tight_layout()
-    tmp = path.with_name(path.stem + ".tmp.png")
-    fig.savefig(tmp)
-    plt.close(fig)
-    os.replace(tmp, path)
+    from .common.files import atomic_path
+
+    try:
+        with atomic_path(path, keep_suffix=True) as tmp:
+            fig.savefig(tmp)
+    finally:
+        plt.close(fig)
     return path
 
 
@@ -355,7 +367,7 @@ def plot_curves(curves: dict[str, dict[str, list[list[float]]]], path: Path) -> 
 
 
 def write_report(out_dir: Path, report: dict, info: dict) -> None:
-    from .evaluation.scoring import write_atomic
+    from .common.files import write_atomic
 
     write_atomic(out_dir / "report.json", json.dumps(report, indent=2) + "\n")
     write_atomic(out_dir / "run.json", json.dumps(info, indent=2) + "\n")

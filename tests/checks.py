@@ -1,7 +1,7 @@
 """An independent checker for synth output, written for the tests without kg2tool's own verify module.
 
 It re-validates every call with jsonschema directly and re-executes it through a fresh ToolSet, so a bug in
-`kg2tool.verify` cannot hide a bad row.
+`kg2tool.synth.verify` cannot hide a bad row.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from kg2tool.errors import InputError, MissingExtraError
+from kg2tool.common.errors import InputError, MissingExtraError
 from kg2tool.evaluation.ast_checker import category_from_id, check, checker_kind, normalize_string
 from kg2tool.evaluation.gold import gold_output
 

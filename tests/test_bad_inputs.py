@@ -22,8 +22,8 @@ from checks import check_row
 from rdflib import RDFS, XSD, Literal, Namespace, URIRef
 
 from kg2tool.cli import main as cli_main
-from kg2tool.graph import load_graph
-from kg2tool.tools import ToolSet
+from kg2tool.graph.knowledge import load_graph
+from kg2tool.synth.tools import ToolSet
 
 EX = Namespace("http://example.org/")
 SCHEMA_DESC = URIRef("http://schema.org/description")
@@ -491,11 +491,11 @@ def test_gzipped_graph_with_unicode_loads(tmp_path):
 
 
 def test_linear_parsers_give_rdflibs_triples():
-    """The linear-time Turtle / N-Triples / N-Quads / RDF/XML readers in kg2tool.graph give exactly rdflib's
+    """The linear-time Turtle / N-Triples / N-Quads / RDF/XML readers in kg2tool.graph.knowledge give exactly rdflib's
     triples, on tricky literals and on the bundled example graph."""
     from conftest import EXAMPLE
 
-    from kg2tool import graph as G
+    from kg2tool.graph import knowledge as G
 
     G._register_parsers()
     ttl = HEAD + (

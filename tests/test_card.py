@@ -10,9 +10,9 @@ import pytest
 import yaml
 from conftest import EXAMPLE
 
-from kg2tool.card import check_card
 from kg2tool.cli import main
-from kg2tool.errors import InputError
+from kg2tool.common.errors import InputError
+from kg2tool.hub.card import check_card
 
 
 @pytest.fixture(scope="module")

@@ -31,7 +31,7 @@ def readme_exit_codes() -> dict[int, str]:
 
 
 def test_readme_documents_every_exit_code():
-    from kg2tool import errors
+    from kg2tool.common import errors
 
     codes = readme_exit_codes()
     assert set(codes) == {0, 1, 2, 3, 4, 5, 6, 130}
@@ -176,7 +176,7 @@ def test_missing_extra_leaves_nothing_behind(tmp_path, graph):
 
 
 def test_require_extra_directly(monkeypatch):
-    from kg2tool.errors import MissingExtraError, require_extra
+    from kg2tool.common.errors import MissingExtraError, require_extra
 
     monkeypatch.setitem(sys.modules, "vllm", None)
     with pytest.raises(MissingExtraError, match=r"pip install 'kg2tool\[vllm\]'") as exc:
@@ -189,7 +189,7 @@ def test_internal_error_is_one_line_unless_debug(tmp_path, graph):
     """A bug (here: a forced crash inside synth) exits 1 with a short message; KG2TOOL_DEBUG=1 shows the traceback."""
     import os
 
-    pre = "import kg2tool.synth as s\ndef boom(*a, **k): raise RuntimeError('forced')\ns.run_synth = boom"
+    pre = "import kg2tool.synth.pipeline as s\ndef boom(*a, **k): raise RuntimeError('forced')\ns.run_synth = boom"
     res = run("synth", "--graph", graph, "--out", tmp_path / "o", pre=pre)
     assert res.returncode == 1
     assert "internal error: RuntimeError: forced" in res.stderr and "KG2TOOL_DEBUG=1" in res.stderr

@@ -9,7 +9,7 @@ import pytest
 
 pytest.importorskip("tokenizers")
 
-from kg2tool.graph import load_graph  # noqa: E402
+from kg2tool.graph.knowledge import load_graph  # noqa: E402
 from kg2tool.train.copy_data import NameMaker, iter_random_name_rows, random_name_rows, renamed_graph  # noqa: E402
 
 WIKI = Path(__file__).resolve().parent.parent / "examples" / "wiki.ttl"
@@ -65,7 +65,7 @@ def test_random_name_rows_are_synth_rows_with_unseen_names(kg):
 
 
 def test_random_name_rows_end_when_the_graph_gives_none(tmp_path):
-    from kg2tool.synth import SynthConfig
+    from kg2tool.synth.synthesizer import SynthConfig
 
     path = tmp_path / "g.ttl"
     path.write_text(

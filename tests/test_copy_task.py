@@ -97,7 +97,7 @@ def test_pretrain_copy_warmup_forms_copying_and_aux_loss_is_logged(tmp_path):
 def test_copy_settings_are_validated(tmp_path):
     from test_pretrain import run, tiny_args
 
-    from kg2tool.errors import UsageError
+    from kg2tool.common.errors import UsageError
 
     with pytest.raises(UsageError, match="copy_segment_length"):
         run(tiny_args(tmp_path, "bad", copy_warmup_steps=5, copy_segment_length=1))

@@ -13,8 +13,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from kg2tool.errors import MissingExtraError
-from kg2tool.evaluation.backends import (
+from kg2tool.common.errors import MissingExtraError
+from kg2tool.evaluation.execution import ExecTask, check_tools_match, run_exec, task_from_row
+from kg2tool.llm.backends import (
     EndpointError,
     GoldModel,
     NoCallModel,
@@ -23,9 +24,8 @@ from kg2tool.evaluation.backends import (
     make_backend,
     to_wire_messages,
 )
-from kg2tool.evaluation.execution import ExecTask, check_tools_match, run_exec, task_from_row
-from kg2tool.evaluation.parsers import get_parser
-from kg2tool.tools import ToolError, ToolSet, error_json
+from kg2tool.llm.parsers import get_parser
+from kg2tool.synth.tools import ToolError, ToolSet, error_json
 
 
 @pytest.fixture(scope="module")
@@ -289,8 +289,8 @@ def test_reference_models_and_wire_conversion(ts):
 
 
 def test_stepwise_kinds_and_scoring():
-    from kg2tool.evaluation.parsers import Parsed
     from kg2tool.evaluation.stepwise import score_step, step_items
+    from kg2tool.llm.parsers import Parsed
 
     def call(i, name, args):
         return {"id": f"c{i}", "type": "function", "function": {"name": name, "arguments": args}}

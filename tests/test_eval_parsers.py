@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from kg2tool.errors import UsageError
-from kg2tool.evaluation.parsers import (
+from kg2tool.common.errors import UsageError
+from kg2tool.llm.parsers import (
     PARSERS,
     get_parser,
     parse_hermes,

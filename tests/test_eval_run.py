@@ -204,7 +204,7 @@ def test_tiny_transformers_model_runs_the_whole_eval_on_cpu(wiki_data, tiny_toke
     assert all(r["turns"] and r["stop"] in ("answer", "max_steps") for r in rows if r["kind"] == "exec")
     assert details["run"]["backend_resolved"] == {"device": "cpu", "dtype": "float32"}
     # the checkpoint's tokenizer tokenizes as the trained one (AutoTokenizer would swap in Qwen2's pre-tokenizer)
-    from kg2tool.evaluation.backends import load_tokenizer
+    from kg2tool.llm.backends import load_tokenizer
 
     text = 'What is the place of birth of Giorgio Gaber? <tool_call>\n{"name": "get_x"}'
     assert load_tokenizer(str(model_dir)).encode(text) == tiny_tokenizer.encode(text)
@@ -220,10 +220,10 @@ def test_a_tiny_model_that_learned_a_conversation_solves_it_through_the_loop(tin
     import torch
     from transformers import AutoModelForCausalLM, Qwen2Config
 
-    from kg2tool.evaluation.backends import TransformersBackend
     from kg2tool.evaluation.execution import task_from_row
-    from kg2tool.evaluation.parsers import get_parser
-    from kg2tool.tools import ToolSet
+    from kg2tool.llm.backends import TransformersBackend
+    from kg2tool.llm.parsers import get_parser
+    from kg2tool.synth.tools import ToolSet
 
     ts = ToolSet.from_graph(small_kg)
 
@@ -299,10 +299,10 @@ def test_the_loop_shows_the_model_its_training_format(wiki_data, tiny_tokenizer,
     own rendered conversation: the model sees at evaluation exactly the text it was trained on."""
     from datasets import load_dataset
 
-    from kg2tool.evaluation.backends import GoldModel
     from kg2tool.evaluation.execution import task_from_row
-    from kg2tool.evaluation.parsers import get_parser
-    from kg2tool.tools import ToolSet
+    from kg2tool.llm.backends import GoldModel
+    from kg2tool.llm.parsers import get_parser
+    from kg2tool.synth.tools import ToolSet
 
     class Recording(GoldModel):
         def generate(self, conversations, tools, keys=None):
@@ -334,7 +334,7 @@ def test_moe_checkpoint_saved_like_trl_generates_in_batches(tiny_tokenizer, tmp_
     unless the backend turns the flag off when loading."""
     from transformers import AutoModelForCausalLM
 
-    from kg2tool.evaluation.backends import TransformersBackend
+    from kg2tool.llm.backends import TransformersBackend
     from kg2tool.train.moe import MoePreset
 
     preset = MoePreset(

@@ -22,7 +22,7 @@ def test_company_graph_is_what_the_generator_writes(tmp_path):
 
 @pytest.fixture(scope="module")
 def company_kg():
-    from kg2tool.graph import load_graph
+    from kg2tool.graph.knowledge import load_graph
 
     return load_graph([COMPANY])
 
@@ -40,7 +40,7 @@ def test_company_graph_synthesizes_verified_rows(tmp_path, company_kg):
     from datasets import load_dataset
 
     from kg2tool.cli import main
-    from kg2tool.tools import ToolSet
+    from kg2tool.synth.tools import ToolSet
 
     out = tmp_path / "company"
     assert (

@@ -12,7 +12,7 @@ import pytest
 from conftest import EXAMPLE
 
 from kg2tool.cli import main
-from kg2tool.export import OBSERVATION_SEP, check_sharegpt, sharegpt_turns, to_openai, to_sharegpt
+from kg2tool.hub.export import OBSERVATION_SEP, check_sharegpt, sharegpt_turns, to_openai, to_sharegpt
 
 OPENAI_KEYS = {
     "user": {"role", "content"},

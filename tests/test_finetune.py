@@ -180,7 +180,7 @@ def test_lora_sft_trains_adapters_and_merges_exactly(sft_lora, data_dir):
     import torch
     from transformers import AutoModelForCausalLM
 
-    from kg2tool.evaluation.backends import load_tokenizer
+    from kg2tool.llm.backends import load_tokenizer
 
     out, report = sft_lora
     assert report["peft"] and 0 < report["parameters"]["trainable"] < report["parameters"]["total"] / 2
@@ -292,7 +292,7 @@ def test_every_shipped_recipe_parses(recipe):
     assert setup.model.model_name_or_path and setup.script.dataset_name
     template = setup.training.chat_template_path if config_cls is KgSFTConfig else None
     if template:
-        from kg2tool.train.chat_format import CHAT_TEMPLATE
+        from kg2tool.llm.chat_format import CHAT_TEMPLATE
 
         assert (ROOT / template).read_text() == CHAT_TEMPLATE  # the shipped file is the template kg2tool models use
 
@@ -302,8 +302,8 @@ def test_random_name_rows_join_the_sft_training_split(data_dir, small_graph_path
     the same columns, and names that are not the graph's."""
     import shutil
 
-    from kg2tool.errors import InputError
-    from kg2tool.graph import load_graph
+    from kg2tool.common.errors import InputError
+    from kg2tool.graph.knowledge import load_graph
     from kg2tool.train import finetune as ft
     from kg2tool.train.copy_task import argument_strings
     from kg2tool.train.sft import KgSFTConfig
@@ -337,7 +337,7 @@ def test_first_turn_rows_add_conversations_cut_after_their_first_assistant_messa
     """`--first_turn_rows N` adds N training conversations (seeded draw) that end at their first assistant message."""
     import json
 
-    from kg2tool.errors import UsageError
+    from kg2tool.common.errors import UsageError
     from kg2tool.train import finetune as ft
     from kg2tool.train.sft import KgSFTConfig
 
@@ -379,7 +379,7 @@ def test_later_turn_rows_add_multi_step_conversations_cut_after_a_later_assistan
     message that is not its first, with the original conversation's messages up to there."""
     import json
 
-    from kg2tool.errors import UsageError
+    from kg2tool.common.errors import UsageError
     from kg2tool.train import finetune as ft
     from kg2tool.train.sft import KgSFTConfig
 
@@ -412,9 +412,9 @@ def test_later_turn_rows_add_multi_step_conversations_cut_after_a_later_assistan
 
 
 def test_copy_pool_names_draws_the_copy_segments_from_the_graphs_entity_names(data_dir, tmp_path):
-    from kg2tool.errors import UsageError
-    from kg2tool.evaluation.runner import recorded_graph_files
-    from kg2tool.graph import load_graph
+    from kg2tool.common.errors import UsageError
+    from kg2tool.graph.knowledge import load_graph
+    from kg2tool.hub.dataset import recorded_graph_files
     from kg2tool.train import finetune as ft
     from kg2tool.train.sft import KgSFTConfig
 
@@ -435,7 +435,7 @@ def test_dpo_rejection_types_filter_and_balance_the_pairs(data_dir, tmp_path):
 
     import datasets
 
-    from kg2tool.errors import UsageError
+    from kg2tool.common.errors import UsageError
     from kg2tool.train import finetune as ft
     from kg2tool.train.dpo import KgDPOConfig
 

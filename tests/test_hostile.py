@@ -19,8 +19,8 @@ from checks import check_row
 from rdflib import RDFS, XSD, Literal, Namespace
 
 from kg2tool.cli import main as cli_main
-from kg2tool.graph import load_graph
-from kg2tool.tools import ToolSet
+from kg2tool.graph.knowledge import load_graph
+from kg2tool.synth.tools import ToolSet
 
 EX = Namespace("http://example.org/")
 
@@ -131,15 +131,15 @@ def test_renderer_prints_template_syntax_directly():
     """The Renderer itself, on a plan whose entity and relation labels are template code."""
     import random
 
-    from kg2tool.plans import Anchor, Project
-    from kg2tool.render import Renderer
+    from kg2tool.synth.plans import Anchor, Project
+    from kg2tool.synth.render import Renderer
 
     g = rdflib.Graph()
     for i, lab in enumerate(TEMPLATE_LABELS):
         g.add((EX[f"e{i}"], RDFS.label, Literal(lab)))
         g.add((EX[f"e{i}"], EX.r, EX[f"e{(i + 1) % len(TEMPLATE_LABELS)}"]))
     g.add((EX.r, RDFS.label, Literal("{{ self.__init__ }} of")))
-    from kg2tool.graph import build_graph
+    from kg2tool.graph.knowledge import build_graph
 
     kg = build_graph(g)
     rel = next(iter(kg.relations))
@@ -193,7 +193,7 @@ def test_rdfxml_external_entities_are_not_read(tmp_path):
 
 def test_jsonld_context_cannot_read_local_files(tmp_path):
     """A JSON-LD @context naming a local file is refused before rdflib would open it."""
-    from kg2tool.errors import InputError
+    from kg2tool.common.errors import InputError
 
     ctx = tmp_path / "ctx.jsonld"
     ctx.write_text(json.dumps({"@context": {"name": "http://www.w3.org/2000/01/rdf-schema#label"}}))
@@ -325,7 +325,7 @@ MODEL_OUTPUTS = {
 
 
 def test_model_output_is_parsed_never_evaluated(tmp_path):
-    from kg2tool.evaluation.parsers import get_parser
+    from kg2tool.llm.parsers import get_parser
 
     sentinel = tmp_path / "SENTINEL"
     for name, outputs in MODEL_OUTPUTS.items():
@@ -342,7 +342,7 @@ def test_model_output_is_parsed_never_evaluated(tmp_path):
 
 
 def test_deeply_nested_hermes_output_is_an_error_not_a_crash():
-    from kg2tool.evaluation.parsers import get_parser
+    from kg2tool.llm.parsers import get_parser
 
     parsed = get_parser("hermes")("<tool_call>" + "[" * 100_000 + "</tool_call>")
     assert not parsed.calls and parsed.errors

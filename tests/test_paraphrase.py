@@ -18,8 +18,8 @@ import pytest
 from checks import check_row
 
 from kg2tool.cli import main
-from kg2tool.evaluation.backends import Backend, Completion
-from kg2tool.paraphrase import (
+from kg2tool.llm.backends import Backend, Completion
+from kg2tool.synth.paraphrase import (
     COUNT_RULE,
     FEWER_RULE,
     MORE_RULE,
@@ -33,8 +33,8 @@ from kg2tool.paraphrase import (
     plan_names,
     plan_rules,
 )
-from kg2tool.preference import check_continuation
-from kg2tool.verify import verify_row
+from kg2tool.synth.preference import check_continuation
+from kg2tool.synth.verify import verify_row
 
 Q = "What is the place of birth of Person 12?"
 
@@ -156,7 +156,7 @@ def test_plan_names_and_rules():
 
 @pytest.fixture(scope="module")
 def synth_rows(small_kg):
-    from kg2tool.synth import SynthConfig, Synthesizer
+    from kg2tool.synth.synthesizer import SynthConfig, Synthesizer
 
     synth = Synthesizer(small_kg, SynthConfig(seed=4, shard_size=200))
     rows, _ = synth.shard(0)
@@ -190,7 +190,7 @@ def test_paraphrase_rows_keeps_verified_rewrites(synth_rows, small_kg):
     synth, template_rows = synth_rows
     rows = copy_rows(template_rows)
     backend = Scripted(reword)
-    from kg2tool.paraphrase import name_index
+    from kg2tool.synth.paraphrase import name_index
 
     counts = paraphrase_rows(
         rows, synth.ts, Paraphraser(backend), ParaphraseConfig(model="x"), names=name_index(small_kg)
@@ -288,8 +288,8 @@ def test_cli_errors(tmp_path, small_graph_path, capsys):
 def test_missing_extra(monkeypatch, tmp_path):
     import importlib.util
 
-    from kg2tool.errors import MissingExtraError
-    from kg2tool.paraphrase import make_paraphrase_backend
+    from kg2tool.common.errors import MissingExtraError
+    from kg2tool.synth.paraphrase import make_paraphrase_backend
 
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "vllm" else real(name, *a))
@@ -299,7 +299,7 @@ def test_missing_extra(monkeypatch, tmp_path):
 
 def test_core_synth_stays_torch_free():
     code = (
-        "import sys, kg2tool.synth, kg2tool.paraphrase, kg2tool.commands.synth; "
+        "import sys, kg2tool.synth.pipeline, kg2tool.synth.paraphrase, kg2tool.commands.synth; "
         "print(sorted(m for m in ('torch', 'transformers', 'vllm') if m in sys.modules))"
     )
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout.strip() == "[]"
@@ -380,8 +380,8 @@ CHAT = (
 def paraphrase_pairs(kg) -> list[tuple[str, str]]:
     """Real paraphrase pairs: every 1p question of the graph in the `simple` family's wordings, each wording
     paired with the next one (a function the model can learn: wording i -> wording i + 1)."""
-    from kg2tool.plans import Anchor, Project
-    from kg2tool.synth import SynthConfig, Synthesizer
+    from kg2tool.synth.plans import Anchor, Project
+    from kg2tool.synth.synthesizer import SynthConfig, Synthesizer
 
     synth = Synthesizer(kg, SynthConfig(mix={"simple": 1.0}))
     templates, _ = synth.renderer.families["simple"]
@@ -460,7 +460,7 @@ def test_synth_paraphrase_with_a_small_local_model(
 ):
     import torch
 
-    from kg2tool.tools import ToolSet
+    from kg2tool.synth.tools import ToolSet
 
     torch.set_num_threads(1)
     prompt = tmp_path / "prompt.txt"

@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 from conftest import EXAMPLE
 
-from kg2tool.preference import REJECTION_TYPES, check_continuation
+from kg2tool.synth.preference import REJECTION_TYPES, check_continuation
 
 
 @pytest.fixture(scope="module")
@@ -26,8 +26,8 @@ def run(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def ts():
-    from kg2tool.graph import load_graph
-    from kg2tool.tools import ToolSet
+    from kg2tool.graph.knowledge import load_graph
+    from kg2tool.synth.tools import ToolSet
 
     return ToolSet.from_graph(load_graph([EXAMPLE]))
 

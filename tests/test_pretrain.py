@@ -17,7 +17,7 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")
 
-from kg2tool.train.chat_format import normalize_row, parse_tool_calls  # noqa: E402
+from kg2tool.llm.chat_format import normalize_row, parse_tool_calls  # noqa: E402
 from kg2tool.train.moe import PRESETS, count_model_params, get_preset  # noqa: E402
 
 pytestmark = pytest.mark.train
@@ -573,7 +573,7 @@ def test_tiny_recipe_on_the_bundled_graph(tmp_path):
 @pytest.mark.parametrize("fmt", ["compact", "signatures"])
 @pytest.mark.parametrize("row", ROWS, ids=["simple", "parallel", "chain"])
 def test_compact_template_lists_each_tool_on_one_line_and_masks_like_the_full_one(tokenizer, row, fmt):
-    from kg2tool.train.chat_format import TEMPLATES
+    from kg2tool.llm.chat_format import TEMPLATES
 
     COMPACT_CHAT_TEMPLATE = TEMPLATES[fmt]
     messages, tools = normalize_row(row["messages"], row["tools"])
@@ -604,7 +604,7 @@ def test_compact_template_is_trl_training_compatible_and_chosen_by_tool_format()
     from tokenizers import Tokenizer, models
     from trl.chat_template_utils import is_chat_template_prefix_preserving, is_chat_template_stop_token_trained
 
-    from kg2tool.train.chat_format import CHAT_TEMPLATE, COMPACT_CHAT_TEMPLATE
+    from kg2tool.llm.chat_format import CHAT_TEMPLATE, COMPACT_CHAT_TEMPLATE
     from kg2tool.train.tokenizer import wrap_tokenizer
 
     compact = wrap_tokenizer(Tokenizer(models.BPE()), "compact")

@@ -23,11 +23,11 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 from rdflib import RDFS, XSD, Literal, Namespace
 
-from kg2tool.errors import NothingToDoError
-from kg2tool.graph import load_graph
-from kg2tool.synth import SynthConfig, Synthesizer
-from kg2tool.tools import ToolSet
-from kg2tool.verify import verify_row
+from kg2tool.common.errors import NothingToDoError
+from kg2tool.graph.knowledge import load_graph
+from kg2tool.synth.synthesizer import SynthConfig, Synthesizer
+from kg2tool.synth.tools import ToolSet
+from kg2tool.synth.verify import verify_row
 
 EX = Namespace("http://example.org/")
 NAME_RE = re.compile(r"^[a-zA-Z0-9_]{1,64}$")
@@ -176,8 +176,8 @@ def test_every_derived_schema_is_valid(g, min_support):
 def test_written_dataset_loads_back_equal(g, seed):
     from datasets import load_dataset
 
-    from kg2tool.dataset import SPLITS, dpo_features, sft_features, write_dataset
-    from kg2tool.synth import build_report, make_preference_pairs
+    from kg2tool.hub.dataset import SPLITS, dpo_features, sft_features, write_dataset
+    from kg2tool.synth.pipeline import build_report, make_preference_pairs
 
     with tempfile.TemporaryDirectory() as tmp:
         path = write_graph(g, Path(tmp), "nt")
@@ -218,7 +218,7 @@ def test_written_dataset_loads_back_equal(g, seed):
 def test_floats_with_many_digits_round_trip(tmp_path):
     from datasets import load_dataset
 
-    from kg2tool.dataset import sft_features, write_dataset
+    from kg2tool.hub.dataset import sft_features, write_dataset
 
     value = 92355.89279423654
     row = {

@@ -151,7 +151,7 @@ def test_missing_token_and_bad_input_in_a_fresh_process(wiki, tmp_path):
 def test_hidden_files_are_not_uploaded(wiki, tmp_path):
     import shutil
 
-    from kg2tool.publish import plan_upload
+    from kg2tool.hub.publish import plan_upload
 
     copy = tmp_path / "wiki"
     shutil.copytree(wiki, copy)

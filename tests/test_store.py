@@ -1,4 +1,4 @@
-"""The on-disk graph store (`kg2tool synth --store PATH`, kg2tool.store): built from the graph files on first use,
+"""The on-disk graph store (`kg2tool synth --store PATH`, kg2tool.graph.store): built from the graph files on first use,
 reused after, refused when the files changed; the same graph as the in-memory load, hence the same dataset bytes."""
 
 from __future__ import annotations
@@ -17,11 +17,12 @@ from conftest import EXAMPLE, make_small_graph
 
 pytest.importorskip("pyoxigraph", reason="the on-disk store needs the `store` extra (pyoxigraph)")
 
-from kg2tool.errors import InputError, MissingExtraError, UsageError  # noqa: E402
-from kg2tool.graph import load_graph  # noqa: E402
-from kg2tool.store import open_store, read_manifest  # noqa: E402
-from kg2tool.synth import SynthConfig, Synthesizer, run_synth  # noqa: E402
-from kg2tool.tools import ToolSet  # noqa: E402
+from kg2tool.common.errors import InputError, MissingExtraError, UsageError  # noqa: E402
+from kg2tool.graph.knowledge import load_graph  # noqa: E402
+from kg2tool.graph.store import open_store, read_manifest  # noqa: E402
+from kg2tool.synth.pipeline import run_synth  # noqa: E402
+from kg2tool.synth.synthesizer import SynthConfig, Synthesizer  # noqa: E402
+from kg2tool.synth.tools import ToolSet  # noqa: E402
 
 
 def quiet(msg: str) -> None:
@@ -175,7 +176,7 @@ def test_workers_after_the_triple_store_was_opened(tmp_path, small_file):
     the store themselves, and their shards are the ones computed here."""
     from itertools import islice
 
-    from kg2tool.shards import iter_shards
+    from kg2tool.synth.shards import iter_shards
 
     kg = open_store(tmp_path / "st", [small_file], log=quiet)
     cfg = SynthConfig(seed=5, shard_size=64)

@@ -5,13 +5,13 @@ from collections import Counter
 import pytest
 from checks import check_row
 
-from kg2tool.graph import load_graph
-from kg2tool.plans import execute
-from kg2tool.render import Renderer
-from kg2tool.synth import SynthConfig, Synthesizer, gold_answers
-from kg2tool.tools import ToolSet
-from kg2tool.verify import verify_row
-from kg2tool.walk import CATEGORY, DIALOGUE_SHAPES, WALK_SHAPES, Walker
+from kg2tool.graph.knowledge import load_graph
+from kg2tool.synth.plans import execute
+from kg2tool.synth.render import Renderer
+from kg2tool.synth.synthesizer import SynthConfig, Synthesizer, gold_answers
+from kg2tool.synth.tools import ToolSet
+from kg2tool.synth.verify import verify_row
+from kg2tool.synth.walk import CATEGORY, DIALOGUE_SHAPES, WALK_SHAPES, Walker
 
 
 @pytest.fixture(scope="module")
@@ -86,7 +86,7 @@ def test_verification_rejects_tampered_rows(synth):
 
 
 def test_templates_treat_graph_text_as_data(synth, small_kg):
-    from kg2tool.plans import Anchor, Project
+    from kg2tool.synth.plans import Anchor, Project
 
     odd = small_kg.resolve("{{ 7*7 }} <b>Robert'); DROP TABLE--</b>")
     rel = next(r for r in small_kg.relations.values() if r.label == "place of birth")
@@ -97,8 +97,8 @@ def test_templates_treat_graph_text_as_data(synth, small_kg):
 
 
 def test_renderer_rejects_broken_templates(tmp_path):
-    from kg2tool.errors import InputError
-    from kg2tool.render import default_template_dir
+    from kg2tool.common.errors import InputError
+    from kg2tool.synth.render import default_template_dir
 
     for f in default_template_dir().glob("*.yaml"):
         (tmp_path / f.name).write_text(f.read_text())
@@ -146,7 +146,7 @@ def test_distractors_and_categories(synth):
 
 @pytest.mark.parametrize("shape", DIALOGUE_SHAPES)
 def test_dialogue_shapes_pass_verification(shape, small_kg):
-    from kg2tool.walk import ALL_SHAPES
+    from kg2tool.synth.walk import ALL_SHAPES
 
     synth = Synthesizer(small_kg, SynthConfig(seed=1, mix={s: float(s == shape) for s in ALL_SHAPES}))
     rows, stats = synth.shard(0)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 
-from ..errors import InputError
+from ..common.errors import InputError
 
 
 def register(sub) -> None:
@@ -22,7 +22,7 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from ..card import check_card
+    from ..hub.card import check_card
 
     report = check_card(args.dir, load=True, online=args.online)
     print(report.format())

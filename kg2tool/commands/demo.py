@@ -11,7 +11,11 @@ from __future__ import annotations
 
 import argparse
 
-from ..errors import require_extra
+from ..common.errors import require_extra
+from .base import build_parser, dispatch
+
+# The commands the demo runs in-process, each exactly as on the command line (same parser, same error handling).
+STAGE_COMMANDS = [f"kg2tool.commands.{name}" for name in ("synth", "pretrain", "sft", "dpo", "eval")]
 
 HELP = "run synth -> pretrain -> SFT -> DPO with an evaluation after each stage, and report"
 
@@ -33,7 +37,11 @@ def run(args: argparse.Namespace) -> int:
         require_extra(module, "train")
     from ..demo import DemoPlan, markdown, run_demo
 
-    result = run_demo(args.graph, args.out, DemoPlan.load(args.plan), seed=args.seed, resume=args.resume)
+    parser = build_parser(STAGE_COMMANDS)
+    result = run_demo(
+        args.graph, args.out, DemoPlan.load(args.plan), lambda argv: dispatch(parser, argv),
+        seed=args.seed, resume=args.resume,
+    )
     print(markdown(result["report"], result["run"]))
     print(f"wrote report.json, report.md, report.png and run.json to {args.out}")
     return 0

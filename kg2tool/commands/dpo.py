@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..errors import require_extra
+from ..common.errors import require_extra
 from .pretrain import register_raw
 
 HELP = "preference-tune a model on synthesized chosen/rejected tool calls (TRL DPOTrainer; full or LoRA)"

@@ -23,7 +23,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..errors import InputError, OutputError, UsageError
+from ..common.errors import InputError, OutputError, UsageError
 
 
 def register(subparsers) -> None:
@@ -162,7 +162,7 @@ NOT_IN_CONFIG = {"help", "config", "eval_command", "func"}
 
 def config_defaults(path: str, parser: argparse.ArgumentParser) -> dict:
     """The `--config` file's values by flag destination, checked against `parser`'s flags (errors name the file)."""
-    from ..yamlio import load_mapping
+    from ..common.yamlio import load_mapping
 
     values = load_mapping(path, "eval config", "a mapping of flag names to values")
     known = {a.dest: a for a in parser._actions if a.dest not in NOT_IN_CONFIG}

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import sys
 
-from ..errors import UsageError
+from ..common.errors import UsageError
 
 
 def register(sub) -> None:
@@ -31,7 +31,7 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from ..export import export, sharegpt_dataset_info
+    from ..hub.export import export, sharegpt_dataset_info
 
     if args.split is not None and args.split not in ("train", "validation", "test"):
         raise UsageError(f"--split {args.split!r}: choose train, validation or test")

@@ -20,7 +20,7 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from ..inspect import format_conversation, format_summary, load_rows, plot, samples, summarize
+    from ..hub.inspect import format_conversation, format_summary, load_rows, plot, samples, summarize
 
     rows = load_rows(args.dir)
     summary = summarize(rows)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..errors import require_extra
+from ..common.errors import require_extra
 
 HELP = "pretrain a Ling-style MoE on the graph's facts and tool-call conversations (flags: TrainingArguments names)"
 

@@ -28,7 +28,7 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from ..publish import format_plan, plan_upload, publish, resolve_token
+    from ..hub.publish import format_plan, plan_upload, publish, resolve_token
 
     plan = plan_upload(args.dir, args.repo_id, args.private)
     if args.dry_run:

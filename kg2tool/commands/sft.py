@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..errors import require_extra
+from ..common.errors import require_extra
 from .pretrain import register_raw
 
 HELP = "fine-tune a model on synthesized tool-use conversations (TRL SFTTrainer; full or LoRA)"

@@ -7,7 +7,7 @@ import shlex
 import sys
 from dataclasses import fields
 
-from ..errors import InputError, UsageError
+from ..common.errors import InputError, UsageError
 
 EXAMPLES = """examples:
   kg2tool synth --graph examples/wiki.ttl --out out/wiki -n 2000 --seed 0
@@ -82,7 +82,7 @@ def register(sub) -> None:
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     para = p.add_argument_group(
         "paraphrasing (optional): rewrite questions with a language model; a rewrite is kept only if it still "
-        "names the question's entities and constraints and the conversation still verifies (see kg2tool.paraphrase)"
+        "names the question's entities and constraints and the conversation still verifies (see kg2tool.synth.paraphrase)"
     )
     para.add_argument(
         "--paraphrase",
@@ -106,7 +106,7 @@ def register(sub) -> None:
 
 
 def parse_weights(text: str, flag: str) -> dict[str, float]:
-    from ..walk import ALL_SHAPES
+    from ..synth.walk import ALL_SHAPES
 
     out = {}
     for part in filter(None, (x.strip() for x in text.split(","))):
@@ -125,10 +125,10 @@ def parse_weights(text: str, flag: str) -> dict[str, float]:
 
 def load_config(path: str | None):
     """SynthConfig from YAML (unknown keys are errors naming the key), or the defaults."""
-    from ..paraphrase import ParaphraseConfig
-    from ..synth import SynthConfig
-    from ..walk import WalkConfig
-    from ..yamlio import load_mapping
+    from ..common.yamlio import load_mapping
+    from ..synth.paraphrase import ParaphraseConfig
+    from ..synth.synthesizer import SynthConfig
+    from ..synth.walk import WalkConfig
 
     cfg = SynthConfig()
     if not path:
@@ -153,7 +153,7 @@ def load_config(path: str | None):
 
 
 def build_config(args):
-    from ..walk import ALL_SHAPES
+    from ..synth.walk import ALL_SHAPES
 
     cfg = load_config(args.config)
     if args.num is not None:
@@ -230,7 +230,7 @@ def reproduce_command(argv: list[str]) -> str:
 
 
 def run(args) -> int:
-    from ..synth import run_synth
+    from ..synth.pipeline import run_synth
 
     cfg = build_config(args)
     command = reproduce_command(sys.argv[2:]) if sys.argv[1:2] == ["synth"] else None

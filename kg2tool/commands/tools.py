@@ -20,8 +20,8 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from ..graph import load_graph
-    from ..tools import ToolSet
+    from ..graph.knowledge import load_graph
+    from ..synth.tools import ToolSet
 
     kg = load_graph(args.graph, lang=args.lang)
     ts = ToolSet.from_graph(kg, min_support=args.min_support)

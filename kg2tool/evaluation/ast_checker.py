@@ -33,7 +33,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from ..errors import InputError
+from ..common.errors import InputError
 
 Matching = Literal["greedy", "optimal"]
 

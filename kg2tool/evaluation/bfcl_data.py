@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import InputError
+from ..common.errors import InputError
 from .ast_checker import category_from_id, checker_kind
 
 # The non-live AST categories this module targets; "simple" is "simple_python" from BFCL v4 on.

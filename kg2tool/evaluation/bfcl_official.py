@@ -14,7 +14,7 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
-from ..errors import MissingExtraError
+from ..common.errors import MissingExtraError
 from .ast_checker import checker_kind
 
 

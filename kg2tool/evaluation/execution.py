@@ -10,7 +10,7 @@ when the model has made ``max_steps`` call turns since the last user message and
 
 Scores per row:
 * ``correct``: the model gave a final answer and every gold answer string appears in it (synth's own rule, see
-  ``kg2tool.verify``: ``answer_not_stated``);
+  ``kg2tool.synth.verify``: ``answer_not_stated``);
 * ``calls_valid``: at least one call, every call names an offered tool with schema-valid arguments, and no
   malformed call was emitted (an executor error such as an unknown entity does not make a call invalid);
 * ``steps`` / ``calls`` against ``gold_steps`` / ``gold_calls`` (call turns and calls of the gold conversation,
@@ -27,10 +27,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import InputError
-from ..tools import ToolError, ToolSet, error_json, result_json
-from .backends import Backend, Completion
-from .parsers import Parsed
+from ..common.errors import InputError
+from ..llm.backends import Backend, Completion
+from ..llm.parsers import Parsed
+from ..synth.tools import ToolError, ToolSet, error_json, result_json
 
 EXEC_CATEGORIES = ("multi_step", "multi_turn")
 INVALID_KINDS = ("unknown_tool", "schema")  # ToolError kinds that make a call invalid (not just unsuccessful)

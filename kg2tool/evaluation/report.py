@@ -22,8 +22,8 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from ..errors import MissingExtraError
-from .scoring import write_atomic
+from ..common.errors import MissingExtraError
+from ..common.files import write_atomic
 from .stepwise import STEP_KINDS
 
 EXEC_METRICS = {

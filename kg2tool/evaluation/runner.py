@@ -24,12 +24,13 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import InputError, UsageError
+from ..common.errors import InputError, UsageError
+from ..hub.dataset import read_report, recorded_graph_files
+from ..llm.backends import REFERENCE_MODELS, Backend, make_backend
+from ..llm.parsers import get_parser, to_decoded
 from . import bfcl_data, scoring
-from .backends import REFERENCE_MODELS, Backend, make_backend
 from .execution import EXEC_CATEGORIES, ExecTask, check_tools_match, parsed_completion, run_exec, task_from_row
 from .gold import gold_output
-from .parsers import get_parser, to_decoded
 from .stepwise import StepItem, run_stepwise, step_items
 from .stepwise import summarize as summarize_steps
 
@@ -177,21 +178,6 @@ def exec_rows(rows: list[dict], limit: int | None) -> list[dict]:
     return selected
 
 
-def _report_info(data: Path) -> dict:
-    import json
-
-    path = data / "validation_report.json"
-    try:
-        return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
-    except (OSError, ValueError):
-        return {}
-
-
-def recorded_graph_files(data: Path) -> list[str]:
-    """The graph files a synth dataset folder was made from, as its validation_report.json records them."""
-    return (_report_info(Path(data)).get("graph") or {}).get("files") or []
-
-
 def resolve_graphs(options: EvalOptions, data: Path) -> tuple[list[str], str]:
     """The graph files for execution (``--graph``, else the dataset report's when they exist here) and a hint."""
     recorded = recorded_graph_files(data)
@@ -270,8 +256,8 @@ def run_ast(items: list[AstItem], backend: Backend, parse, underscore_to_dot: bo
 
 def evaluate(options: EvalOptions) -> tuple[list[dict], dict, dict]:
     """Run the evaluation; returns (result rows, summary ``{category_or_metric: score}``, details)."""
-    from ..graph import load_graph
-    from ..tools import ToolSet
+    from ..graph.knowledge import load_graph
+    from ..synth.tools import ToolSet
     from .report import summarize
 
     if options.max_steps < 1:
@@ -303,7 +289,7 @@ def evaluate(options: EvalOptions) -> tuple[list[dict], dict, dict]:
         graphs, hint = resolve_graphs(options, data)
         t0 = time.perf_counter()
         kg = load_graph(graphs, lang=options.lang)
-        min_support = int((_report_info(data).get("config") or {}).get("min_support", 5))
+        min_support = int((read_report(data).get("config") or {}).get("min_support", 5))
         ts = ToolSet.from_graph(kg, min_support=min_support)
         check_tools_match(tasks, ts, hint)
         timing["graph_s"] = round(time.perf_counter() - t0, 2)

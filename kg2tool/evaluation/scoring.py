@@ -12,13 +12,12 @@ over categories (BFCL's leaderboard uses its own weighted groups, which we do no
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from ..errors import InputError, OutputError
+from ..common.errors import InputError
+from ..common.files import write_atomic
 from .ast_checker import Matching, check
 from .bfcl_data import BfclEntry
 
@@ -92,32 +91,6 @@ def summary_path(results_path: str | Path) -> Path:
     path = Path(results_path)
     stem = path.name[: -len(".jsonl")] if path.name.endswith(".jsonl") else path.name
     return path.with_name(stem + ".summary.json")
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
-def write_atomic(path: str | Path, text: str) -> None:
-    """Write ``text`` to a temporary file in the same folder, then rename it over ``path``."""
-    path = Path(path)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    except OSError as exc:
-        raise OutputError(f"{path}: cannot write: {exc}") from None
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp creates 0600; give the file the usual permissions
-        os.replace(tmp, path)
-    except BaseException as exc:
-        Path(tmp).unlink(missing_ok=True)
-        if isinstance(exc, OSError):
-            raise OutputError(f"{path}: cannot write: {exc}") from None
-        raise
 
 
 def write_results(path: str | Path, rows: list[dict], summary: dict) -> Path:

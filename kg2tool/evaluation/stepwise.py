@@ -29,9 +29,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .backends import Backend
+from ..llm.backends import Backend
+from ..llm.parsers import Parsed
 from .execution import parsed_completion
-from .parsers import Parsed
 
 STEP_KINDS = ("first_call", "later_call", "answer", "reply")
 

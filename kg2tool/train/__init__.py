@@ -9,5 +9,5 @@ Pretraining (issue 4) lives here as small modules, one job each:
     pretrain.py     PretrainConfig (TrainingArguments), MoeLossMixin + MoePretrainer, spike guard, run_pretrain
     args.py         YAML recipe + TrainingArguments-named flags -> config dataclass
 
-Nothing is imported here, so `import kg2tool.train.chat_format` works without torch.
+Nothing is imported here, so `import kg2tool.llm.chat_format` works without torch.
 """

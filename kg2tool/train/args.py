@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import UsageError
+from ..common.errors import UsageError
 
 
 def load_yaml(path: str) -> dict[str, Any]:
     """A recipe file as a dict (empty file -> {}); unreadable or non-mapping files are an InputError."""
-    from ..yamlio import load_mapping
+    from ..common.yamlio import load_mapping
 
     return load_mapping(path, "config file")
 

@@ -3,7 +3,7 @@
 A from-scratch model learns the call format and the choice of function from a few hundred conversations, but it
 learns to *copy* an unseen entity name from the question into the call arguments only when it cannot recall the
 name instead (STACK.md, last section: after SFT on real entities it drifts to memorized names). So the graph is
-copied with every entity renamed at random, and `kg2tool.synth`'s own `Synthesizer` walks the copy: the rows have
+copied with every entity renamed at random, and `kg2tool.synth.pipeline`'s own `Synthesizer` walks the copy: the rows have
 the real tool schemas, question templates, shapes and answer sentences, and every entity name in them is one the
 model has never seen with its facts.
 
@@ -69,12 +69,12 @@ class NameMaker:
 
 
 def renamed_graph(kg, seed: int | str, invented_share: float = 0.3, maker: NameMaker | None = None):
-    """A copy of `kg` (a `kg2tool.graph.KnowledgeGraph`) whose entities all carry new, unique random labels, none
+    """A copy of `kg` (a `kg2tool.graph.knowledge.KnowledgeGraph`) whose entities all carry new, unique random labels, none
     of them a real label or name.
 
     Relations, attributes, types, descriptions and entity ids are shared with `kg` (read-only, not copied);
     alternative labels are dropped."""
-    from ..graph import KnowledgeGraph
+    from ..graph.knowledge import KnowledgeGraph
 
     rng = random.Random(f"rename:{seed}")
     maker = maker or NameMaker(kg.labels, invented_share)
@@ -113,11 +113,11 @@ def iter_random_name_rows(
 ) -> Iterator[dict[str, Any]]:
     """Verified synth rows (up to `max_shards` shards, or until 20 shards in a row bring no new question) over freshly renamed copies of `kg`.
 
-    Every `shard_size` candidates come from a new renaming. `synth_config` is a `kg2tool.synth.SynthConfig`
+    Every `shard_size` candidates come from a new renaming. `synth_config` is a `kg2tool.synth.synthesizer.SynthConfig`
     (its `mix`, `min_support`, `walk`, ... are used; `seed` and `shard_size` are set here). Rows carry
     `messages`, `tools` (lists of dicts, as synth writes them), `pattern` and `category`; exact duplicate questions
     are skipped."""
-    from ..synth import SynthConfig, Synthesizer
+    from ..synth.synthesizer import SynthConfig, Synthesizer
 
     base = synth_config or SynthConfig()
     maker = NameMaker(kg.labels, invented_share)

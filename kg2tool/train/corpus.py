@@ -29,12 +29,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from ..errors import InputError
-from .chat_format import normalize_row
+from ..common.errors import InputError
+from ..llm.chat_format import normalize_row
 
 
 class FactSource(Protocol):
-    """What the corpus needs from a knowledge graph (`kg2tool.graph.KnowledgeGraph` satisfies it)."""
+    """What the corpus needs from a knowledge graph (`kg2tool.graph.knowledge.KnowledgeGraph` satisfies it)."""
 
     def iter_facts(self) -> Iterator[tuple[str, str, str]]: ...
 

@@ -34,7 +34,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-from ..errors import InputError, UsageError
+from ..common.errors import InputError, UsageError
 
 logger = logging.getLogger("kg2tool.finetune")
 
@@ -79,7 +79,7 @@ class FinetuneArguments:
             400 steps without a listing and not at all with one (docs/research/learning-effect.md, session 4); the
             rest keep it, so reading the listing (irrelevance, the offered arguments) is still trained.
         rejection_types: DPO only: train on the preference pairs of these rejection types only (the dataset's
-            `rejection_type` column; `kg2tool.preference.REJECTION_TYPES`). Empty = all.
+            `rejection_type` column; `kg2tool.synth.preference.REJECTION_TYPES`). Empty = all.
         balance_rejection_types: DPO only: keep the same number of pairs of every (kept) rejection type: each type
             cut, by a seeded draw, to the count of the rarest one. The synth split has ~6 text-for-call rejections
             (premature/unsupported answer) per call-for-text one (unneeded call): as they come, DPO learns "call
@@ -142,7 +142,7 @@ def parse_stage(config_cls, argv: list[str], prog: str) -> RunSetup:
         raise UsageError(f"--copy_pool must be arguments or names, not {extra.copy_pool!r}")
     if not 0 <= extra.first_turn_no_tools <= 1:
         raise UsageError(f"--first_turn_no_tools must be a share in [0, 1], not {extra.first_turn_no_tools}")
-    from ..preference import REJECTION_TYPES
+    from ..synth.preference import REJECTION_TYPES
 
     unknown = [t for t in extra.rejection_types if t not in REJECTION_TYPES]
     if unknown:
@@ -160,7 +160,7 @@ def is_adapter(path: str) -> bool:
 def load_tokenizer_checked(path: str, *, need_generation_markers: bool, template_path: str | None = None):
     """The tokenizer saved at `path` (its chat template replaced by the file `template_path` if given), which must
     have a chat template, with `{% generation %}` markers when the loss is on assistant tokens only."""
-    from ..evaluation.backends import load_tokenizer
+    from ..llm.backends import load_tokenizer
 
     try:
         tokenizer = load_tokenizer(path)
@@ -297,7 +297,7 @@ def order_by_rejection_type(train, types: list[str], balance: bool, seed: int):
 def _dataset_graphs(setup: RunSetup, flag: str) -> list[str]:
     """`random_name_graph`, else the graph files recorded in the dataset's validation_report.json; `flag` names
     the option that needs them in the error."""
-    from ..evaluation.runner import recorded_graph_files
+    from ..hub.dataset import recorded_graph_files
 
     graphs = list(setup.extra.random_name_graph) or recorded_graph_files(Path(setup.script.dataset_name))
     missing = [g for g in graphs if not Path(g).is_file()]
@@ -311,7 +311,7 @@ def _dataset_graphs(setup: RunSetup, flag: str) -> list[str]:
 
 def graph_names(setup: RunSetup) -> list[str]:
     """Entity names of the dataset's graph (`--copy_pool names`)."""
-    from ..graph import load_graph
+    from ..graph.knowledge import load_graph
 
     return list(load_graph(_dataset_graphs(setup, "--copy_pool names")).entity_names())
 
@@ -320,8 +320,8 @@ def random_name_split(setup: RunSetup, features):
     """`random_name_rows` synth conversations over renamed copies of the graph, as a Dataset with `features`."""
     import datasets
 
-    from ..dataset import encode_json
-    from ..graph import load_graph
+    from ..graph.knowledge import load_graph
+    from ..hub.dataset import encode_json
     from .copy_data import random_name_rows
 
     extra = setup.extra
@@ -350,7 +350,7 @@ def first_turn_split(train, n: int, seed: int, no_tools: float = 0.0):
     their tool listing."""
     import datasets
 
-    from ..dataset import encode_json
+    from ..hub.dataset import encode_json
 
     rng = random.Random(f"first-turn:{seed}")
     order = _draw(list(range(len(train))), n, rng)
@@ -375,7 +375,7 @@ def later_turn_split(train, n: int, seed: int):
     Dataset with `train`'s features."""
     import datasets
 
-    from ..dataset import encode_json
+    from ..hub.dataset import encode_json
 
     rng = random.Random(f"later-turn:{seed}")
     cuts: dict[int, list[int]] = {}
@@ -572,7 +572,7 @@ def loss_history(trainer, key: str = "loss") -> list[tuple[int, float]]:
 
 
 def write_report(setup: RunSetup, stage: str, report: dict[str, Any]) -> None:
-    from ..evaluation.scoring import write_atomic
+    from ..common.files import write_atomic
 
     if setup.training.should_save:
         write_atomic(Path(setup.training.output_dir) / f"{stage}_report.json", json.dumps(report, indent=2) + "\n")
@@ -590,7 +590,7 @@ def sample_tool_call(path: str, row: dict[str, Any], max_new_tokens: int = 96) -
     chat template. Returns the prompt, the completion and the parsed tool calls."""
     import torch
 
-    from .chat_format import normalize_row, parse_tool_calls
+    from ..llm.chat_format import normalize_row, parse_tool_calls
 
     tokenizer = load_tokenizer_checked(path, need_generation_markers=False)
     model = load_model(path)

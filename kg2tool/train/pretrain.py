@@ -35,8 +35,8 @@ from typing import Any
 from transformers import Trainer, TrainerCallback, TrainingArguments
 from transformers.trainer_callback import ExportableState
 
-from ..errors import InputError, NothingToDoError, OutputError, UsageError
-from .chat_format import TEMPLATES
+from ..common.errors import InputError, NothingToDoError, OutputError, UsageError
+from ..llm.chat_format import TEMPLATES
 from .copy_task import (
     CopyAuxMixin,
     CopyTask,
@@ -387,7 +387,7 @@ def collate_blocks(rows: list[dict[str, Any]]) -> dict[str, Any]:
 def _load_kg(config: PretrainConfig):
     if not config.graph:
         return None
-    from ..graph import load_graph
+    from ..graph.knowledge import load_graph
 
     return load_graph(config.graph, lang=config.lang)
 
@@ -459,12 +459,13 @@ def prepare_data(config: PretrainConfig, prepared: Path):
     }
     stats["copy_pool_size"] = len(pool)
     if config.should_save:
-        tmp = prepared.with_name(prepared.name + ".tmp")
-        tokenizer.save_pretrained(tmp / "tokenizer")
-        dataset.save_to_disk(str(tmp / "blocks"))
-        (tmp / "stats.json").write_text(json.dumps(stats, indent=2))
-        (tmp / "copy_pool.json").write_text(json.dumps(pool))
-        os.replace(tmp, prepared)
+        from ..common.files import atomic_path
+
+        with atomic_path(prepared, folder=True) as tmp:
+            tokenizer.save_pretrained(tmp / "tokenizer")
+            dataset.save_to_disk(str(tmp / "blocks"))
+            (tmp / "stats.json").write_text(json.dumps(stats, indent=2))
+            (tmp / "copy_pool.json").write_text(json.dumps(pool))
         dataset = datasets.load_from_disk(str(prepared / "blocks"))
     stats["copy_pool"] = pool
     return tokenizer, dataset, stats

@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from .chat_format import END_OF_TEXT, IM_END, MARKUP_TOKENS, SPECIAL_TOKENS, TEMPLATES
+from ..llm.chat_format import END_OF_TEXT, IM_END, MARKUP_TOKENS, SPECIAL_TOKENS, TEMPLATES
 
 # A lowercase-initial word with at most one space on each side; any other word (capitalized, names), bare; digits
 # one at a time (numbers and dates generalize), bare; runs of other symbols with one trailing space; one space.
@@ -56,7 +56,7 @@ class TokenizerConfig:
         name_repeats: how many times each entity name is added to the training text.
         pretokenizer: key of `PRETOKENIZE_PATTERNS` (`names`, the default, `words` or `trailing`).
         tool_format: the chat template's tool listing: `full` (JSON schemas, as Qwen2.5), `compact` (one line per
-            tool; `kg2tool.train.chat_format.COMPACT_CHAT_TEMPLATE`) or `signatures` (those lines without the
+            tool; `kg2tool.llm.chat_format.COMPACT_CHAT_TEMPLATE`) or `signatures` (those lines without the
             descriptions).
     """
 

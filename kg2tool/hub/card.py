@@ -20,7 +20,7 @@ import glob
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import InputError
+from ..common.errors import InputError
 
 REQUIRED_FIELDS = ("license", "task_categories", "tags", "size_categories", "configs")
 SIZE_CATEGORIES = (

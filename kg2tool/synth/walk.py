@@ -21,7 +21,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from functools import cached_property
 
-from .graph import KnowledgeGraph
+from ..graph.knowledge import KnowledgeGraph
 from .plans import Anchor, Attr, Compare, Count, Node, Parallel, Project, SetOp, execute, topic
 from .tools import ToolSet
 
@@ -29,7 +29,7 @@ BETAE_SHAPES = ("1p", "2p", "3p", "2i", "3i", "ip", "pi", "2u", "up")
 NEGATION_SHAPES = ("2in", "3in", "inp", "pin", "pni")
 AGGREGATE_SHAPES = ("count", "compare")
 BFCL_SHAPES = ("simple", "multiple", "parallel", "parallel_multiple", "irrelevance")
-DIALOGUE_SHAPES = ("followup", "missing_info", "error_recovery")  # built by kg2tool.dialogue
+DIALOGUE_SHAPES = ("followup", "missing_info", "error_recovery")  # built by kg2tool.synth.dialogue
 WALK_SHAPES = BFCL_SHAPES + BETAE_SHAPES[1:] + NEGATION_SHAPES + AGGREGATE_SHAPES  # sampled by Walker.sample
 ALL_SHAPES = WALK_SHAPES + DIALOGUE_SHAPES
 
@@ -69,7 +69,7 @@ class Walker:
             a for a in toolset.attribute_tool if kg.attributes[a].kind in ("integer", "number", "date", "datetime")
         )
         # Sorted id sequences to sample anchors from, per relation and direction, and per attribute. A graph whose
-        # adjacency has its own sorted key array (kg2tool.store) hands out a view of it instead of a list.
+        # adjacency has its own sorted key array (kg2tool.graph.store) hands out a view of it instead of a list.
         self.sources = {(r, inv): sorted_keys(self.adj(r, inv)) for r in self.rels for inv in (False, True)}
         self.attr_keys = {a: sorted_keys(kg.attributes[a].values) for a in self.attrs}
         # For each entity, the (relation, inverse) projections it can start from; and for each entity t, the
@@ -80,7 +80,7 @@ class Walker:
         self.incoming = _PerEntity(self._incoming)
 
     def _options(self, e: int) -> list[tuple[str, bool]]:
-        own = getattr(self.kg, "relations_of", None)  # a graph that lists them per entity (kg2tool.store)
+        own = getattr(self.kg, "relations_of", None)  # a graph that lists them per entity (kg2tool.graph.store)
         if own is not None:
             return [ri for ri in own(e) if ri[0] in self._rel_set]
         return [(r, inv) for r in self.rels for inv in (False, True) if e in self.adj(r, inv)]

@@ -10,7 +10,7 @@
 
 `open_store(PATH, graphs)` builds the store on first use and reuses it after; it refuses a store built from other
 files (path, size or modification time changed) or with another `--lang` unless asked to rebuild it.
-`StoreGraph` has the interface of `kg2tool.graph.KnowledgeGraph` that the walker, the executor and the writers use.
+`StoreGraph` has the interface of `kg2tool.graph.knowledge.KnowledgeGraph` that the walker, the executor and the writers use.
 
 Design choices:
 - Same ids as the in-memory graph (entities numbered in sorted IRI order) and the same rules for labels, names,
@@ -47,8 +47,8 @@ from datetime import date
 from functools import lru_cache
 from pathlib import Path
 
-from .errors import InputError, UsageError, require_extra
-from .graph import (
+from ..common.errors import InputError, UsageError, require_extra
+from .knowledge import (
     ALT_LABEL_PREDICATES,
     DESCRIPTION_PREDICATES,
     LABEL_PREDICATES,
@@ -163,7 +163,7 @@ def build_store(path: Path, graphs: list[Path], lang: str = "en", log=print) -> 
     tmp.mkdir(parents=True)
     # A new interpreter, not a fork (a process with a RocksDB store open has threads a forked child can deadlock
     # on) nor multiprocessing's spawn (which would rerun the caller's main script).
-    cmd = [sys.executable, "-m", "kg2tool.store", str(tmp / "oxigraph"), str(tmp / "loaded.json"), *map(str, graphs)]
+    cmd = [sys.executable, "-m", "kg2tool.graph.store", str(tmp / "oxigraph"), str(tmp / "loaded.json"), *map(str, graphs)]
     loader = None
     try:
         t0 = time.perf_counter()
@@ -273,7 +273,7 @@ def _open(path: Path, gz: bool):
 
 
 def _ox_literal_value(lit, rdflib_literal) -> tuple[str, object] | None:
-    """`kg2tool.graph._literal_value` of a pyoxigraph literal: plain forms of the common types directly, anything
+    """`kg2tool.graph.knowledge._literal_value` of a pyoxigraph literal: plain forms of the common types directly, anything
     else through rdflib's own conversion (so invalid lexical forms are judged exactly as in memory)."""
     if lit.language:
         return ("string", _clean_text(lit.value))
@@ -293,7 +293,7 @@ def _ox_literal_value(lit, rdflib_literal) -> tuple[str, object] | None:
 
 class _IndexBuilder:
     """One streaming pass over the graph files (pyoxigraph's parser) that collects what the index needs, then
-    `write()` computes the same tables as `kg2tool.graph.build_graph` and saves them as arrays."""
+    `write()` computes the same tables as `kg2tool.graph.knowledge.build_graph` and saves them as arrays."""
 
     def __init__(self, lang: str):
         self.lang = lang
@@ -409,7 +409,7 @@ class _IndexBuilder:
         return got[2] if got else ""
 
     def write(self, out: Path) -> dict:
-        """Compute the tables (the rules of kg2tool.graph.build_graph) and save them under `out`."""
+        """Compute the tables (the rules of kg2tool.graph.knowledge.build_graph) and save them under `out`."""
         import numpy as np
         import pyarrow as pa
         import pyarrow.compute as pc

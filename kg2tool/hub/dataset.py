@@ -21,7 +21,7 @@ from pathlib import Path
 
 import yaml
 
-from .errors import OutputError
+from ..common.errors import OutputError
 
 SPLITS = ("train", "validation", "test")
 
@@ -336,7 +336,7 @@ def write_dataset(
                 if pairs_by_split.get(split):
                     files["dpo"][split] = write_parquet(pairs_by_split[split], tmp / "dpo", split, dpo_features())
         if bfcl:
-            from .bfcl import jsonl
+            from ..common.files import jsonl
 
             (tmp / "bfcl" / "possible_answer").mkdir(parents=True)
             for cat, (tests, answers) in bfcl.items():
@@ -354,3 +354,17 @@ def write_dataset(
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+
+
+def read_report(data: str | Path) -> dict:
+    """A dataset folder's validation_report.json as a dict ({} when it is missing or unreadable)."""
+    path = Path(data) / "validation_report.json"
+    try:
+        return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    except (OSError, ValueError):
+        return {}
+
+
+def recorded_graph_files(data: str | Path) -> list[str]:
+    """The graph files a synth dataset folder was made from, as its validation_report.json records them."""
+    return (read_report(data).get("graph") or {}).get("files") or []

@@ -24,7 +24,7 @@ the validation report):
     missing_number / new_number   a number of the question dropped, or one added
     new_entity             a name of another graph entity added (a guessed answer, an extra constraint)
     duplicate              the same question as another row's
-    verification:<reason>  the conversation with the rewrite fails verification (see kg2tool.verify)
+    verification:<reason>  the conversation with the rewrite fails verification (see kg2tool.synth.verify)
 
 Which turns: the first user message of every selected row, and the follow-up question of `followup` rows (their
 required names are none: the follow-up must not name its entity, and new_entity catches one that does). The
@@ -44,15 +44,15 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..common.errors import InputError, MissingExtraError, UsageError
+from ..common.files import write_atomic
 from .diversity import normalize_question
-from .errors import InputError, MissingExtraError, UsageError
 
 BACKENDS = ("transformers", "vllm", "openai")
 
@@ -356,7 +356,7 @@ def make_paraphrase_backend(cfg: ParaphraseConfig):
                 )
     if cfg.backend == "vllm" and importlib.util.find_spec("vllm") is None:
         raise MissingExtraError("--paraphrase-backend vllm needs vLLM on a CUDA GPU: `pip install 'kg2tool[vllm]'`")
-    from .evaluation import backends
+    from ..llm import backends
 
     if cfg.backend == "transformers":
         return backends.TransformersBackend(
@@ -374,7 +374,7 @@ def make_paraphrase_backend(cfg: ParaphraseConfig):
 
 
 class Paraphraser:
-    """Asks a backend (`kg2tool.evaluation.backends`: `generate(conversations, tools)`) to rewrite questions.
+    """Asks a backend (`kg2tool.llm.backends`: `generate(conversations, tools)`) to rewrite questions.
 
     `rewrite(questions, names)` returns one cleaned candidate per question, in order: each prompt is a single user
     message, `prompt` with `{question}` and `{names}` filled in. Prompts go to the backend in chunks of
@@ -414,9 +414,7 @@ class Paraphraser:
                 # an endpoint that answers with a structured tool call: counted as markup
                 texts = [c.text if not c.tool_calls else f"<tool_call>{c.text}" for c in completions]
                 if path:
-                    tmp = path.with_name(path.name + ".tmp")
-                    tmp.write_text(json.dumps({"key": key, "texts": texts}, ensure_ascii=False), encoding="utf-8")
-                    os.replace(tmp, path)
+                    write_atomic(path, json.dumps({"key": key, "texts": texts}, ensure_ascii=False))
             out.extend(clean_candidate(t) for t in texts)
             bar.update(len(chunk))
         bar.close()

@@ -17,25 +17,16 @@ import hashlib
 import itertools
 import json
 import multiprocessing as mp
-import os
 import shutil
 from collections import Counter, deque
 from collections.abc import Iterator
 from pathlib import Path
 
-from .errors import OutputError, UsageError
+from ..common.errors import OutputError, UsageError
+from ..common.files import write_atomic
 
 _WORKER = None  # the Synthesizer of a pool worker (inherited by fork, or built by _init_worker)
 _KEYS = None  # a pool worker's DiversityFilter, used only to compute rows' diversity keys
-
-
-def file_sha256(path) -> str:
-    """sha256 of a file, read in 1 MiB blocks (a graph file can be larger than memory would like)."""
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        while block := f.read(1 << 20):
-            h.update(block)
-    return h.hexdigest()
 
 
 def fingerprint(graph_sha256: list[str], config: dict, lang: str, template_dir: Path, version: str) -> str:
@@ -77,7 +68,7 @@ class ShardStore:
                 )
         self.dir.mkdir(parents=True, exist_ok=True)
         if not state.exists():
-            _atomic_write(state, json.dumps({"fingerprint": fp}))
+            write_atomic(state, json.dumps({"fingerprint": fp}))
         self.resumed = sum(1 for _ in self.dir.glob("*.json"))
 
     def path(self, i: int) -> Path:
@@ -91,30 +82,24 @@ class ShardStore:
         return data["rows"], Counter(data["stats"])
 
     def save(self, i: int, rows: list[dict], stats: Counter) -> None:
-        _atomic_write(self.path(i), _shard_json(rows, stats))
+        write_atomic(self.path(i), _shard_json(rows, stats))
 
     def remove(self) -> None:
         shutil.rmtree(self.work, ignore_errors=True)
 
 
-def _atomic_write(path: Path, text: str) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
-
-
 def _init_worker(build_args) -> None:
     global _WORKER
     if build_args is not None:  # spawn start method or Ray: rebuild the synthesizer in this process
-        from .synth import Synthesizer
+        from .synthesizer import Synthesizer
 
         graphs, lang, config, template_dir, store = build_args
         if store:  # the store must be at the same path for the worker (a shared file system on a cluster)
-            from .store import open_store
+            from ..graph.store import open_store
 
             kg = open_store(store, graphs, lang=lang, log=lambda msg: None)
         else:
-            from .graph import load_graph
+            from ..graph.knowledge import load_graph
 
             kg = load_graph(graphs, lang=lang)
         _WORKER = Synthesizer(kg, config, template_dir)
@@ -127,7 +112,7 @@ def _run_shard(i: int, save_dir: str | None = None):
     global _KEYS
     rows, stats = _WORKER.shard(i)
     if save_dir is not None:
-        _atomic_write(Path(save_dir) / f"{i:06d}.json", _shard_json(rows, stats))
+        write_atomic(Path(save_dir) / f"{i:06d}.json", _shard_json(rows, stats))
     if _KEYS is None:
         from .diversity import DiversityFilter
 
@@ -163,7 +148,7 @@ def iter_shards(synth, workers: int = 1, store: ShardStore | None = None, backen
     global _WORKER
     _WORKER = synth
     # Fork shares the loaded graph (or the open store's memory maps) with the workers for free; but not after this
-    # process opened an on-disk store's RocksDB (kg2tool.store), whose threads a forked child can deadlock on:
+    # process opened an on-disk store's RocksDB (kg2tool.graph.store), whose threads a forked child can deadlock on:
     # spawned workers then open the store themselves.
     fork = "fork" in mp.get_all_start_methods() and getattr(synth.kg, "forkable", True)
     ctx = mp.get_context("fork" if fork else "spawn")
@@ -187,7 +172,7 @@ def iter_shards(synth, workers: int = 1, store: ShardStore | None = None, backen
 
 def _iter_ray(synth, workers: int, store: ShardStore | None, build_args):
     """Ray backend: one actor per worker holds a Synthesizer; shards are dispatched in windows, merged in order."""
-    from .errors import require_extra
+    from ..common.errors import require_extra
 
     require_extra("ray", "ray")
     import ray

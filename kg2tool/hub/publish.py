@@ -8,7 +8,7 @@ Design choices:
   publish (parquet names carry a content hash, so a new run's files have new names; without the deletes the repo
   would keep stale shards). `upload_folder` is not used: with `hf_xet` installed, huggingface_hub 2.x may split
   a large folder into several commits.
-- The card is checked offline first (`kg2tool.card.check_card`, `datasets` resolves every config), then with
+- The card is checked offline first (`kg2tool.hub.card.check_card`, `datasets` resolves every config), then with
   the Hub's validator, before anything is created.
 - The token comes from `--token-env VAR`, else `huggingface_hub.get_token()` (`HF_TOKEN`, then the stored
   login). It is never printed: every error message is scrubbed of it (and of anything shaped like an `hf_`
@@ -22,8 +22,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import __version__
-from .errors import InputError, OutputError, UsageError
+from .. import __version__
+from ..common.errors import InputError, OutputError, UsageError
 
 REPO_DATA_DIRS = ("sft/", "dpo/", "bfcl/")
 _TOKEN_RE = re.compile(r"hf_[A-Za-z0-9]{8,}")

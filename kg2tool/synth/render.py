@@ -13,18 +13,18 @@ from pathlib import Path
 from jinja2 import StrictUndefined, TemplateError
 from jinja2.sandbox import SandboxedEnvironment
 
-from .errors import InputError
-from .graph import KnowledgeGraph
+from ..common.errors import InputError
+from ..common.yamlio import load_mapping
+from ..graph.knowledge import KnowledgeGraph
 from .plans import Anchor, Attr, Compare, Count, Node, Parallel, Project, SetOp, topic
-from .yamlio import load_mapping
 
 PHRASE_KEYS = ("forward", "inverse", "intersection", "union", "difference", "attribute", "count")
 
 
 def default_template_dir() -> Path:
     """The installed copy (`kg2tool/_templates`) or, in a source checkout, the repository's `templates/`."""
-    here = Path(__file__).resolve().parent
-    for cand in (here / "_templates", here.parent / "templates"):
+    package = Path(__file__).resolve().parent.parent  # kg2tool/
+    for cand in (package / "_templates", package.parent / "templates"):
         if (cand / "phrases.yaml").is_file():
             return cand
     raise InputError("cannot find the question templates (templates/phrases.yaml); pass --templates DIR")

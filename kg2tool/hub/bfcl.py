@@ -14,9 +14,7 @@ name, its label and alternative labels that the executor resolves to the same en
 
 from __future__ import annotations
 
-import json
-
-from .graph import KnowledgeGraph
+from ..graph.knowledge import KnowledgeGraph
 
 BFCL_CATEGORIES = ("simple", "multiple", "parallel", "parallel_multiple", "irrelevance")
 _TYPES = {"object": "dict", "number": "float"}
@@ -80,7 +78,3 @@ def bfcl_records(rows: list[dict], kg: KnowledgeGraph) -> dict[str, tuple[list[d
         ]
         answers.append({"id": bid, "ground_truth": truth})
     return {c: v for c, v in out.items() if v[0]}
-
-
-def jsonl(records: list[dict]) -> str:
-    return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records)

@@ -53,7 +53,7 @@ class DiversityFilter:
 
     def reject(self, row: dict, keys: tuple | None = None) -> str | None:
         """None to keep the row (and remember it), else the drop reason. `keys`: `self.keys(row)` if computed."""
-        if keys is None:  # computed beside the row by a pool worker (kg2tool.shards), or here
+        if keys is None:  # computed beside the row by a pool worker (kg2tool.synth.shards), or here
             keys = row.pop("_diversity_keys", None) or self.keys(row)
         key, plan_key, bands = keys
         if key in self.questions:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .graph import KnowledgeGraph
+from ..graph.knowledge import KnowledgeGraph
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ import statistics
 from collections import Counter
 from pathlib import Path
 
-from .errors import InputError, MissingExtraError
+from ..common.errors import InputError, MissingExtraError
 
 
 def load_rows(folder: str | Path, config: str = "sft") -> dict[str, list[dict]]:

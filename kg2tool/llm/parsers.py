@@ -5,7 +5,7 @@ order), one message per malformed call, and the text outside the calls. A comple
 a plain-text answer: no calls, no errors.
 
 * ``hermes``: ``<tool_call>{"name": .., "arguments": {..}}</tool_call>`` blocks, the format of kg2tool's chat
-  template (and Qwen2.5's, and vLLM's ``hermes`` tool parser). Parsing is ``kg2tool.train.chat_format``'s
+  template (and Qwen2.5's, and vLLM's ``hermes`` tool parser). Parsing is ``kg2tool.llm.chat_format``'s
   ``parse_tool_calls``, the same function the training stage tests its template with.
 * ``json``: the whole completion (code fences allowed) is one JSON object ``{"name", "arguments"}`` or a list of
   them (``parameters`` is accepted for ``arguments``, as Llama 3 writes it). Text that does not start with ``{``
@@ -27,8 +27,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import UsageError
-from ..train.chat_format import parse_tool_calls
+from ..common.errors import UsageError
+from .chat_format import parse_tool_calls
 
 PARSERS = ("hermes", "json", "python")
 

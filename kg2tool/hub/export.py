@@ -32,8 +32,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..common.errors import InputError, OutputError, UsageError
+from ..common.files import write_lines
 from .dataset import replace_folder
-from .errors import InputError, OutputError, UsageError
 
 FORMATS = ("openai", "sharegpt", "bfcl")
 CONFIGS = ("sft", "dpo")
@@ -221,29 +222,6 @@ def check_output(out: Path, overwrite: bool) -> None:
         raise OutputError(f"cannot create {out.resolve().parent}: {exc}") from None
     if not os.access(out.resolve().parent, os.W_OK):
         raise OutputError(f"{out.resolve().parent} is not writable")
-
-
-def write_lines(out: Path, lines: Iterable[str]) -> int:
-    """Write lines to a temporary file beside `out`, then rename it into place; returns the number written."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.tmp-", dir=out.resolve().parent)
-    n = 0
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            for line in lines:
-                fh.write(line + "\n")
-                n += 1
-        os.chmod(tmp, 0o666 & ~_umask())
-        os.replace(tmp, out)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return n
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 def _converted(rows, convert: Callable[[dict], dict], progress: bool) -> Iterable[str]:

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import InputError, MissingExtraError, UsageError
+from ..common.errors import InputError, MissingExtraError, UsageError
 from .parsers import render_calls
 
 BACKENDS = ("transformers", "vllm", "openai")

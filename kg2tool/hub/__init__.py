@@ -1,0 +1,1 @@
+"""The dataset folder: writing and reading it, its card, BFCL files, exports, publishing to the Hub, inspection."""

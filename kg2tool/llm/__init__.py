@@ -1,0 +1,1 @@
+"""Talking to language models: the chat format, tool-call parsers and generation backends (heavy imports inside)."""

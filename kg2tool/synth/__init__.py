@@ -1,0 +1,1 @@
+"""Synthesis: tools from relations, walks to query plans, traces, rendering, verification, the pipeline."""

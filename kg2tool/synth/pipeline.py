@@ -1,0 +1,211 @@
+"""The synth pipeline: graph -> tools -> plans -> conversations -> verification -> rows.
+
+Candidates are produced in shards of `shard_size`; shard i draws all its randomness from
+`random.Random(f"{seed}:{i}")`, so a row depends only on (graph, config, seed, its shard and position), never on
+how many shards were processed before it or by whom. Kept rows are deduplicated (normalized question text) in
+shard order, split by a hash of (topic entity, relation path) so that no test question shares both with a train
+question, and cut at `n`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from ..common.files import file_sha256
+from ..hub.bfcl import bfcl_records
+from .diversity import DiversityFilter
+from .shards import ShardStore, fingerprint, iter_shards
+from .synthesizer import SynthConfig, Synthesizer, split_of
+
+
+def run_synth(
+    graphs: list[str],
+    out,
+    config: SynthConfig,
+    lang: str = "en",
+    template_dir=None,
+    overwrite: bool = False,
+    progress: bool = True,
+    meta: dict | None = None,
+    log=print,
+    workers: int = 1,
+    resume: bool = False,
+    backend: str = "process",
+    store_path=None,
+    rebuild_store: bool = False,
+) -> dict:
+    """Load the graph(s), synthesize `config.n` verified conversations, write the dataset folder; return the report.
+
+    `workers` > 1 computes shards in parallel (same output as one worker); finished shards are checkpointed beside
+    `out` and `resume` continues an interrupted run from them (see kg2tool.synth.shards). `store_path` reads the graph
+    from an on-disk store built from `graphs` on first use (see kg2tool.graph.store) instead of loading it in memory."""
+    import time
+    from pathlib import Path
+
+    from tqdm.auto import tqdm
+
+    from .. import __version__
+    from ..common.errors import NothingToDoError, UsageError, require_extra
+    from ..graph.knowledge import load_graph
+    from ..hub.dataset import SPLITS, check_output, write_dataset
+
+    out = Path(out)
+    check_output(out, overwrite)  # fail before the expensive part
+    if workers < 1:
+        raise UsageError(f"--workers must be at least 1, got {workers}")
+    if backend == "ray":
+        require_extra("ray", "ray")
+    if store_path:
+        require_extra("pyoxigraph", "store")
+    elif rebuild_store:
+        raise UsageError("--rebuild-store needs --store PATH")
+    paraphrase_backend = None
+    if config.paraphrase.model:  # the model folder and the backend's packages are checked before any work
+        from .paraphrase import make_paraphrase_backend
+
+        paraphrase_backend = make_paraphrase_backend(config.paraphrase)
+    t0 = time.perf_counter()
+    if store_path:
+        from ..graph.store import open_store
+
+        kg = open_store(store_path, graphs, lang=lang, rebuild=rebuild_store, log=log)
+        graph_sha256 = kg.sha256
+    else:
+        kg = load_graph(graphs, lang=lang)
+        graph_sha256 = [file_sha256(g) for g in graphs]
+    log(f"loaded {kg.summary()} from {len(graphs)} file(s) in {time.perf_counter() - t0:.1f}s")
+    synth = Synthesizer(kg, config, template_dir)
+    log(f"derived {len(synth.ts.specs)} tools; sampling shapes: {', '.join(synth.shapes)}")
+    fp = fingerprint(graph_sha256, config.to_dict(), lang, synth.renderer.dir, __version__)
+    store = ShardStore(out, fp, resume=resume, overwrite=overwrite)
+    if store.resumed:
+        log(f"resuming: {store.resumed} finished shard(s) found in {store.work}")
+    build_args = (list(graphs), lang, config, template_dir, store_path and str(store_path))
+    shards = iter_shards(synth, workers, store, backend, build_args=build_args)
+
+    kept: dict[str, list[dict]] = {s: [] for s in SPLITS}
+    diversity = DiversityFilter(config.near_dup_threshold, config.max_per_topic)
+    stats: Counter = Counter()
+    total, idle = 0, 0
+    t1 = time.perf_counter()
+    bar = tqdm(total=config.n, disable=not progress, desc="synth", unit="conv", dynamic_ncols=True)
+    for shard, rows, st in shards:
+        stats.update(st)
+        before = total
+        for row in rows:
+            reason = diversity.reject(row)
+            if reason:
+                stats[f"dropped:{reason}"] += 1
+                continue
+            kept[split_of(row.pop("_split_key"), config.splits)].append(row)
+            total += 1
+            if total >= config.n:
+                break
+        bar.update(total - before)
+        idle = idle + 1 if total == before else 0
+        if total >= config.n or idle >= 20 or shard + 1 >= config.max_shards:
+            break
+    shards.close()  # stops the worker pool
+    bar.close()
+    elapsed = time.perf_counter() - t1
+    if total == 0:
+        raise NothingToDoError(f"every candidate was dropped: {dict(stats)}")
+    if total < config.n:
+        log(f"warning: only {total} distinct conversations could be made (asked for {config.n})")
+    paraphrased = None
+    if paraphrase_backend is not None:
+        paraphrased = paraphrase_pass(synth, kept, paraphrase_backend, store.work / "paraphrase", progress, log)
+    report = build_report(synth, kept, stats)
+    if paraphrased is not None:
+        report["paraphrase"] = paraphrased
+    meta = dict(meta or {})
+    meta.setdefault("graphs", [str(g) for g in graphs])
+    meta.setdefault(
+        "command", f"kg2tool synth {' '.join('--graph ' + str(g) for g in graphs)} -n {config.n} --seed {config.seed}"
+    )
+    meta |= {"version": __version__, "seed": config.seed, "lang": lang}
+    meta["graph_sha256"] = graph_sha256
+    report["config"] = config.to_dict()
+    report["graph"] = {"files": [str(g) for g in graphs], "summary": kg.summary(), "load": vars(kg.stats)}
+    pairs = make_preference_pairs(kept)
+    report["dpo"] = {
+        "by_split": {s: len(v) for s, v in pairs.items()},
+        "by_rejection_type": dict(sorted(Counter(p["rejection_type"] for v in pairs.values() for p in v).items())),
+    }
+    bfcl = bfcl_records(kept["test"], kg)
+    report["bfcl"] = {cat: len(tests) for cat, (tests, _) in bfcl.items()}
+    write_dataset(out, kept, report, meta, overwrite, pairs_by_split=pairs, bfcl=bfcl)
+    store.remove()
+    log(
+        f"wrote {total} conversations to {out} ({', '.join(f'{len(kept[s])} {s}' for s in SPLITS)}) "
+        f"in {elapsed:.1f}s; dropped: {sum(report['dropped'].values())} "
+        f"({', '.join(f'{k} {v}' for k, v in sorted(report['dropped'].items())) or 'none'})"
+    )
+    return report
+
+
+def paraphrase_pass(synth: Synthesizer, kept: dict[str, list[dict]], backend, cache_dir, progress: bool, log) -> dict:
+    """Rewrite the kept rows' questions with the paraphrase model, in split order, in this process (see
+    kg2tool.synth.paraphrase); return the counts for the report."""
+    import time
+
+    from ..hub.dataset import SPLITS
+    from .paraphrase import Paraphraser, name_index, paraphrase_rows
+
+    cfg = synth.cfg.paraphrase
+    t0 = time.perf_counter()
+    backend.load()
+    try:
+        paraphraser = Paraphraser(backend, cfg.prompt, cfg.batch_size)
+        rows = [r for s in SPLITS for r in kept[s]]
+        counts = paraphrase_rows(rows, synth.ts, paraphraser, cfg, seed=synth.cfg.seed, names=name_index(synth.kg),
+                                 progress=progress, cache_dir=cache_dir)  # fmt: skip
+    finally:
+        backend.unload()
+    tried = counts["questions_tried"]
+    log(
+        f"paraphrase: kept {counts['kept']} of {tried} rewrites ({100 * counts['kept'] / max(tried, 1):.1f}%) in "
+        f"{counts['rows_rewritten']} of {counts['rows_tried']} rows, with {cfg.model} ({cfg.backend}) in "
+        f"{time.perf_counter() - t0:.1f}s; rejected: "
+        + (", ".join(f"{k} {v}" for k, v in sorted(counts["rejected"].items(), key=lambda kv: -kv[1])) or "none")
+    )
+    return counts
+
+
+def make_preference_pairs(kept: dict[str, list[dict]]) -> dict[str, list[dict]]:
+    """The DPO pairs made with each kept conversation (see Synthesizer.shard), split like the conversations."""
+    return {split: [p for row in rows for p in row.pop("_dpo")] for split, rows in kept.items()}
+
+
+def build_report(synth: Synthesizer, kept: dict[str, list[dict]], stats: Counter) -> dict:
+    """The validation report (deterministic: no timings)."""
+    rows = [r for split in kept.values() for r in split]
+    coverage: Counter = Counter()
+    for r in rows:
+        for rel in set(r["relation_path"]):
+            coverage[rel.removeprefix("inverse ")] += 1
+    all_rels = sorted(synth.kg.relations[r].label for r in synth.walker.rels)
+    train_keys = {(r["topic_entity"], tuple(r["relation_path"])) for r in kept["train"]}
+    test_keys = {(r["topic_entity"], tuple(r["relation_path"])) for r in kept["test"]}
+    return {
+        "kept": {
+            "total": len(rows),
+            "by_split": {s: len(v) for s, v in kept.items()},
+            "by_pattern": dict(sorted(Counter(r["pattern"] for r in rows).items())),
+            "by_category": dict(sorted(Counter(r["category"] for r in rows).items())),
+            "by_split_and_category": {
+                s: dict(sorted(Counter(r["category"] for r in v).items())) for s, v in kept.items()
+            },
+        },
+        "tried_by_shape": {k.split(":", 1)[1]: v for k, v in sorted(stats.items()) if k.startswith("tried:")},
+        "dropped": {k.split(":", 1)[1]: v for k, v in sorted(stats.items()) if k.startswith("dropped:")},
+        "dropped_by_shape": {
+            k.split(":", 1)[1]: v for k, v in sorted(stats.items()) if k.startswith("dropped_by_shape:")
+        },
+        "relation_coverage": {rel: coverage.get(rel, 0) for rel in all_rels},
+        "relations_unused": [rel for rel in all_rels if not coverage.get(rel)],
+        "train_test_key_overlap": len(train_keys & test_keys),
+    }
+
+
+

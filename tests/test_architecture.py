@@ -1,0 +1,126 @@
+"""The package's layers (docs/architecture.md): every import points down, never up or sideways, and no cycles.
+
+Imports are read with `ast` from the source, including imports inside functions (a lazy import is still an arrow).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import networkx as nx
+
+PACKAGE = Path(__file__).resolve().parent.parent / "kg2tool"
+
+# Lowest first. Packages on the same layer are siblings and must not import each other.
+LAYERS = [
+    ["kg2tool", "kg2tool.common"],
+    ["kg2tool.graph", "kg2tool.llm"],
+    ["kg2tool.hub"],
+    ["kg2tool.synth"],
+    ["kg2tool.train", "kg2tool.evaluation"],
+    ["kg2tool.demo"],
+    ["kg2tool.commands"],
+    ["kg2tool.cli"],
+    ["kg2tool.__main__"],
+]
+
+
+def module_name(path: Path, package: Path = PACKAGE) -> str:
+    parts = list(path.relative_to(package.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def unit_of(module: str) -> str:
+    """The layer unit a module belongs to: the longest entry of LAYERS that is the module or a package above it."""
+    best = ""
+    for layer in LAYERS:
+        for unit in layer:
+            if (module == unit or module.startswith(unit + ".")) and len(unit) > len(best):
+                best = unit
+    assert best, module
+    return best
+
+
+def layer_of(unit: str) -> int:
+    return next(i for i, layer in enumerate(LAYERS) if unit in layer)
+
+
+def imports_of(path: Path, package: Path = PACKAGE) -> set[str]:
+    """The kg2tool modules `path` imports (`from X import Y` counts X.Y when that is a module)."""
+    root = package.parent
+    module = module_name(path, package)
+    package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out |= {a.name for a in node.names if a.name.split(".")[0] == "kg2tool"}
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            if target.split(".")[0] != "kg2tool":
+                continue
+            for alias in node.names:
+                sub = f"{target}.{alias.name}"
+                is_module = (root / (sub.replace(".", "/") + ".py")).is_file() or (
+                    root / sub.replace(".", "/") / "__init__.py"
+                ).is_file()
+                out.add(sub if is_module else target)
+    return out
+
+
+def import_graph(package: Path = PACKAGE) -> nx.DiGraph:
+    graph = nx.DiGraph()
+    for path in sorted(package.rglob("*.py")):
+        src = module_name(path, package)
+        graph.add_node(src)
+        for dst in imports_of(path, package):
+            graph.add_edge(src, dst)
+    return graph
+
+
+def test_every_module_has_a_layer():
+    for module in import_graph():
+        unit_of(module)  # raises when a new top-level module or package is not placed in LAYERS
+
+
+def against_layers(graph: nx.DiGraph) -> list[tuple[str, str]]:
+    """Edges from a unit to another unit on the same or a higher layer."""
+    return [
+        (src, dst)
+        for src, dst in graph.edges
+        if unit_of(src) != unit_of(dst) and layer_of(unit_of(dst)) >= layer_of(unit_of(src))
+    ]
+
+
+def test_imports_point_down():
+    bad = [f"{s} -> {d} ({unit_of(s)}: layer {layer_of(unit_of(s))}, {unit_of(d)}: layer {layer_of(unit_of(d))})"
+           for s, d in against_layers(import_graph())]  # fmt: skip
+    assert not bad, "imports against the layers of docs/architecture.md:\n" + "\n".join(bad)
+
+
+def test_no_import_cycles():
+    graph = import_graph()
+    # a package's __init__ importing nothing, and submodules importing their package's face, is not a cycle
+    cycles = [c for c in nx.simple_cycles(graph) if len(c) > 1]
+    assert not cycles, f"import cycles: {cycles[:5]}"
+
+
+def test_the_checker_sees_a_bad_import(tmp_path):
+    """The layer check itself works: an upward and a sideways import planted in a copy of the package are reported."""
+    import shutil
+
+    copy = tmp_path / "kg2tool"
+    shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__", "_templates"))
+    walk = copy / "synth" / "walk.py"
+    walk.write_text(walk.read_text(encoding="utf-8") + "\nfrom ..evaluation import runner\n", encoding="utf-8")
+    sft = copy / "train" / "sft.py"
+    sft.write_text(sft.read_text(encoding="utf-8") + "\n\ndef f():\n    from ..evaluation.gold import x\n", encoding="utf-8")
+    assert sorted(against_layers(import_graph(copy))) == [
+        ("kg2tool.synth.walk", "kg2tool.evaluation.runner"),
+        ("kg2tool.train.sft", "kg2tool.evaluation.gold"),
+    ]
