@@ -5,7 +5,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 OUT ?= out/wiki
 
-.PHONY: demo test test-slow bench setup-core setup-full lint clean
+.PHONY: demo test test-slow bench setup-core setup-full lint clean readme-figures
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -38,6 +38,10 @@ test-slow: $(VENV)/.full
 
 bench: $(VENV)/.full
 	$(BIN)/python bench/bench_synth.py
+
+# Rewrite the README's command outputs from the commands themselves (tests/test_readme.py checks they match).
+readme-figures: $(VENV)/.core
+	$(BIN)/python docs/readme_figures.py
 
 lint: $(VENV)/.full
 	$(BIN)/ruff check kg2tool tests bench
