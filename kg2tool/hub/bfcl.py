@@ -39,6 +39,7 @@ def to_bfcl_schema(schema: dict) -> dict:
 
 
 def to_bfcl_function(tool: dict) -> dict:
+    """An OpenAI-format tool -> BFCL's function description (`name`, `description`, BFCL-typed `parameters`)."""
     fn = tool["function"]
     return {"name": fn["name"], "description": fn["description"], "parameters": to_bfcl_schema(fn["parameters"])}
 

@@ -44,6 +44,7 @@ PROGRESS_MIN_ROWS = 2000
 
 @dataclass
 class ExportResult:
+    """What `export` wrote: the output path, the number of rows and every file it created."""
     out: Path
     rows: int
     files: list[Path]
@@ -77,10 +78,12 @@ def openai_message(msg: dict) -> dict:
 
 
 def to_openai(row: dict) -> dict:
+    """An sft row -> one line of OpenAI's chat fine-tuning format (`messages` + `tools`)."""
     return {"messages": [openai_message(m) for m in row["messages"]], "tools": row["tools"]}
 
 
 def to_openai_preference(row: dict) -> dict:
+    """A dpo row -> one line of OpenAI's preference fine-tuning format (`input`, `preferred_output`, ...)."""
     return {
         "input": {"messages": [openai_message(m) for m in row["prompt"]], "tools": row["tools"]},
         "preferred_output": [openai_message(m) for m in row["chosen"]],
@@ -146,6 +149,7 @@ def _sharegpt_tools(tools: list[dict]) -> str:
 
 
 def to_sharegpt(row: dict) -> dict:
+    """An sft row -> one ShareGPT record as LLaMA-Factory reads it (`conversations`, `tools`, `system`)."""
     system, turns = sharegpt_turns(row["messages"])
     check_sharegpt(turns)
     out = {"conversations": turns, "tools": _sharegpt_tools(row["tools"])}
@@ -155,6 +159,7 @@ def to_sharegpt(row: dict) -> dict:
 
 
 def to_sharegpt_preference(row: dict) -> dict:
+    """A dpo row -> one ShareGPT ranking record (`conversations`, `chosen`, `rejected`) for LLaMA-Factory."""
     system, turns = sharegpt_turns(row["prompt"])
     check_sharegpt(turns, ranking=True)
     (chosen,) = sharegpt_turns(row["chosen"])[1]
@@ -214,6 +219,7 @@ def load_split(folder: Path, config: str, split: str):
 
 
 def check_output(out: Path, overwrite: bool) -> None:
+    """Refuse an existing `out` without `overwrite` and an unwritable folder (OutputError), before any work."""
     if out.exists() and not overwrite:
         raise OutputError(f"{out} already exists (pass --overwrite to replace it)")
     try:

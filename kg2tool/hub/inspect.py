@@ -16,6 +16,7 @@ from ..common.errors import InputError, MissingExtraError
 
 
 def load_rows(folder: str | Path, config: str = "sft") -> dict[str, list[dict]]:
+    """The rows of one config of a dataset folder, by split (InputError for a folder that is not a dataset)."""
     from datasets import load_dataset
     from datasets.utils.logging import disable_progress_bar
 
@@ -31,6 +32,8 @@ def load_rows(folder: str | Path, config: str = "sft") -> dict[str, list[dict]]:
 
 
 def summarize(rows_by_split: dict[str, list[dict]]) -> dict:
+    """Counts for the summary: rows by split, category and pattern; calls, turns, answer sizes, question words,
+    relation coverage and tools offered."""
     rows = [r for rs in rows_by_split.values() for r in rs]
     if not rows:
         raise InputError("the dataset has no rows")
@@ -58,6 +61,7 @@ def summarize(rows_by_split: dict[str, list[dict]]) -> dict:
 
 
 def format_summary(s: dict) -> str:
+    """The summary of `summarize` as plain-text tables."""
     def table(title: str, counts: dict, total: int | None = None) -> list[str]:
         width = max((len(str(k)) for k in counts), default=4)
         out = [f"{title}"]
@@ -81,6 +85,7 @@ def format_summary(s: dict) -> str:
 
 
 def format_conversation(row: dict, width: int = 100) -> str:
+    """One conversation as text a person reads: header, offered tools, then each turn (calls and results set apart)."""
     out = [f"--- {row['id']}  [{row['category']} / {row['pattern']}]  answers: {row['answers']}"]
     out.append(f"    tools: {', '.join(t['function']['name'] for t in row['tools'])}")
     for m in row["messages"]:
@@ -139,6 +144,7 @@ def plot(s: dict, out_dir: str | Path) -> list[Path]:
 
 
 def samples(rows_by_split: dict[str, list[dict]], k: int, seed: int = 0) -> list[dict]:
+    """One random row per category (drawn with `seed`), shuffled, at most `k`: `kg2tool inspect --samples`."""
     rows = [r for rs in rows_by_split.values() for r in rs]
     by_cat: dict[str, list[dict]] = {}
     for r in rows:

@@ -32,6 +32,7 @@ _REPO_ID_RE = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$|^[A-Za-z0-9][\w.-]*$")
 
 @dataclass
 class UploadPlan:
+    """What `publish` would upload: the folder, the target repo, and each file with its size; warnings to show."""
     folder: Path
     repo_id: str
     private: bool
@@ -40,10 +41,12 @@ class UploadPlan:
 
     @property
     def total_bytes(self) -> int:
+        """The size of every planned file together, in bytes."""
         return sum(size for _, size in self.files)
 
 
 def human_size(n: float) -> str:
+    """A byte count as people read it: `512 B`, `3.4 MiB`."""
     for unit in ("B", "KiB", "MiB", "GiB"):
         if n < 1024 or unit == "GiB":
             return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
@@ -75,6 +78,7 @@ def plan_upload(folder: str | Path, repo_id: str, private: bool = False) -> Uplo
 
 
 def format_plan(plan: UploadPlan) -> str:
+    """The dry-run listing: target, one line per file with its size, the total and the warnings."""
     width = max(len(p) for p, _ in plan.files)
     lines = [
         f"would upload {len(plan.files)} files ({human_size(plan.total_bytes)}) from {plan.folder} to "
