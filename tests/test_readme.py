@@ -22,3 +22,30 @@ def test_readme_synth_output_matches_the_command():
 def test_readme_starts_with_the_two_commands():
     head = (ROOT / "README.md").read_text(encoding="utf-8").split("\n## ", 1)[0]
     assert "make demo" in head and "make test" in head
+
+
+def doc_files() -> list[Path]:
+    return [p for p in ROOT.rglob("*.md") if not {".venv", "out", "runs", ".git"} & set(p.relative_to(ROOT).parts)]
+
+
+def test_docs_name_only_files_that_exist():
+    """A path like `kg2tool/synth/verify.py` in a doc names a file of this checkout (docs follow the code's moves)."""
+    import re
+
+    missing = []
+    for doc in doc_files():
+        for m in re.finditer(r"`(kg2tool/[\w/.-]*?)`", doc.read_text(encoding="utf-8")):
+            if not (ROOT / m[1].rstrip("/")).exists():
+                missing.append(f"{doc.relative_to(ROOT)}: {m[1]}")
+    assert not missing, missing
+
+
+def test_nothing_points_outside_the_repository():
+    """Users have only this repository: no doc, comment or recipe cites files beside it."""
+    bad = []
+    for path in [*doc_files(), *ROOT.glob("kg2tool/**/*.py"), *ROOT.glob("tests/*.py"), *ROOT.glob("*/*.yaml")]:
+        text = path.read_text(encoding="utf-8")
+        for needle in ("STACK.md", "../shared", "DESIGN.md", "STYLE.md"):
+            if needle in text and path.name != "test_readme.py":
+                bad.append(f"{path.relative_to(ROOT)}: {needle}")
+    assert not bad, bad
