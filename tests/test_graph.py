@@ -4,7 +4,8 @@ import json
 import pytest
 
 from kg2tool.common.errors import InputError
-from kg2tool.graph.knowledge import load_graph, normalize_name, readable_local_name
+from kg2tool.graph.build import load_graph
+from kg2tool.graph.names import normalize_name, readable_local_name
 
 NT = """<http://ex.org/a> <http://www.w3.org/2000/01/rdf-schema#label> "Alpha"@en .
 <http://ex.org/b> <http://www.w3.org/2000/01/rdf-schema#label> "Beta"@en .
