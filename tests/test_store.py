@@ -17,7 +17,7 @@ from conftest import EXAMPLE, make_small_graph
 
 pytest.importorskip("pyoxigraph", reason="the on-disk store needs the `store` extra (pyoxigraph)")
 
-from kg2tool.common.errors import InputError, MissingExtraError, UsageError  # noqa: E402
+from kg2tool.common.errors import InputError, MissingExtraError, OutputError, UsageError  # noqa: E402
 from kg2tool.graph.build import load_graph  # noqa: E402
 from kg2tool.graph.store import open_store, read_manifest  # noqa: E402
 from kg2tool.synth.pipeline import run_synth  # noqa: E402
@@ -126,6 +126,12 @@ def test_bad_paths_and_formats(tmp_path, small_file, monkeypatch):
     with pytest.raises(MissingExtraError, match=r"kg2tool\[store\]"):
         open_store(tmp_path / "st", [small_file], log=quiet)
 
+
+def test_unwritable_store_path_is_an_output_error(tmp_path, small_file):
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(OutputError, match="cannot write"):
+        open_store(tmp_path / "file" / "st", [small_file], log=quiet)
+    assert (tmp_path / "file").read_text() == "x" and sorted(p.name for p in tmp_path.iterdir()) == ["file"]
 
 def test_store_rows_pass_the_independent_check(tmp_path, small_file):
     kg = open_store(tmp_path / "st", [small_file], log=quiet)

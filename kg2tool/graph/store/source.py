@@ -49,9 +49,11 @@ class HashingReader:
         return n
 
     def readable(self) -> bool:
+        """True: a readable stream (asked by gzip and pyoxigraph)."""
         return True
 
     def close(self) -> None:
+        """Close the file."""
         self.f.close()
 
 
