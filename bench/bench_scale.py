@@ -10,7 +10,7 @@ every 20 ms; with, in parentheses, the anonymous part: RSS less the pages of mem
 store's index is read through and which the kernel can drop):
 - `rdflib`: rdflib's own parse of the file (Graph().parse), skipped above --rdflib-max triples or when it would not
   fit in the free memory (~1.3 KB per triple);
-- `in-memory`: kg2tool's default load (rdflib parse + kg2tool's index, kg2tool.graph.knowledge.load_graph), skipped above
+- `in-memory`: kg2tool's default load (rdflib parse + kg2tool's index, kg2tool.graph.build.load_graph), skipped above
   --memory-max triples (default 1M: at 10M it needs more than 16 GiB);
 - `store build`: `--store` on first use (kg2tool.graph.store: the index pass, and pyoxigraph's bulk load in a second
   process); the ratio to rdflib's parse is given for wall time and for CPU time;
@@ -144,7 +144,7 @@ def main() -> None:
             print(f"rdflib parse: {r['rdflib']['wall']:.1f}s, {mem(r['rdflib'])}", flush=True)
         if size <= args.memory_max:
             r["memory"] = measure(
-                py(f"from kg2tool.graph.knowledge import load_graph; print(load_graph([{str(graph)!r}]).summary())")
+                py(f"from kg2tool.graph.build import load_graph; print(load_graph([{str(graph)!r}]).summary())")
             )
             print(f"in-memory load: {r['memory']['wall']:.1f}s, {mem(r['memory'])}", flush=True)
         shutil.rmtree(store, ignore_errors=True)

@@ -42,7 +42,7 @@ def main() -> None:
 
     import rdflib
 
-    from kg2tool.graph.knowledge import load_graph
+    from kg2tool.graph.build import load_graph
     from kg2tool.synth.pipeline import run_synth
     from kg2tool.synth.synthesizer import SynthConfig, Synthesizer
 

@@ -72,13 +72,13 @@ def small_graph_path(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="session")
 def small_kg(small_graph_path):
-    from kg2tool.graph.knowledge import load_graph
+    from kg2tool.graph.build import load_graph
 
     return load_graph([small_graph_path])
 
 
 @pytest.fixture(scope="session")
 def example_kg():
-    from kg2tool.graph.knowledge import load_graph
+    from kg2tool.graph.build import load_graph
 
     return load_graph([EXAMPLE])

@@ -22,7 +22,7 @@ from checks import check_row
 from rdflib import RDFS, XSD, Literal, Namespace, URIRef
 
 from kg2tool.cli import main as cli_main
-from kg2tool.graph.knowledge import load_graph
+from kg2tool.graph.build import load_graph
 from kg2tool.synth.tools import ToolSet
 
 EX = Namespace("http://example.org/")
@@ -495,7 +495,7 @@ def test_linear_parsers_give_rdflibs_triples():
     triples, on tricky literals and on the bundled example graph."""
     from conftest import EXAMPLE
 
-    from kg2tool.graph import knowledge as G
+    from kg2tool.graph import parse as G
 
     G._register_parsers()
     ttl = HEAD + (

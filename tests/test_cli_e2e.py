@@ -45,7 +45,7 @@ def test_same_seed_gives_identical_files(wiki_runs):
 def test_every_row_passes_independent_check(wiki_runs):
     from datasets import load_dataset
 
-    from kg2tool.graph.knowledge import load_graph
+    from kg2tool.graph.build import load_graph
     from kg2tool.synth.tools import ToolSet
 
     ts = ToolSet.from_graph(load_graph([EXAMPLE]))

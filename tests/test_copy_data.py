@@ -9,7 +9,7 @@ import pytest
 
 pytest.importorskip("tokenizers")
 
-from kg2tool.graph.knowledge import load_graph  # noqa: E402
+from kg2tool.graph.build import load_graph  # noqa: E402
 from kg2tool.train.copy_data import NameMaker, iter_random_name_rows, random_name_rows, renamed_graph  # noqa: E402
 
 WIKI = Path(__file__).resolve().parent.parent / "examples" / "wiki.ttl"

@@ -22,7 +22,7 @@ def test_company_graph_is_what_the_generator_writes(tmp_path):
 
 @pytest.fixture(scope="module")
 def company_kg():
-    from kg2tool.graph.knowledge import load_graph
+    from kg2tool.graph.build import load_graph
 
     return load_graph([COMPANY])
 

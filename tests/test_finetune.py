@@ -303,7 +303,7 @@ def test_random_name_rows_join_the_sft_training_split(data_dir, small_graph_path
     import shutil
 
     from kg2tool.common.errors import InputError
-    from kg2tool.graph.knowledge import load_graph
+    from kg2tool.graph.build import load_graph
     from kg2tool.train import finetune as ft
     from kg2tool.train.copy_task import argument_strings
     from kg2tool.train.sft import KgSFTConfig
@@ -413,7 +413,7 @@ def test_later_turn_rows_add_multi_step_conversations_cut_after_a_later_assistan
 
 def test_copy_pool_names_draws_the_copy_segments_from_the_graphs_entity_names(data_dir, tmp_path):
     from kg2tool.common.errors import UsageError
-    from kg2tool.graph.knowledge import load_graph
+    from kg2tool.graph.build import load_graph
     from kg2tool.hub.dataset import recorded_graph_files
     from kg2tool.train import finetune as ft
     from kg2tool.train.sft import KgSFTConfig

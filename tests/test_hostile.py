@@ -19,7 +19,7 @@ from checks import check_row
 from rdflib import RDFS, XSD, Literal, Namespace
 
 from kg2tool.cli import main as cli_main
-from kg2tool.graph.knowledge import load_graph
+from kg2tool.graph.build import load_graph
 from kg2tool.synth.tools import ToolSet
 
 EX = Namespace("http://example.org/")
@@ -139,7 +139,7 @@ def test_renderer_prints_template_syntax_directly():
         g.add((EX[f"e{i}"], RDFS.label, Literal(lab)))
         g.add((EX[f"e{i}"], EX.r, EX[f"e{(i + 1) % len(TEMPLATE_LABELS)}"]))
     g.add((EX.r, RDFS.label, Literal("{{ self.__init__ }} of")))
-    from kg2tool.graph.knowledge import build_graph
+    from kg2tool.graph.build import build_graph
 
     kg = build_graph(g)
     rel = next(iter(kg.relations))

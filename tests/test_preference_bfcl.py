@@ -26,7 +26,7 @@ def run(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def ts():
-    from kg2tool.graph.knowledge import load_graph
+    from kg2tool.graph.build import load_graph
     from kg2tool.synth.tools import ToolSet
 
     return ToolSet.from_graph(load_graph([EXAMPLE]))

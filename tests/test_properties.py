@@ -24,7 +24,7 @@ from jsonschema import Draft202012Validator
 from rdflib import RDFS, XSD, Literal, Namespace
 
 from kg2tool.common.errors import NothingToDoError
-from kg2tool.graph.knowledge import load_graph
+from kg2tool.graph.build import load_graph
 from kg2tool.synth.synthesizer import SynthConfig, Synthesizer
 from kg2tool.synth.tools import ToolSet
 from kg2tool.synth.verify import verify_row

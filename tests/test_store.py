@@ -17,8 +17,8 @@ from conftest import EXAMPLE, make_small_graph
 
 pytest.importorskip("pyoxigraph", reason="the on-disk store needs the `store` extra (pyoxigraph)")
 
-from kg2tool.common.errors import InputError, MissingExtraError, UsageError  # noqa: E402
-from kg2tool.graph.knowledge import load_graph  # noqa: E402
+from kg2tool.common.errors import InputError, MissingExtraError, OutputError, UsageError  # noqa: E402
+from kg2tool.graph.build import load_graph  # noqa: E402
 from kg2tool.graph.store import open_store, read_manifest  # noqa: E402
 from kg2tool.synth.pipeline import run_synth  # noqa: E402
 from kg2tool.synth.synthesizer import SynthConfig, Synthesizer  # noqa: E402
@@ -121,11 +121,17 @@ def test_bad_paths_and_formats(tmp_path, small_file, monkeypatch):
     bad.write_text("<http://a> <http://b> .\n")
     with pytest.raises(InputError, match="bad.nt: malformed nt"):
         open_store(tmp_path / "st", [bad], log=quiet)
-    assert not (tmp_path / "st").exists() and not list(tmp_path.glob(".st.building-*"))
+    assert not (tmp_path / "st").exists() and not list(tmp_path.glob(".st.*"))  # no temporary folder left
     monkeypatch.setitem(sys.modules, "pyoxigraph", None)
     with pytest.raises(MissingExtraError, match=r"kg2tool\[store\]"):
         open_store(tmp_path / "st", [small_file], log=quiet)
 
+
+def test_unwritable_store_path_is_an_output_error(tmp_path, small_file):
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(OutputError, match="cannot write"):
+        open_store(tmp_path / "file" / "st", [small_file], log=quiet)
+    assert (tmp_path / "file").read_text() == "x" and sorted(p.name for p in tmp_path.iterdir()) == ["file"]
 
 def test_store_rows_pass_the_independent_check(tmp_path, small_file):
     kg = open_store(tmp_path / "st", [small_file], log=quiet)

@@ -5,7 +5,7 @@ from collections import Counter
 import pytest
 from checks import check_row
 
-from kg2tool.graph.knowledge import load_graph
+from kg2tool.graph.build import load_graph
 from kg2tool.synth.plans import execute
 from kg2tool.synth.render import Renderer
 from kg2tool.synth.synthesizer import SynthConfig, Synthesizer, gold_answers

@@ -20,7 +20,7 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from ..graph.knowledge import load_graph
+    from ..graph.build import load_graph
     from ..synth.tools import ToolSet
 
     kg = load_graph(args.graph, lang=args.lang)

@@ -256,7 +256,7 @@ def run_ast(items: list[AstItem], backend: Backend, parse, underscore_to_dot: bo
 
 def evaluate(options: EvalOptions) -> tuple[list[dict], dict, dict]:
     """Run the evaluation; returns (result rows, summary ``{category_or_metric: score}``, details)."""
-    from ..graph.knowledge import load_graph
+    from ..graph.build import load_graph
     from ..synth.tools import ToolSet
     from .report import summarize
 

@@ -14,7 +14,7 @@ name, its label and alternative labels that the executor resolves to the same en
 
 from __future__ import annotations
 
-from ..graph.knowledge import KnowledgeGraph
+from ..graph.model import KnowledgeGraph
 
 BFCL_CATEGORIES = ("simple", "multiple", "parallel", "parallel_multiple", "irrelevance")
 _TYPES = {"object": "dict", "number": "float"}

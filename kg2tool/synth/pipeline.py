@@ -46,7 +46,7 @@ def run_synth(
 
     from .. import __version__
     from ..common.errors import NothingToDoError, UsageError, require_extra
-    from ..graph.knowledge import load_graph
+    from ..graph.build import load_graph
     from ..hub.dataset import SPLITS, check_output, write_dataset
 
     out = Path(out)

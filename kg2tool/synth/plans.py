@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..graph.knowledge import KnowledgeGraph
+from ..graph.model import KnowledgeGraph
 
 
 @dataclass(frozen=True)

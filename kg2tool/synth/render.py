@@ -15,7 +15,7 @@ from jinja2.sandbox import SandboxedEnvironment
 
 from ..common.errors import InputError
 from ..common.yamlio import load_mapping
-from ..graph.knowledge import KnowledgeGraph
+from ..graph.model import KnowledgeGraph
 from .plans import Anchor, Attr, Compare, Count, Node, Parallel, Project, SetOp, topic
 
 PHRASE_KEYS = ("forward", "inverse", "intersection", "union", "difference", "attribute", "count")

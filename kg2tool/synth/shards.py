@@ -99,7 +99,7 @@ def _init_worker(build_args) -> None:
 
             kg = open_store(store, graphs, lang=lang, log=lambda msg: None)
         else:
-            from ..graph.knowledge import load_graph
+            from ..graph.build import load_graph
 
             kg = load_graph(graphs, lang=lang)
         _WORKER = Synthesizer(kg, config, template_dir)

@@ -13,7 +13,7 @@ import random
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 
-from ..graph.knowledge import KnowledgeGraph
+from ..graph.model import KnowledgeGraph
 from .dialogue import DialogueBuilder
 from .paraphrase import ParaphraseConfig
 from .plans import Compare, Node, Parallel, anchors, execute, plan_to_json, relation_path, topic

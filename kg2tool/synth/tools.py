@@ -27,7 +27,7 @@ from jsonschema import Draft202012Validator, validators
 from jsonschema._keywords import items as _items_keyword
 
 from ..common.errors import NothingToDoError
-from ..graph.knowledge import Attribute, KnowledgeGraph, Relation
+from ..graph.model import Attribute, KnowledgeGraph, Relation
 
 NAME_RE = re.compile(r"^[a-zA-Z0-9_]{1,64}$")
 ENUM_MAX = 24  # an argument gets an `enum` when the graph allows at most this many values

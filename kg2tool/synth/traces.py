@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..graph.knowledge import KnowledgeGraph
+from ..graph.model import KnowledgeGraph
 from .plans import Anchor, Attr, Compare, Count, Node, Parallel, Project, SetOp, topic
 from .tools import ToolSet, result_json
 

@@ -21,7 +21,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from functools import cached_property
 
-from ..graph.knowledge import KnowledgeGraph
+from ..graph.model import KnowledgeGraph
 from .plans import Anchor, Attr, Compare, Count, Node, Parallel, Project, SetOp, execute, topic
 from .tools import ToolSet
 

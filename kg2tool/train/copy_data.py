@@ -74,7 +74,7 @@ def renamed_graph(kg, seed: int | str, invented_share: float = 0.3, maker: NameM
 
     Relations, attributes, types, descriptions and entity ids are shared with `kg` (read-only, not copied);
     alternative labels are dropped."""
-    from ..graph.knowledge import KnowledgeGraph
+    from ..graph.model import KnowledgeGraph
 
     rng = random.Random(f"rename:{seed}")
     maker = maker or NameMaker(kg.labels, invented_share)

@@ -311,7 +311,7 @@ def _dataset_graphs(setup: RunSetup, flag: str) -> list[str]:
 
 def graph_names(setup: RunSetup) -> list[str]:
     """Entity names of the dataset's graph (`--copy_pool names`)."""
-    from ..graph.knowledge import load_graph
+    from ..graph.build import load_graph
 
     return list(load_graph(_dataset_graphs(setup, "--copy_pool names")).entity_names())
 
@@ -320,7 +320,7 @@ def random_name_split(setup: RunSetup, features):
     """`random_name_rows` synth conversations over renamed copies of the graph, as a Dataset with `features`."""
     import datasets
 
-    from ..graph.knowledge import load_graph
+    from ..graph.build import load_graph
     from ..hub.dataset import encode_json
     from .copy_data import random_name_rows
 

@@ -387,7 +387,7 @@ def collate_blocks(rows: list[dict[str, Any]]) -> dict[str, Any]:
 def _load_kg(config: PretrainConfig):
     if not config.graph:
         return None
-    from ..graph.knowledge import load_graph
+    from ..graph.build import load_graph
 
     return load_graph(config.graph, lang=config.lang)
 

@@ -1,0 +1,244 @@
+"""From RDF files to a `KnowledgeGraph`: parse (kg2tool.graph.parse), then one pass over the triples and the tables.
+
+Rules:
+- After parsing, one pass over the triples sorts each into texts (labels, alternative labels, descriptions), type
+  links, relation edges and literal values; the rdflib graph is then dropped. Everything is sorted by IRI, so the
+  same files give the same indexes whatever the parse order.
+- Blank nodes get random ids from the parser, which would break determinism and cannot be named by a user;
+  triples that touch them are skipped and counted in `LoadStats`.
+- Names: the preferred label (rdfs:label, skos:prefLabel, schema:name; language by `lang`, then untagged, then
+  any), else a readable form of the IRI's local part (kg2tool.graph.names).
+- Literal objects of other predicates are typed attributes (integer, number, date, datetime, boolean, string),
+  one kind per predicate (the most common). Literals whose lexical form is invalid for their datatype
+  (`"abc"^^xsd:integer`) are skipped and counted.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from ..common.errors import InputError
+from .model import (
+    ALT_LABEL_PREDICATES,
+    DESCRIPTION_PREDICATES,
+    LABEL_PREDICATES,
+    META_PREDICATES,
+    TYPE_PREDICATES,
+    XSD,
+    Attribute,
+    KnowledgeGraph,
+    LoadStats,
+    Relation,
+)
+from .names import clean_text, lang_rank, pick_texts, readable_local_name
+from .parse import parse_files
+
+_INTEGER_TYPES = {
+    "integer", "int", "long", "short", "byte", "nonNegativeInteger", "positiveInteger",
+    "nonPositiveInteger", "negativeInteger", "unsignedInt", "unsignedLong", "unsignedShort", "unsignedByte",
+}  # fmt: skip
+_NUMBER_TYPES = {"decimal", "double", "float"}
+# The attribute kinds in the order that breaks a tie between equally common kinds of one predicate.
+ATTRIBUTE_KINDS = ["integer", "number", "date", "datetime", "boolean", "string"]
+
+
+def literal_value(lit) -> tuple[str, object] | None:
+    """(kind, JSON-ready value) of an rdflib Literal, or None when its lexical form is invalid."""
+    if getattr(lit, "ill_typed", False):
+        return None
+    dt = str(lit.datatype) if lit.datatype else ""
+    local = dt[len(XSD) :] if dt.startswith(XSD) else ""
+    value = lit.toPython()
+    if local in _INTEGER_TYPES:
+        return ("integer", int(value)) if isinstance(value, int) and not isinstance(value, bool) else None
+    if local in _NUMBER_TYPES:
+        try:
+            f = float(value)
+        except (TypeError, ValueError):
+            return None
+        return ("number", f) if f == f and f not in (float("inf"), float("-inf")) else None
+    if local == "date":
+        return ("date", value.isoformat()) if hasattr(value, "isoformat") else None
+    if local == "dateTime":
+        return ("datetime", value.isoformat()) if hasattr(value, "isoformat") else None
+    if local == "boolean":
+        return ("boolean", value) if isinstance(value, bool) else None
+    return ("string", clean_text(str(lit)))
+
+
+class _Triples:
+    """What one pass over the triples keeps, by IRI: texts per kind, type links, relation edges, literal values."""
+
+    def __init__(self, lang: str):
+        self.lang = lang
+        self.texts: dict[str, dict[str, list]] = {
+            "label": defaultdict(list),
+            "alt": defaultdict(list),
+            "desc": defaultdict(list),
+        }
+        self.type_links: dict[str, set[str]] = defaultdict(set)
+        self.rel_edges: dict[str, set[tuple[str, str]]] = defaultdict(set)
+        self.attr_vals: dict[str, dict[str, list[tuple[str, object]]]] = defaultdict(lambda: defaultdict(list))
+        self.str_attr_lang: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
+
+    def best(self, kind: str, iri: str) -> str:
+        """The preferred text of one kind ("label", "alt", "desc") for an IRI, or ""."""
+        vals = self.texts[kind].get(iri)
+        return pick_texts(vals, self.lang)[0] if vals else ""
+
+
+def _collect(rdf, lang: str, stats: LoadStats) -> _Triples:
+    """One pass over the rdflib graph: sort every triple into `_Triples`, counting skipped ones in `stats`."""
+    from rdflib import BNode, Literal
+
+    got = _Triples(lang)
+    texts, type_links, rel_edges = got.texts, got.type_links, got.rel_edges
+    attr_vals, str_attr_lang = got.attr_vals, got.str_attr_lang
+    kinds = {p: "label" for p in LABEL_PREDICATES} | {p: "alt" for p in ALT_LABEL_PREDICATES}
+    kinds |= {p: "desc" for p in DESCRIPTION_PREDICATES}
+    for s, p, o in rdf:
+        stats.triples += 1
+        if isinstance(s, BNode) or isinstance(o, BNode):
+            stats.blank_node_triples_skipped += 1
+            continue
+        s, p = str(s), str(p)
+        if isinstance(o, Literal):
+            kind = kinds.get(p)
+            if kind:
+                texts[kind][s].append((clean_text(str(o)), o.language))
+                continue
+            if p in TYPE_PREDICATES:
+                continue
+            val = literal_value(o)
+            if val is None:
+                stats.ill_typed_literals_skipped += 1
+                continue
+            if val[0] == "string":
+                str_attr_lang[p][s].append((val[1], o.language))
+            else:
+                attr_vals[p][s].append(val)
+            continue
+        o = str(o)
+        if p in TYPE_PREDICATES:
+            type_links[s].add(o)
+            continue
+        if p in META_PREDICATES:
+            continue
+        rel_edges[p].add((s, o))
+    return got
+
+
+def _entities(got: _Triples) -> list[str]:
+    """Entities in sorted IRI order: subjects and objects of relation triples (a predicate used as a node is still
+    an entity) and subjects of attribute values."""
+    ent_set: set[str] = set()
+    for edges in got.rel_edges.values():
+        for s, o in edges:
+            ent_set.add(s)
+            ent_set.add(o)
+    for _p, by_s in list(got.attr_vals.items()) + list(got.str_attr_lang.items()):
+        ent_set.update(by_s)
+    return sorted(ent_set)
+
+
+def _entity_texts(got: _Triples, entities: list[str], stats: LoadStats) -> tuple[list, list, list, list]:
+    """Per entity: label (else the readable local name, counted as unlabeled), alternative labels in the preferred
+    languages, description, and the sorted labels of its types."""
+    lang, texts = got.lang, got.texts
+    labels, alts, descs, types = [], [], [], []
+    for iri in entities:
+        lab_vals = pick_texts(texts["label"].get(iri, []), lang)
+        lab = lab_vals[0] if lab_vals else ""
+        if not lab:
+            stats.unlabeled_entities += 1
+            lab = readable_local_name(iri)
+        labels.append(lab)
+        pref_alts = [v for v, lg in texts["alt"].get(iri, []) + texts["label"].get(iri, []) if lang_rank(lg, lang) < 3]
+        alts.append(tuple(sorted({a for a in pref_alts if a and a != lab})))
+        descs.append(got.best("desc", iri))
+        types.append(
+            tuple(sorted(got.best("label", t) or readable_local_name(t) for t in got.type_links.get(iri, ())))
+        )
+    return labels, alts, descs, types
+
+
+def _relations(got: _Triples, index: dict[str, int], stats: LoadStats) -> dict[str, Relation]:
+    """Every relation by predicate IRI (sorted), its adjacency both ways as sorted tuples of entity ids."""
+    relations: dict[str, Relation] = {}
+    for p in sorted(got.rel_edges):
+        fwd: dict[int, list[int]] = defaultdict(list)
+        inv: dict[int, list[int]] = defaultdict(list)
+        for s, o in sorted(got.rel_edges[p]):
+            fwd[index[s]].append(index[o])
+            inv[index[o]].append(index[s])
+        stats.relation_triples += len(got.rel_edges[p])
+        relations[p] = Relation(
+            iri=p,
+            label=got.best("label", p) or readable_local_name(p),
+            description=got.best("desc", p),
+            forward={k: tuple(sorted(v)) for k, v in sorted(fwd.items())},
+            inverse={k: tuple(sorted(v)) for k, v in sorted(inv.items())},
+        )
+    return relations
+
+
+def _attributes(got: _Triples, index: dict[str, int], stats: LoadStats) -> dict[str, Attribute]:
+    """Every attribute by predicate IRI (sorted): one kind per predicate, the most common (ties: ATTRIBUTE_KINDS
+    order; values of other kinds are dropped); strings only in the best-ranked language of each entity."""
+    lang = got.lang
+    attributes: dict[str, Attribute] = {}
+    for p in sorted(set(got.attr_vals) | set(got.str_attr_lang)):
+        by_kind: dict[str, dict[int, list]] = defaultdict(lambda: defaultdict(list))
+        for s, vals in got.attr_vals.get(p, {}).items():
+            for kind, v in vals:
+                by_kind[kind][index[s]].append(v)
+        for s, vals in got.str_attr_lang.get(p, {}).items():
+            ranked = sorted(vals, key=lambda x: (lang_rank(x[1], lang), x[0]))
+            top = lang_rank(ranked[0][1], lang)
+            by_kind["string"][index[s]].extend(v for v, lg in ranked if lang_rank(lg, lang) == top)
+        if not by_kind:
+            continue
+        kind = max(by_kind, key=lambda k: (sum(len(v) for v in by_kind[k].values()), -ATTRIBUTE_KINDS.index(k)))
+        values = {s: tuple(sorted(set(v))) for s, v in sorted(by_kind[kind].items())}
+        stats.attribute_values += sum(len(v) for v in values.values())
+        attributes[p] = Attribute(
+            iri=p,
+            label=got.best("label", p) or readable_local_name(p),
+            description=got.best("desc", p),
+            kind=kind,
+            values=values,
+        )
+    return attributes
+
+
+def build_graph(rdf, lang: str = "en", files: Iterable[str] = ()) -> KnowledgeGraph:
+    """Index an rdflib graph (any iterable of rdflib triples) into a KnowledgeGraph, texts chosen by language
+    `lang`; `files` are recorded in its stats. See the module docstring for the rules."""
+    stats = LoadStats(files=[str(f) for f in files])
+    got = _collect(rdf, lang, stats)
+    entities = _entities(got)
+    index = {iri: i for i, iri in enumerate(entities)}
+    labels, alts, descs, types = _entity_texts(got, entities, stats)
+    relations = _relations(got, index, stats)
+    attributes = _attributes(got, index, stats)
+    return KnowledgeGraph(entities, labels, alts, descs, types, relations, attributes, stats)
+
+
+def load_graph(paths: Sequence[str | Path], lang: str = "en") -> KnowledgeGraph:
+    """Parse and index one or more RDF files (merged; one path is accepted too) into a KnowledgeGraph. Raises
+    InputError on unreadable or malformed input, or when the graph has nothing to build tools from."""
+    if isinstance(paths, (str, Path)):
+        paths = [paths]
+    rdf = parse_files(paths)
+    kg = build_graph(rdf, lang=lang, files=[str(p) for p in paths])
+    if not kg.entities:
+        raise InputError(
+            f"{', '.join(map(str, paths))}: the graph has no relation between two IRIs and no typed attribute "
+            f"({kg.stats.triples} triples read); nothing to build tools from"
+        )
+    return kg
+
+
+__all__ = ["build_graph", "literal_value", "load_graph"]

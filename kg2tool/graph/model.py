@@ -1,0 +1,186 @@
+"""The in-memory knowledge graph the walker and the executor share, and the predicates that give it its shape.
+
+- An *entity* is an IRI that is the subject or object of a relation triple (a triple whose object is an IRI), or
+  the subject of a typed attribute value. Entities are numbered in sorted IRI order.
+- A `Relation` holds integer-indexed adjacency both ways (`dict[int, tuple[int, ...]]`, forward and inverse); an
+  `Attribute` holds typed literal values (integer, number, date, datetime, boolean, string) per entity.
+- Names: see `kg2tool.graph.names`; `KnowledgeGraph.resolve` maps a name back to an entity id.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from .names import EntityNames, normalize_name, unique_names
+
+RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
+RDF_PROPERTY = "http://www.w3.org/1999/02/22-rdf-syntax-ns#Property"
+RDFS = "http://www.w3.org/2000/01/rdf-schema#"
+SKOS = "http://www.w3.org/2004/02/skos/core#"
+XSD = "http://www.w3.org/2001/XMLSchema#"
+WIKIDATA_P31 = "http://www.wikidata.org/prop/direct/P31"
+
+LABEL_PREDICATES = (
+    RDFS + "label",
+    SKOS + "prefLabel",
+    "http://schema.org/name",
+    "https://schema.org/name",
+)
+ALT_LABEL_PREDICATES = (
+    SKOS + "altLabel",
+    "http://schema.org/alternateName",
+    "https://schema.org/alternateName",
+)
+DESCRIPTION_PREDICATES = (
+    "http://schema.org/description",
+    "https://schema.org/description",
+    RDFS + "comment",
+    SKOS + "definition",
+)
+TYPE_PREDICATES = (RDF_TYPE, WIKIDATA_P31)
+# Predicates about the schema itself, never turned into relation tools.
+META_PREDICATES = frozenset(
+    LABEL_PREDICATES
+    + ALT_LABEL_PREDICATES
+    + DESCRIPTION_PREDICATES
+    + TYPE_PREDICATES
+    + (RDFS + "domain", RDFS + "range", RDFS + "subPropertyOf", RDFS + "subClassOf", RDFS + "seeAlso")
+)
+
+
+@dataclass(frozen=True)
+class Relation:
+    """A predicate linking two entities. `forward[s]` are the objects of s; `inverse[o]` the subjects of o."""
+
+    iri: str
+    label: str
+    description: str
+    forward: dict[int, tuple[int, ...]]
+    inverse: dict[int, tuple[int, ...]]
+
+    @property
+    def support(self) -> int:
+        """The number of edges (distinct subject-object pairs)."""
+        return sum(len(v) for v in self.forward.values())
+
+
+@dataclass(frozen=True)
+class Attribute:
+    """A predicate with literal values of one kind: integer, number, date, datetime, boolean or string."""
+
+    iri: str
+    label: str
+    description: str
+    kind: str
+    values: dict[int, tuple]  # entity id -> sorted JSON-ready values
+
+    @property
+    def support(self) -> int:
+        """The number of entities with a value."""
+        return len(self.values)
+
+
+@dataclass
+class LoadStats:
+    """What loading read and what it skipped: the files, triples read, relation edges and attribute values kept,
+    triples with a blank node and literals with an invalid lexical form skipped, entities without a label."""
+
+    files: list[str] = field(default_factory=list)
+    triples: int = 0
+    relation_triples: int = 0
+    attribute_values: int = 0
+    blank_node_triples_skipped: int = 0
+    ill_typed_literals_skipped: int = 0
+    unlabeled_entities: int = 0
+
+
+class KnowledgeGraph(EntityNames):
+    """Entities, names, types, relations and attributes of a loaded RDF graph (read-only).
+
+    Takes per-entity lists indexed by entity id (IRIs in sorted order, labels, alternative labels, descriptions,
+    type labels), the relations and attributes by predicate IRI, and the load statistics; computes degrees,
+    unique display names and the lookup tables of `resolve`."""
+
+    def __init__(
+        self,
+        entities: list[str],
+        labels: list[str],
+        alt_labels: list[tuple[str, ...]],
+        descriptions: list[str],
+        types: list[tuple[str, ...]],
+        relations: dict[str, Relation],
+        attributes: dict[str, Attribute],
+        stats: LoadStats,
+    ):
+        self.entities = entities
+        self.labels = labels
+        self.alt_labels = alt_labels
+        self.descriptions = descriptions
+        self.types = types
+        self.relations = relations
+        self.attributes = attributes
+        self.stats = stats
+        self.index = {iri: i for i, iri in enumerate(entities)}
+        self.degree = [0] * len(entities)
+        for rel in relations.values():
+            for s, objs in rel.forward.items():
+                self.degree[s] += len(objs)
+                for o in objs:
+                    self.degree[o] += 1
+        self.names = self._unique_names()
+        self._build_lookup()
+
+    # -- names -------------------------------------------------------------------------------------------
+    def _unique_names(self) -> list[str]:
+        return unique_names(self.labels, self.descriptions.__getitem__, self.entities)
+
+    def _build_lookup(self) -> None:
+        # Tie-break for ambiguous labels: the entity with the highest degree, then the smallest IRI.
+        def better(a: int, b: int) -> int:
+            return a if (-self.degree[a], self.entities[a]) < (-self.degree[b], self.entities[b]) else b
+
+        self._by_name = {n: i for i, n in enumerate(self.names)}
+        self._by_label: dict[str, int] = {}
+        self._by_norm: dict[str, int] = {}
+        for i in range(len(self.entities)):
+            lab = self.labels[i]
+            self._by_label[lab] = better(self._by_label[lab], i) if lab in self._by_label else i
+            for text in (self.names[i], lab, *self.alt_labels[i]):
+                key = normalize_name(text)
+                if key:
+                    self._by_norm[key] = better(self._by_norm[key], i) if key in self._by_norm else i
+
+    def resolve(self, name: str) -> int | None:
+        """Entity id for a name, or None. Rule, in order: exact display name; exact label (ambiguous labels go
+        to the entity with the highest degree, then the smallest IRI); the same on a case-, accent-, space- and
+        punctuation-insensitive key over names, labels and alternative labels."""
+        if name in self._by_name:
+            return self._by_name[name]
+        if name in self._by_label:
+            return self._by_label[name]
+        return self._by_norm.get(normalize_name(name))
+
+    def longest_name_in(self, text: str) -> str | None:
+        """The longest entity name that occurs in `text` (the first in id order among equally long), or None."""
+        return max((n for n in self.names if n in text), key=len, default=None)
+
+    def iter_facts(self) -> Iterator[tuple[str, str, str]]:
+        """(subject name, relation label, object name) for every relation triple, in a fixed order."""
+        for rel in self.relations.values():
+            for s in sorted(rel.forward):
+                for o in rel.forward[s]:
+                    yield self.names[s], rel.label, self.names[o]
+
+
+__all__ = [
+    "ALT_LABEL_PREDICATES",
+    "DESCRIPTION_PREDICATES",
+    "LABEL_PREDICATES",
+    "META_PREDICATES",
+    "TYPE_PREDICATES",
+    "Attribute",
+    "KnowledgeGraph",
+    "LoadStats",
+    "Relation",
+]

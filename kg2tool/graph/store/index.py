@@ -1,0 +1,449 @@
+"""The store's index: one streaming pass of pyoxigraph's parser over the graph files, then the tables of the
+in-memory load (the rules of kg2tool.graph.build.build_graph) computed with numpy/pyarrow and saved as arrays.
+
+    index/iri, label, name, alts, types   strings by entity id (alts and types as JSON arrays, "" when none)
+    index/by_name, by_label, by_norm      lookup tables of `resolve`
+    index/degree.npy                      edges per entity
+    index/rel_keys, rel_ends, rel_vals    every relation's adjacency both ways (CSR segments, see meta.json)
+    index/opt_ends, opt_vals              per entity, the (relation, direction) segments it is a key of
+    index/attr_keys, attr_ends, attr_vals.bin   attribute values, one JSON array per entity
+    index/meta.json                       relations, attributes (labels, segments), load stats, language
+
+Per triple the pass does a few dict and array operations (edges are kept as typed arrays of provisional ids,
+texts per entity only as needed), so the build's memory grows with the number of entities, not with the size of
+the files.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import logging
+from array import array
+from collections import defaultdict
+from collections.abc import Sequence
+from pathlib import Path
+
+from ...common.errors import InputError, UsageError
+from ..build import ATTRIBUTE_KINDS
+from ..model import ALT_LABEL_PREDICATES, DESCRIPTION_PREDICATES, LABEL_PREDICATES, META_PREDICATES, TYPE_PREDICATES
+from ..names import clean_text, lang_rank, normalize_name, readable_local_name, unique_names
+from ..parse import detect_format
+from .arrays import save_array, save_strings, save_table
+from .source import OX_FORMATS, HashingReader, ox_literal_value
+
+# Predicate kinds of the pass: texts (label 0, alternative label 1, description 2), type links, other schema
+# predicates, and everything else (relations and attributes).
+_TEXT_KIND = {p: 0 for p in LABEL_PREDICATES} | {p: 1 for p in ALT_LABEL_PREDICATES}
+_TEXT_KIND |= {p: 2 for p in DESCRIPTION_PREDICATES}
+_TYPE, _META, _OTHER = 3, 4, 5
+
+
+class _Numbering:
+    """Provisional ids (order of first sight) and final entity ids (sorted IRI order) of the pass's IRIs."""
+
+    def __init__(self, pid_iri: list[str], pred_pid: dict, ent_pids, final, iris):
+        self.pid_iri = pid_iri  # provisional id -> IRI
+        self.pred_pid = pred_pid  # predicate IRI -> its provisional id (or None)
+        self.ent_pids = ent_pids  # final id -> provisional id (numpy)
+        self.final = final  # provisional id -> final id, -1 for a non-entity (numpy int64)
+        self.iris = iris  # entity IRIs by final id (pyarrow)
+        self.n = len(ent_pids)
+
+
+class _Ids(Sequence):
+    """Entity IRIs by final id, from the sorted Arrow array (for unique_names' rare fallbacks)."""
+
+    def __init__(self, iris):
+        self.iris = iris
+
+    def __len__(self) -> int:
+        return len(self.iris)
+
+    def __getitem__(self, i):
+        return self.iris[i].as_py()
+
+
+class IndexBuilder:
+    """One streaming pass over the graph files (pyoxigraph's parser) that collects what the index needs (`read`,
+    once per file), then `write()` computes the same tables as `kg2tool.graph.build.build_graph` and saves them
+    as arrays. Built for the label language `lang`."""
+
+    def __init__(self, lang: str):
+        self.lang = lang
+        self.ids: dict[str, int] = {}  # IRI -> provisional id, in order of first sight
+        self.rels: dict[str, tuple[array, array]] = {}  # predicate -> (subjects, objects) provisional ids
+        self.best: list[dict[int, tuple]] = [{}, {}, {}]  # label / (unused) / description: pid -> (key, text)
+        self.pool: dict[int, list[str]] = defaultdict(list)  # pid -> label and alt texts in the preferred languages
+        self.attr_vals: dict[str, list] = defaultdict(list)  # predicate -> [(pid, kind, value)]
+        self.str_vals: dict[str, list] = defaultdict(list)  # predicate -> [(pid, text, lang)]
+        self.type_s, self.type_o = array("i"), array("i")  # (entity, type) provisional ids of rdf:type / P31 links
+        self.blank = 0
+        self.ill_typed = 0
+
+    # -- the pass over the files -------------------------------------------------------------------------------
+    def read(self, path: Path) -> str:
+        """Index one graph file; return the sha256 of its bytes. UsageError for a format the store does not load,
+        InputError for an unreadable or malformed file."""
+        import pyoxigraph as ox
+
+        # rdflib logs a traceback for every literal with an invalid lexical form; they are counted and skipped.
+        logging.getLogger("rdflib.term").setLevel(logging.CRITICAL)
+        fmt, gz = detect_format(path)
+        if fmt not in OX_FORMATS:
+            raise UsageError(
+                f"{path}: the on-disk store loads Turtle, N-Triples, N-Quads, N3 and RDF/XML files, not {fmt}; "
+                "convert it (e.g. to N-Triples) or leave out --store"
+            )
+        try:
+            raw = open(path, "rb")
+        except OSError as exc:
+            raise InputError(f"{path}: cannot read: {exc.strerror}") from None
+        reader = HashingReader(raw)
+        f = gzip.GzipFile(fileobj=reader, mode="rb") if gz else reader
+        parser = ox.parse(f, format=getattr(ox.RdfFormat, OX_FORMATS[fmt]), base_iri=path.resolve().as_uri())
+        try:
+            self._scan(parser)
+        except SyntaxError as exc:
+            raise InputError(f"{path}: malformed {fmt} ({str(exc).strip()[:200]})") from None
+        except (OSError, EOFError) as exc:
+            raise InputError(f"{path}: cannot read: {exc}") from None
+        finally:
+            f.close()
+        return reader.sha.hexdigest()
+
+    def _scan(self, parser) -> None:
+        """Sort every parsed triple into texts, literal values, type links and relation edges (provisional ids).
+        One loop with local names: it runs once per triple of the graph."""
+        import pyoxigraph as ox
+        from rdflib import Literal as RdfLiteral
+
+        NN, LIT = ox.NamedNode, ox.Literal
+        ids, rels, best, pool, lang = self.ids, self.rels, self.best, self.pool, self.lang
+        kinds: dict[str, int] = {}
+        for q in parser:
+            s, o = q.subject, q.object
+            to = type(o)
+            if type(s) is not NN or (to is not NN and to is not LIT):
+                self.blank += 1
+                continue
+            p = q.predicate.value
+            kind = kinds.get(p)
+            if kind is None:
+                kind = kinds[p] = _TEXT_KIND.get(p, _TYPE if p in TYPE_PREDICATES else _META if p in META_PREDICATES else _OTHER)  # fmt: skip
+            if to is LIT:
+                if kind <= 2:
+                    sv = s.value
+                    i = ids.get(sv)
+                    if i is None:
+                        i = ids[sv] = len(ids)
+                    text, lg = clean_text(o.value), o.language
+                    rank = lang_rank(lg, lang)
+                    if kind != 2 and rank < 3:
+                        pool[i].append(text)
+                    if kind != 1:
+                        key = (rank, lg or "", text)
+                        cur = best[kind].get(i)
+                        if cur is None or key < cur:
+                            best[kind][i] = key
+                    continue
+                if kind == _TYPE:
+                    continue
+                val = ox_literal_value(o, RdfLiteral)
+                if val is None:
+                    self.ill_typed += 1
+                    continue
+                sv = s.value
+                i = ids.get(sv)
+                if i is None:
+                    i = ids[sv] = len(ids)
+                if val[0] == "string":
+                    self.str_vals[p].append((i, val[1], o.language))
+                else:
+                    self.attr_vals[p].append((i, val[0], val[1]))
+                continue
+            if kind != _OTHER:
+                if kind == _TYPE:
+                    sv, ov = s.value, o.value
+                    i = ids.get(sv)
+                    if i is None:
+                        i = ids[sv] = len(ids)
+                    j = ids.get(ov)
+                    if j is None:
+                        j = ids[ov] = len(ids)
+                    self.type_s.append(i)
+                    self.type_o.append(j)
+                continue  # schema predicates are no relation
+            sv, ov = s.value, o.value
+            i = ids.get(sv)
+            if i is None:
+                i = ids[sv] = len(ids)
+            j = ids.get(ov)
+            if j is None:
+                j = ids[ov] = len(ids)
+            edges = rels.get(p)
+            if edges is None:
+                edges = rels[p] = (array("i"), array("i"))
+            edges[0].append(i)
+            edges[1].append(j)
+
+    def _text(self, kind: int, pid: int | None) -> str:
+        got = self.best[kind].get(pid) if pid is not None else None
+        return got[2] if got else ""
+
+    # -- the tables ----------------------------------------------------------------------------------------------
+    def write(self, out: Path) -> dict:
+        """Compute the tables (the rules of kg2tool.graph.build.build_graph) and save them under the new folder
+        `out`; return the load stats (`triples` is 0 here: the triple store counts them). InputError when the graph
+        has no entity. The builder's collections are released as they are used."""
+        out.mkdir(parents=True)
+        ids = self._number_entities(out)
+        degree, rel_meta, relation_triples = self._write_relations(out, ids)
+        ent_pid_list, final_list = ids.ent_pids.tolist(), ids.final.tolist()  # Python ints: fast to index in loops
+        labels, unlabeled = self._labels(ent_pid_list, ids.pid_iri)
+        alts = self._alt_labels(final_list, labels, ids.n)
+        names = unique_names(labels, lambda i: self._text(2, ent_pid_list[i]), _Ids(ids.iris))
+        self._write_types(out, ids)
+        self._write_names(out, labels, names, alts)
+        self._write_lookup(out, names, labels, alts, degree)
+        del names, labels, alts
+        attr_meta, attribute_values = self._write_attributes(out, ids, final_list)
+        stats = {
+            "entities": ids.n,
+            "triples": 0,  # set once the triple store is loaded (distinct triples)
+            "relation_triples": relation_triples,
+            "attribute_values": attribute_values,
+            "blank_node_triples_skipped": self.blank,
+            "ill_typed_literals_skipped": self.ill_typed,
+            "unlabeled_entities": unlabeled,
+        }
+        meta = {"relations": rel_meta, "attributes": attr_meta, "stats": stats, "lang": self.lang}
+        (out / "meta.json").write_text(json.dumps(meta, ensure_ascii=False), encoding="utf-8")
+        return stats
+
+    def _number_entities(self, out: Path) -> _Numbering:
+        """Final ids: the entities (subjects and objects of edges, subjects of attribute values) in sorted IRI
+        order; saves their IRIs. InputError when there is none."""
+        import numpy as np
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        preds = set(self.rels) | set(self.attr_vals) | set(self.str_vals)
+        pred_pid = {p: self.ids.get(p) for p in preds}
+        pid_iri = list(self.ids)
+        self.ids = {}
+        is_ent = np.zeros(len(pid_iri), dtype=bool)
+        for s, o in self.rels.values():
+            is_ent[np.frombuffer(s, dtype=np.int32)] = True
+            is_ent[np.frombuffer(o, dtype=np.int32)] = True
+        for vals in list(self.attr_vals.values()) + list(self.str_vals.values()):
+            is_ent[np.fromiter((v[0] for v in vals), dtype=np.int32, count=len(vals))] = True
+        ent_pids = np.flatnonzero(is_ent).astype(np.int32)
+        if not len(ent_pids):
+            raise InputError(
+                "the graph has no relation between two IRIs and no typed attribute; nothing to build tools from"
+            )
+        iris = pa.array([pid_iri[p] for p in ent_pids], type=pa.large_string())
+        order = pc.sort_indices(iris).to_numpy()
+        iris = iris.take(pa.array(order))
+        ent_pids = ent_pids[order]  # final id -> provisional id
+        n = len(ent_pids)
+        final = np.full(len(pid_iri), -1, dtype=np.int64)
+        final[ent_pids] = np.arange(n)
+        save_strings(out, "iri", iris)
+        return _Numbering(pid_iri, pred_pid, ent_pids, final, iris)
+
+    def _write_relations(self, out: Path, ids: _Numbering) -> tuple:
+        """Deduplicated edges, CSR both ways, and degrees; saves rel_*, opt_* and degree. Returns (degree, the
+        relations' meta, the number of edges)."""
+        import numpy as np
+
+        n, final = ids.n, ids.final
+        degree = np.zeros(n, dtype=np.int64)
+        keys, ends, vals, rel_meta = [], [], [], []
+        nk = nv = 0
+        relation_triples = 0
+        for p in sorted(self.rels):
+            s_arr, o_arr = self.rels[p]
+            s = final[np.frombuffer(s_arr, dtype=np.int32)]
+            o = final[np.frombuffer(o_arr, dtype=np.int32)]
+            pair = np.unique(s * n + o)
+            s, o = pair // n, pair % n
+            relation_triples += len(pair)
+            degree += np.bincount(s, minlength=n) + np.bincount(o, minlength=n)
+            segs = []
+            by_o = np.lexsort((s, o))
+            for a, b in ((s, o), (o[by_o], s[by_o])):
+                k, counts = np.unique(a, return_counts=True)
+                keys.append(k.astype(np.int32))
+                ends.append(nv + np.cumsum(counts))
+                vals.append(b.astype(np.int32))
+                segs.append([nk, nk + len(k), nv])
+                nk += len(k)
+                nv += len(b)
+            pp = ids.pred_pid[p]
+            rel_meta.append(
+                {
+                    "iri": p,
+                    "label": self._text(0, pp) or readable_local_name(p),
+                    "description": self._text(2, pp),
+                    "support": len(pair),
+                    "forward": segs[0],
+                    "inverse": segs[1],
+                }
+            )
+        self.rels = {}
+        self._write_options(out, keys, n)
+        save_array(out, "rel_keys", np.concatenate(keys) if keys else np.zeros(0, np.int32))
+        save_array(out, "rel_ends", np.concatenate(ends).astype(np.int64) if ends else np.zeros(0, np.int64))
+        save_array(out, "rel_vals", np.concatenate(vals) if vals else np.zeros(0, np.int32))
+        save_array(out, "degree", degree.astype(np.int32))
+        return degree, rel_meta, relation_triples
+
+    @staticmethod
+    def _write_options(out: Path, keys: list, n: int) -> None:
+        """Per entity, the (relation, direction) segments it is a key of, as codes 2 * relation + inverse, in
+        relation order (the walker's `options`, without asking every relation). `keys` are the segments' keys."""
+        import numpy as np
+
+        codes = (
+            np.concatenate([np.full(len(k), c, dtype=np.int32) for c, k in enumerate(keys)])
+            if keys
+            else np.zeros(0, np.int32)
+        )
+        owners = np.concatenate(keys) if keys else np.zeros(0, np.int32)
+        by_owner = np.lexsort((codes, owners))
+        save_array(out, "opt_ends", np.cumsum(np.bincount(owners, minlength=n)).astype(np.int64))
+        save_array(out, "opt_vals", codes[by_owner])
+
+    def _labels(self, ent_pid_list: list[int], pid_iri: list[str]) -> tuple[list[str], int]:
+        """The label of every entity (the best text, else the readable local name) and how many had none."""
+        unlabeled = 0
+        labels = []
+        best_label = self.best[0]
+        for pid in ent_pid_list:
+            got = best_label.get(pid)
+            if got is None or not got[2]:
+                unlabeled += 1
+                labels.append(readable_local_name(pid_iri[pid]))
+            else:
+                labels.append(got[2])
+        return labels, unlabeled
+
+    def _alt_labels(self, final_list: list[int], labels: list[str], n: int) -> list[tuple]:
+        """Per entity, its label and alternative-label texts in the preferred languages other than its label."""
+        alts = [()] * n
+        for pid, texts in self.pool.items():
+            fid = final_list[pid]
+            if fid >= 0:
+                lab = labels[fid]
+                alts[fid] = tuple(sorted({a for a in texts if a and a != lab}))
+        return alts
+
+    def _write_types(self, out: Path, ids: _Numbering) -> None:
+        """Types: the labels of an entity's distinct type IRIs, sorted (as build_graph's `types`), as JSON."""
+        import numpy as np
+        import pyarrow as pa
+
+        types = [""] * ids.n
+        pid_iri, final = ids.pid_iri, ids.final
+        if len(self.type_s):
+            ts = final[np.frombuffer(self.type_s, dtype=np.int32)]
+            to = np.frombuffer(self.type_o, dtype=np.int32).astype(np.int64)
+            keep = ts >= 0
+            pair = np.unique(ts[keep] * len(pid_iri) + to[keep])
+            ts, to = (pair // len(pid_iri)).tolist(), (pair % len(pid_iri)).tolist()
+            type_label: dict[int, str] = {}
+            for t in set(to):
+                type_label[t] = self._text(0, t) or readable_local_name(pid_iri[t])
+            start = 0
+            for k in range(1, len(ts) + 1):
+                if k == len(ts) or ts[k] != ts[start]:
+                    types[ts[start]] = json.dumps(sorted(type_label[t] for t in to[start:k]), ensure_ascii=False)
+                    start = k
+        self.type_s = self.type_o = array("i")
+        save_strings(out, "types", pa.array(types, type=pa.large_string()))
+
+    @staticmethod
+    def _write_names(out: Path, labels: list[str], names: list[str], alts: list[tuple]) -> None:
+        """Save labels, unique names and alternative labels (JSON arrays, "" when none) by entity id."""
+        import pyarrow as pa
+
+        save_strings(out, "label", pa.array(labels, type=pa.large_string()))
+        save_strings(out, "name", pa.array(names, type=pa.large_string()))
+        save_strings(out, "alts", pa.array([json.dumps(a, ensure_ascii=False) if a else "" for a in alts],
+                                           type=pa.large_string()))  # fmt: skip
+
+    @staticmethod
+    def _write_lookup(out: Path, names: list[str], labels: list[str], alts: list[tuple], degree) -> None:
+        """Lookup tables (resolve): exact name; exact label and normalized key, ties to the highest degree, then
+        the smallest IRI (= the smallest id)."""
+        import numpy as np
+
+        n = len(names)
+        neg_deg = -degree
+        save_table(out, "by_name", names, np.arange(n), neg_deg)
+        save_table(out, "by_label", labels, np.arange(n), neg_deg)
+        norm_keys, norm_ids = [], []
+        for i in range(n):
+            for text in {names[i], labels[i], *alts[i]}:
+                key = normalize_name(text)
+                if key:
+                    norm_keys.append(key)
+                    norm_ids.append(i)
+        save_table(out, "by_norm", norm_keys, np.array(norm_ids, dtype=np.int64), neg_deg)
+
+    def _write_attributes(self, out: Path, ids: _Numbering, final_list: list[int]) -> tuple[list, int]:
+        """Attributes: one kind per predicate (the most common), values sorted and deduplicated per entity, one
+        JSON array per entity in attr_vals.bin. Returns (the attributes' meta, the number of values)."""
+        import numpy as np
+
+        akeys, aends, ablob, attr_meta = [], [], [], []
+        nb = 0
+        attribute_values = 0
+        for p in sorted(set(self.attr_vals) | set(self.str_vals)):
+            by_kind = self._values_by_kind(p, final_list)
+            if not by_kind:
+                continue
+            kind = max(by_kind, key=lambda k: (sum(len(v) for v in by_kind[k].values()), -ATTRIBUTE_KINDS.index(k)))
+            values = sorted(by_kind[kind].items())
+            k0 = sum(len(k) for k in akeys)
+            akeys.append(np.array([fid for fid, _ in values], dtype=np.int32))
+            texts = [json.dumps(sorted(set(v)), ensure_ascii=False).encode("utf-8") for _, v in values]
+            attribute_values += sum(len(set(v)) for _, v in values)
+            lens = np.fromiter((len(t) for t in texts), dtype=np.int64, count=len(texts))
+            aends.append(nb + np.cumsum(lens))
+            ablob.append(b"".join(texts))
+            pp = ids.pred_pid[p]
+            attr_meta.append(
+                {
+                    "iri": p,
+                    "label": self._text(0, pp) or readable_local_name(p),
+                    "description": self._text(2, pp),
+                    "kind": kind,
+                    "keys": [k0, k0 + len(values), nb],
+                }
+            )
+            nb += int(lens.sum())
+        save_array(out, "attr_keys", np.concatenate(akeys) if akeys else np.zeros(0, np.int32))
+        save_array(out, "attr_ends", np.concatenate(aends) if aends else np.zeros(0, np.int64))
+        (out / "attr_vals.bin").write_bytes(b"".join(ablob))
+        return attr_meta, attribute_values
+
+    def _values_by_kind(self, p: str, final_list: list[int]) -> dict[str, dict[int, list]]:
+        """The values of predicate `p` by kind, then by final entity id; strings only in the best-ranked language
+        of each entity."""
+        by_kind: dict[str, dict[int, list]] = defaultdict(lambda: defaultdict(list))
+        for pid, kind, v in self.attr_vals.get(p, ()):
+            by_kind[kind][final_list[pid]].append(v)
+        per_s: dict[int, list] = defaultdict(list)
+        for pid, text, lg in self.str_vals.get(p, ()):
+            per_s[final_list[pid]].append((text, lg))
+        for fid, vs in per_s.items():
+            ranked = sorted(vs, key=lambda x: (lang_rank(x[1], self.lang), x[0]))
+            top = lang_rank(ranked[0][1], self.lang)
+            by_kind["string"][fid].extend(v for v, lg in ranked if lang_rank(lg, self.lang) == top)
+        return by_kind
+
+
+__all__ = ["IndexBuilder"]

@@ -1,0 +1,86 @@
+"""From triples to a KnowledgeGraph (kg2tool.graph.build, kg2tool.graph.model): entities, labels by language,
+types, typed attributes, skipped triples, unique display names and name resolution."""
+
+import rdflib
+
+from kg2tool.graph.build import build_graph, literal_value, load_graph
+from kg2tool.graph.names import normalize_name, readable_local_name
+
+EX = rdflib.Namespace("http://ex.org/")
+
+
+def test_example_graph_matches_reference_numbers(example_kg):
+    # The published size of CoDEx-S (the bundled example): 2,034 entities, 42 relations, 36,543 edges.
+    assert len(example_kg) == 2034
+    assert len(example_kg.relations) == 42
+    assert sum(r.support for r in example_kg.relations.values()) == 36543
+    usa = example_kg.resolve("United States of America")
+    assert example_kg.entities[usa] == "http://www.wikidata.org/entity/Q30"
+    assert example_kg.resolve("united states of america") == usa  # lenient key
+
+
+def test_labels_language_types_and_fallbacks(small_kg, small_graph_path):
+    kg = small_kg
+    atl = kg.resolve("Atlantis")
+    assert kg.labels[atl] == "Atlantis"
+    assert "Atlantis Republic" in kg.alt_labels[atl]
+    assert kg.resolve("Atlantis Republic") == atl
+    de = load_graph([small_graph_path], lang="de")
+    assert de.labels[de.index["http://example.org/Atlantis"]] == "ATLANTIS"
+    # no label -> readable local name
+    assert kg.resolve("Old Town") == kg.index["http://example.org/Old_Town"]
+    assert readable_local_name("http://dbpedia.org/resource/Barack_Obama") == "Barack Obama"
+    # typed attributes; ill-typed literal and blank-node triples are skipped and counted
+    kinds = {a.label: a.kind for a in kg.attributes.values()}
+    assert kinds == {"population": "integer", "height": "number", "inception": "date"}
+    assert kg.stats.ill_typed_literals_skipped == 1
+    assert kg.stats.blank_node_triples_skipped >= 1
+    assert kg.stats.unlabeled_entities == 1
+
+
+def test_duplicate_labels_get_unique_display_names(small_kg):
+    names = small_kg.names
+    assert len(set(names)) == len(names)
+    assert "Person 1 (person number 1)" in names and "Person 1 (another person)" in names
+    # the plain label resolves by the documented tie-break: highest degree, then smallest IRI
+    p1 = small_kg.resolve("Person 1")
+    assert small_kg.entities[p1] == "http://example.org/P1"
+    assert normalize_name("Ünïcode  Name!") == normalize_name("unicode name")
+
+
+def test_literal_values_by_datatype():
+    lit = rdflib.Literal
+    assert literal_value(lit("42", datatype=rdflib.XSD.integer)) == ("integer", 42)
+    assert literal_value(lit("2.5", datatype=rdflib.XSD.decimal)) == ("number", 2.5)
+    assert literal_value(lit("1999-12-31", datatype=rdflib.XSD.date)) == ("date", "1999-12-31")
+    assert literal_value(lit("true", datatype=rdflib.XSD.boolean)) == ("boolean", True)
+    assert literal_value(lit("  two\n words ", lang="en")) == ("string", "two words")
+    assert literal_value(lit("abc", datatype=rdflib.XSD.integer)) is None  # invalid lexical form
+    assert literal_value(lit("NaN", datatype=rdflib.XSD.double)) is None  # not a JSON number
+
+
+def test_build_graph_rules_on_triples():
+    g = rdflib.Graph()
+    g.add((EX.a, EX.knows, EX.b))
+    g.add((EX.a, rdflib.RDFS.seeAlso, EX.c))  # a schema predicate: no relation, c is no entity
+    g.add((EX.a, rdflib.RDF.type, EX.Person))
+    g.add((EX.Person, rdflib.RDFS.label, rdflib.Literal("person", lang="en")))
+    g.add((EX.a, EX.knows, rdflib.BNode()))  # skipped and counted
+    g.add((EX.a, EX.size, rdflib.Literal("1", datatype=rdflib.XSD.integer)))
+    g.add((EX.b, EX.size, rdflib.Literal("2", datatype=rdflib.XSD.integer)))
+    g.add((EX.b, EX.size, rdflib.Literal("big")))  # the less common kind of the predicate: dropped
+    g.add((EX.a, EX.motto, rdflib.Literal("hello", lang="en")))
+    g.add((EX.a, EX.motto, rdflib.Literal("hallo", lang="de")))  # not the preferred language
+    g.add((EX.a, EX.size, rdflib.Literal("x", datatype=rdflib.XSD.integer)))  # ill-typed
+    kg = build_graph(g, files=["g.ttl"])
+    assert kg.entities == [str(EX.a), str(EX.b)]  # sorted IRIs; the type and the seeAlso target are no entities
+    assert list(kg.relations) == [str(EX.knows)]
+    assert kg.relations[str(EX.knows)].forward == {0: (1,)} and kg.relations[str(EX.knows)].inverse == {1: (0,)}
+    assert kg.types[0] == ("person",) and kg.types[1] == ()
+    size, motto = kg.attributes[str(EX.size)], kg.attributes[str(EX.motto)]
+    assert (size.kind, size.values) == ("integer", {0: (1,), 1: (2,)})
+    assert (motto.kind, motto.values) == ("string", {0: ("hello",)})
+    assert kg.labels == ["a", "b"] and kg.stats.unlabeled_entities == 2
+    assert kg.stats.blank_node_triples_skipped == 1 and kg.stats.ill_typed_literals_skipped == 1
+    assert (kg.stats.relation_triples, kg.stats.attribute_values, kg.stats.files) == (1, 3, ["g.ttl"])
+    assert kg.degree == [1, 1] and list(kg.iter_facts()) == [("a", "knows", "b")]

@@ -1,0 +1,49 @@
+"""Names of entities (kg2tool.graph.names): local names of IRIs, language preference, cleaned text, the lenient
+lookup key and display names unique per entity."""
+
+from kg2tool.graph.names import clean_text, lang_rank, normalize_name, pick_texts, readable_local_name, unique_names
+
+
+def test_readable_local_name():
+    assert readable_local_name("http://dbpedia.org/resource/Barack_Obama") == "Barack Obama"
+    assert readable_local_name("http://ex.org/ns#Caf%C3%A9_au_lait") == "Café au lait"
+    assert readable_local_name("http://ex.org/things/ZeroX/") == "ZeroX"
+    assert readable_local_name("urn:isbn:0451450523") == "0451450523"
+    assert readable_local_name("http://ex.org/_/") == "http://ex.org/_/"  # nothing readable: the IRI itself
+
+
+def test_language_preference_and_order():
+    assert [lang_rank(tag, "en") for tag in ("en", "EN-gb", None, "de")] == [0, 1, 2, 3]
+    texts = [("Zed", "de"), ("plain", None), ("Colour", "en-GB"), ("Color", "en"), ("Aardvark", None)]
+    assert pick_texts(texts, "en") == ["Color", "Colour", "Aardvark", "plain", "Zed"]
+    assert pick_texts(texts, "de")[0] == "Zed"
+    assert pick_texts([], "en") == []
+
+
+def test_clean_text_and_normalized_key():
+    assert clean_text("  a\n\tb   c ") == "a b c"
+    assert clean_text("x" * 10, limit=5) == "xxxx\u2026"
+    assert normalize_name("Ünïcode  Name!") == normalize_name("unicode name") == "unicodename"
+    assert normalize_name("São_Paulo (SP)") == "saopaulosp"
+    assert normalize_name("!!!") == ""
+
+
+def test_unique_names_disambiguate_shared_labels():
+    labels = ["Paris", "Paris", "Paris", "Lyon", "Twin", "Twin"]
+    iris = ["http://ex.org/Paris", "http://ex.org/Paris_Texas", "http://ex.org/Paris_2", "http://ex.org/Lyon",
+            "http://a.org/x/Twin", "http://b.org/y/Twin"]  # fmt: skip
+    descs = {0: "capital of France", 1: "city in Texas", 2: "capital of France", 4: "", 5: ""}
+    asked = []
+
+    def description(i: int) -> str:
+        asked.append(i)
+        return descs[i]
+
+    names = unique_names(labels, description, iris)
+    assert names[0] == "Paris (Paris)"  # its description is shared: the local name
+    assert names[1] == "Paris (city in Texas)"
+    assert names[2] == "Paris (Paris 2)"
+    assert names[3] == "Lyon"
+    assert names[4] == "Twin (Twin)" and names[5] == "Twin <http://b.org/y/Twin>"  # last resort: the full IRI
+    assert len(set(names)) == len(names)
+    assert sorted(asked) == [0, 1, 2, 4, 5]  # only entities with a shared label are asked for a description
