@@ -168,8 +168,10 @@ def _card_parts(meta: dict, report: dict) -> dict[str, str]:
     return {
         "cat_table": _table(
             ("category", *used, "total"),
-            [(c, *(by_split_cat.get(s, {}).get(c, 0) for s in used), kept["by_category"][c])
-             for c in sorted(kept["by_category"])],
+            [
+                (c, *(by_split_cat.get(s, {}).get(c, 0) for s in used), kept["by_category"][c])
+                for c in sorted(kept["by_category"])
+            ],
         ),  # fmt: skip
         "shape_table": _table(("pattern", "rows"), sorted(kept["by_pattern"].items())),
         "tried": str(tried),
@@ -252,7 +254,7 @@ field, the label language, each graph file's sha256): `kg2tool_config.yaml`.
 {paraphrase}
 ## Configs
 - `sft`: the conversations.
-- `dpo`: preference pairs in TRL's conversational format ({part['dpo_splits']}): columns `id`, `prompt`, `chosen`,
+- `dpo`: preference pairs in TRL's conversational format ({part["dpo_splits"]}): columns `id`, `prompt`, `chosen`,
   `rejected`, `tools`, `rejection_type`, `pattern`, `category`. The conversation is cut before one assistant
   turn; `chosen` is the verified turn and `rejected` the same turn with the named mistake. Every chosen
   continuation passes and every rejected one fails the same schema / execution / answer checks as above.
