@@ -138,7 +138,9 @@ def test_openai_backend_end_to_end_with_a_perfect_endpoint(wiki_data, tmp_path, 
     assert "api_key_env" not in details["run"]["backend_options"]
 
 
-def test_usage_input_and_output_errors(wiki_data, tmp_path, small_graph_path, capsys):
+def test_usage_input_and_output_errors(wiki_data, tmp_path, small_graph_path, capsys, monkeypatch):
+    # without --out the report goes to eval-results/ in the working directory: run where nothing else is
+    monkeypatch.chdir(tmp_path)
     assert main(["eval", "--model", "gold"]) == 2
     assert main(["eval", "--model", "gold", "--data", str(wiki_data), "--no-ast", "--no-exec"]) == 2
     assert main(["eval", "--model", str(tmp_path / "none"), "--data", str(wiki_data), "--no-exec"]) == 3

@@ -14,21 +14,26 @@ import argparse
 
 from ..common.errors import require_extra
 from .pretrain import register_raw
+from .sft import save_stage_config
 
 HELP = "preference-tune a model on synthesized chosen/rejected tool calls (TRL DPOTrainer; full or LoRA)"
 
 
 def register(subparsers) -> None:
+    """Add the `dpo` subcommand (flags parsed later by `run`) to `subparsers`."""
     register_raw(subparsers, "dpo", HELP, __doc__, run)
 
 
 def run(args: argparse.Namespace) -> int:
+    """Parse the raw flags into TRL's and kg2tool's dataclasses, preference-tune, save kg2tool_config.yaml."""
     for module in ("torch", "transformers", "trl", "peft"):
         require_extra(module, "train")
     from ..train.dpo import KgDPOConfig, run_dpo
     from ..train.finetune import parse_stage
 
-    report = run_dpo(parse_stage(KgDPOConfig, list(args.args), prog="kg2tool dpo"))
+    setup = parse_stage(KgDPOConfig, list(args.args), prog="kg2tool dpo")
+    report = run_dpo(setup)
+    save_stage_config(setup, "dpo")
     print(
         f"dpo: {report['global_step']} steps in {report['train_seconds']:.0f} s, loss {report['first_loss']} -> "
         f"{report['last_loss']}, reward margin {report['first_margin']} -> {report['last_margin']}; "

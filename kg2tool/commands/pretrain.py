@@ -38,17 +38,21 @@ def register_raw(subparsers, name: str, help: str, description: str, func) -> No
 
 
 def register(subparsers) -> None:
+    """Add the `pretrain` subcommand (flags parsed later by `run`) to `subparsers`."""
     register_raw(subparsers, "pretrain", HELP, __doc__, run)
 
 
 def run(args: argparse.Namespace) -> int:
+    """Parse the raw flags into `PretrainConfig`, pretrain, save kg2tool_config.yaml, print a summary."""
     require_extra("torch", "train")
     require_extra("transformers", "train")
-    from ..train.args import parse_config
+    from ..train.args import parse_config, save_run_config
     from ..train.pretrain import PretrainConfig, run_pretrain
 
     config = parse_config(PretrainConfig, list(args.args), prog="kg2tool pretrain")
     report = run_pretrain(config)
+    if config.should_save:
+        save_run_config(config.output_dir, "pretrain", {"pretrain": config}, lang=config.lang, graphs=config.graph)
     print(
         f"pretrained {report['preset']} in {report['train_seconds']:.0f} s ({report['global_step']} steps): "
         f"LM loss {report['first_lm_loss']} -> {report['last_lm_loss']}, "

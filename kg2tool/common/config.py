@@ -84,9 +84,10 @@ def fields_of_dataclass(cls) -> dict[str, Field]:
     return table
 
 
-def fields_of_parser(parser: argparse.ArgumentParser, skip: Iterable[str] = ()) -> dict[str, Field]:
+def fields_of_parser(parser: argparse.ArgumentParser, skip: Iterable[str] = (), lists: bool = True) -> dict[str, Field]:
     """The `Field` table of an argparse parser, by flag destination (`--max-new-tokens` -> `max_new_tokens`):
-    store_true/false flags take true or false, flags with choices one of them, append flags a list."""
+    store_true/false flags take true or false, flags with choices one of them, and (with `lists`) a single value
+    for an append or nargs flag becomes a one-item list. `skip`: destinations left out."""
     table = {}
     skip = set(skip) | {"help"}
     for action in parser._actions:
@@ -94,7 +95,7 @@ def fields_of_parser(parser: argparse.ArgumentParser, skip: Iterable[str] = ()) 
             continue
         boolean = action.nargs == 0 and isinstance(action.const, bool)
         choices = tuple(action.choices) if action.choices and not isinstance(action.choices, dict) else None
-        is_list = isinstance(action, argparse._AppendAction) or action.nargs in ("*", "+")
+        is_list = lists and (isinstance(action, argparse._AppendAction) or action.nargs in ("*", "+"))
         table[action.dest] = Field(action.dest, (bool,) if boolean else (), choices, is_list)
     return table
 
@@ -123,7 +124,7 @@ def check_value(path, key: str, value: Any, spec: Field) -> Any:
     if spec.types and bool not in spec.types and isinstance(value, bool):  # bool is an int to Python
         raise InputError(f"{path}: {key} must be {_type_name(spec.types)}, not {value!r}")
     if spec.choices is not None:
-        for item in value if spec.is_list and isinstance(value, (list, tuple)) else [value]:
+        for item in value if isinstance(value, (list, tuple)) else [value]:
             if item not in spec.choices:
                 raise InputError(f"{path}: {key} must be one of {', '.join(map(str, spec.choices))}, not {item!r}")
     return value
@@ -217,11 +218,11 @@ def plain(value: Any) -> Any:
     return str(getattr(value, "value", value))
 
 
-def resolved_record(command: str, config: Mapping[str, Any], *, lang: str | None, graphs: Iterable[str] = (),
-                    graph_sha256: Iterable[str] | None = None) -> dict[str, Any]:  # fmt: skip
-    """The mapping saved as `kg2tool_config.yaml`: the command, kg2tool's version, the label language, each graph
-    file with its sha256 (computed from the file when `graph_sha256` is not given), and the resolved `config`."""
-    from .. import __version__
+def resolved_record(command: str, config: Mapping[str, Any], *, version: str, lang: str | None,
+                    graphs: Iterable[str] = (), graph_sha256: Iterable[str | None] | None = None) -> dict[str, Any]:  # fmt: skip
+    """The mapping saved as `kg2tool_config.yaml`: the command, kg2tool's `version`, the label language, each graph
+    file with its sha256 (computed from the file when `graph_sha256` is not given; None for a file not found),
+    and the resolved `config`."""
     from .files import file_sha256
 
     graphs = [str(g) for g in graphs]
@@ -229,7 +230,7 @@ def resolved_record(command: str, config: Mapping[str, Any], *, lang: str | None
         graph_sha256 = [file_sha256(g) if Path(g).is_file() else None for g in graphs]
     return {
         "command": command,
-        "kg2tool_version": __version__,
+        "kg2tool_version": version,
         "lang": lang,
         "graphs": [{"path": g, "sha256": h} for g, h in zip(graphs, graph_sha256, strict=False)],
         "config": plain(config),

@@ -282,7 +282,7 @@ def synth_record(meta: dict, report: dict) -> dict:
     file with its sha256, the options that are not SynthConfig fields (when the CLI gave them) and every resolved
     SynthConfig field (`report["config"]`)."""
     record = resolved_record(
-        "synth", report.get("config", {}), lang=meta.get("lang"), graphs=meta.get("graphs", []),
+        "synth", report.get("config", {}), version=meta.get("version", ""), lang=meta.get("lang"), graphs=meta.get("graphs", []),
         graph_sha256=meta.get("graph_sha256") or [None] * len(meta.get("graphs", [])),
     )  # fmt: skip
     head = {k: record.pop(k) for k in ("command", "kg2tool_version", "lang", "graphs")}
