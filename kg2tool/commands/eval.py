@@ -8,8 +8,9 @@
 
 `kg2tool eval --model` generates on the BFCL-format files of DIR/bfcl (AST categories, scored with BFCL's
 rules) and runs the model in a loop on the multi_step and multi_turn rows of DIR's sft test split, executing
-its calls on the graph (which must be the graph DIR was made from). It writes results.jsonl, summary.json,
-details.json, report.md and summary.png to OUT. Semantics: docs/eval.md.
+its calls on the graph (which must be the graph DIR was made from), its labels in DIR's language (--lang). It
+writes results.jsonl, summary.json, details.json, report.md, summary.png and kg2tool_config.yaml (the resolved
+flags, label language and graph checksums) to OUT. Semantics: docs/eval.md.
 
 For `score`, each prediction line is ``{"id": ..., "result": [{"fn": {"arg": value}}]}`` (``[]`` for no call).
 Results are one line per test (``id``, ``category``, ``valid``, ``error_type``, ``error``) plus

@@ -79,6 +79,8 @@ class EvalOptions:
 
 @dataclass
 class AstItem:
+    """One AST entry to generate for: the BFCL entry, its first-turn messages and the tools offered."""
+
     entry: bfcl_data.BfclEntry
     messages: list[dict]
     tools: list[dict]
@@ -155,6 +157,8 @@ def load_test_rows(data: Path) -> list[dict]:
 def load_ast_items(
     data: Path, rows_by_id: dict[str, dict], limit: int | None, underscore_to_dot: bool = False
 ) -> list[AstItem]:
+    """The AST items of `data`'s BFCL files (at most `limit` per category), offered their synth row's tools when
+    `rows_by_id` has the row, else the entry's functions as JSON Schema."""
     directory = bfcl_dir(data)
     if directory is None:
         return []

@@ -30,6 +30,7 @@ SPLITS = ("train", "validation", "test")
 
 
 def sft_features():
+    """The `datasets.Features` of the `sft` config (Json columns for messages, tools and plan)."""
     from datasets import Features, Json, List, Value
 
     return Features(
@@ -92,6 +93,7 @@ def write_parquet(rows: list[dict], folder: Path, stem: str, features) -> str:
 
 
 def dpo_features():
+    """The `datasets.Features` of the `dpo` config (TRL's conversational preference format)."""
     from datasets import Features, Json, List, Value
 
     return Features(
@@ -109,6 +111,7 @@ def dpo_features():
 
 
 def size_category(n: int) -> str:
+    """The Hub's size category for `n` rows (`n<1K`, `1K<n<10K`, ...)."""
     for limit, name in ((1_000, "n<1K"), (10_000, "1K<n<10K"), (100_000, "10K<n<100K"), (1_000_000, "100K<n<1M")):
         if n < limit:
             return name
