@@ -183,6 +183,8 @@ def _card_parts(meta: dict, report: dict) -> dict[str, str]:
         "cov_line": _coverage_line(report.get("relation_coverage", {})),
         "dpo_table": _table(("rejection_type", "pairs"), sorted(dpo.get("by_rejection_type", {}).items())),
         "dpo_splits": ", ".join(f"{v} {k}" for k, v in dpo.get("by_split", {}).items() if v),
+        "loaded": report.get("graph", {}).get("summary", ""),
+        "repo": meta.get("repo_id", "path/or/repo-id"),
         "bfcl_counts": ", ".join(f"{k} {v}" for k, v in report.get("bfcl", {}).items()) or "no rows",
         "graphs": "\n".join(
             f"- `{g}`" + (f" (sha256 `{h[:16]}`)" if h else "")
@@ -205,8 +207,7 @@ def card_text(meta: dict, report: dict, files: dict[str, dict[str, str]]) -> str
     splits = kept["by_split"]
     front = front_matter(meta, report, files)
     part = _card_parts(meta, report)
-    graph = report.get("graph", {})
-    repo = meta.get("repo_id", "path/or/repo-id")
+    repo = part["repo"]
     paraphrase = _paraphrase_section(report.get("paraphrase"))
     return f"""---
 {yaml.safe_dump(front, sort_keys=False, allow_unicode=True).strip()}
@@ -222,7 +223,7 @@ from the sampled query plan, so the answers are true of the source graph by cons
 ## Source graph(s)
 {part["graphs"]}
 
-Loaded: {graph.get("summary", "")}.
+Loaded: {part["loaded"]}.
 
 {part["attribution"]}
 
