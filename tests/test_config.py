@@ -126,3 +126,14 @@ def test_recorded_lang_falls_back_to_the_card(tmp_path):
     assert recorded_lang(tmp_path) == "fr"  # a dataset folder written before kg2tool_config.yaml existed
     (tmp_path / SAVED_NAME).write_text("lang: es\n")
     assert recorded_lang(tmp_path) == "es"
+
+
+def test_the_first_flag_of_a_destination_decides_and_one_graph_may_be_a_string(tmp_path):
+    parser = argparse.ArgumentParser()  # as HfArgumentParser builds a bool field that defaults to true
+    parser.add_argument("--fused", type=str, nargs="?", const=True, default=True)
+    parser.add_argument("--no_fused", dest="fused", action="store_false")
+    assert check_values("r.yaml", {"fused": "false"}, fields_of_parser(parser)) == {"fused": "false"}
+    graph = tmp_path / "g.ttl"
+    graph.write_text("")
+    record = resolved_record("pretrain", {}, version="0", lang="en", graphs=str(graph))
+    assert record["graphs"] == [{"path": str(graph), "sha256": file_sha256(graph)}]

@@ -91,8 +91,8 @@ def fields_of_parser(parser: argparse.ArgumentParser, skip: Iterable[str] = (), 
     table = {}
     skip = set(skip) | {"help"}
     for action in parser._actions:
-        if action.dest in skip or action.dest == argparse.SUPPRESS:
-            continue
+        if action.dest in skip or action.dest == argparse.SUPPRESS or action.dest in table:
+            continue  # the first flag of a destination decides (HfArgumentParser adds `--no_<field>` after it)
         boolean = action.nargs == 0 and isinstance(action.const, bool)
         choices = tuple(action.choices) if action.choices and not isinstance(action.choices, dict) else None
         is_list = lists and (isinstance(action, argparse._AppendAction) or action.nargs in ("*", "+"))
@@ -219,13 +219,13 @@ def plain(value: Any) -> Any:
 
 
 def resolved_record(command: str, config: Mapping[str, Any], *, version: str, lang: str | None,
-                    graphs: Iterable[str] = (), graph_sha256: Iterable[str | None] | None = None) -> dict[str, Any]:  # fmt: skip
+                    graphs: Iterable[str] | str = (), graph_sha256: Iterable[str | None] | None = None) -> dict[str, Any]:  # fmt: skip
     """The mapping saved as `kg2tool_config.yaml`: the command, kg2tool's `version`, the label language, each graph
     file with its sha256 (computed from the file when `graph_sha256` is not given; None for a file not found),
     and the resolved `config`."""
     from .files import file_sha256
 
-    graphs = [str(g) for g in graphs]
+    graphs = [str(graphs)] if isinstance(graphs, (str, Path)) else [str(g) for g in graphs]
     if graph_sha256 is None:
         graph_sha256 = [file_sha256(g) if Path(g).is_file() else None for g in graphs]
     return {
