@@ -3,9 +3,11 @@
     kg2tool dpo --config dpo/tiny.yaml
     kg2tool dpo --config dpo/tiny.yaml --model_name_or_path runs/sft-tiny-lora --use_peft --merge
     accelerate launch --config_file dpo/accelerate/multi_gpu.yaml -m kg2tool.cli dpo --config dpo/gpu-1b.yaml
-    kg2tool dpo --help     # every field: TRL's ScriptArguments, DPOConfig and ModelConfig, and kg2tool's
+    kg2tool dpo --help     # kg2tool's fields and the common ones (output_dir, max_steps, learning_rate, ...)
+    kg2tool dpo --help-all # every field: TRL's ScriptArguments, DPOConfig and ModelConfig, and kg2tool's
 
-Flags use TRL's names and override the YAML recipe.
+Flags use TRL's names and override the YAML recipe. The resolved values, the dataset's label language (`--lang`,
+default: the one recorded in the dataset folder) and graph files are saved as `output_dir/kg2tool_config.yaml`.
 """
 
 from __future__ import annotations

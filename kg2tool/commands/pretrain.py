@@ -5,10 +5,12 @@
     kg2tool pretrain --config pretrain/tiny.yaml --output_dir runs/tiny --resume
     accelerate launch --config_file pretrain/accelerate/multi_gpu.yaml -m kg2tool.cli pretrain \\
         --config pretrain/small.yaml
-    kg2tool pretrain --help     # every field: the recipe's and all of TrainingArguments'
+    kg2tool pretrain --help     # the recipe's fields and the common ones (output_dir, max_steps, ...)
+    kg2tool pretrain --help-all # every field: the recipe's and all of TrainingArguments'
 
 Flags use the `TrainingArguments` names and override the YAML. This module imports nothing heavy: the field
 list needs transformers, so the subcommand takes its arguments raw and parses them inside `run`.
+The resolved values are saved as `output_dir/kg2tool_config.yaml`.
 """
 
 from __future__ import annotations

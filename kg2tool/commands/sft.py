@@ -4,9 +4,11 @@
     kg2tool sft --config sft/tiny-lora.yaml --output_dir runs/sft-lora --max_steps 100
     kg2tool sft --config sft/gpu-1b.yaml --model_name_or_path PATH_OR_HUB_ID --dataset_name out/wiki
     accelerate launch --config_file sft/accelerate/multi_gpu.yaml -m kg2tool.cli sft --config sft/gpu-1b.yaml
-    kg2tool sft --help     # every field: TRL's ScriptArguments, SFTConfig and ModelConfig, and kg2tool's
+    kg2tool sft --help     # kg2tool's fields and the common ones (output_dir, max_steps, learning_rate, ...)
+    kg2tool sft --help-all # every field: TRL's ScriptArguments, SFTConfig and ModelConfig, and kg2tool's
 
-Flags use TRL's names and override the YAML recipe.
+Flags use TRL's names and override the YAML recipe. The resolved values, the dataset's label language (`--lang`,
+default: the one recorded in the dataset folder) and graph files are saved as `output_dir/kg2tool_config.yaml`.
 """
 
 from __future__ import annotations
