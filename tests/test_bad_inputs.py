@@ -491,7 +491,7 @@ def test_gzipped_graph_with_unicode_loads(tmp_path):
 
 
 def test_linear_parsers_give_rdflibs_triples():
-    """The linear-time Turtle / N-Triples / N-Quads / RDF/XML readers in kg2tool.graph.knowledge give exactly rdflib's
+    """The linear-time Turtle / N-Triples / N-Quads / RDF/XML readers in kg2tool.graph.parse give exactly rdflib's
     triples, on tricky literals and on the bundled example graph."""
     from conftest import EXAMPLE
 

@@ -164,3 +164,32 @@ def test_card_command_leaves_out_flags_without_effect():
     cmd = reproduce_command(["--graph", "g.ttl", "--out", "/tmp/x", "--overwrite", "--workers", "4", "-n", "10",
                              "--resume", "--no-progress", "--backend=ray", "--seed", "3"])  # fmt: skip
     assert cmd == "kg2tool synth --graph g.ttl -n 10 --seed 3 --out OUT"
+
+
+def test_in_process_synth_card_command_and_saved_config(small_graph_path, tmp_path):
+    """`kg2tool demo` runs synth through kg2tool.cli.main: the card's command comes from these flags, not from
+    sys.argv (which is pytest's here)."""
+    import shlex
+
+    import yaml
+
+    from kg2tool.cli import main
+    from kg2tool.common.files import file_sha256
+
+    config = tmp_path / "synth.yaml"
+    config.write_text("n: 999\nmax_per_topic: 20\n")
+    out = tmp_path / "d"
+    argv = ["synth", "--graph", str(small_graph_path), "--out", str(out), "--config", str(config), "-n", "40",
+            "--only", "simple", "--lang", "de", "--no-progress", "--workers", "1", "--overwrite"]  # fmt: skip
+    assert main(argv) == 0
+    card = (out / "README.md").read_text()
+    command = card.split("## How it was made\n```\n", 1)[1].split("\n```", 1)[0]
+    graph = shlex.quote(str(small_graph_path))
+    assert command == f"kg2tool synth --graph {graph} -n 40 --lang de --only simple --config {config} --out OUT"
+    assert "`kg2tool_config.yaml`" in card and yaml.safe_load(card.split("---\n")[1])["language"] == ["de"]
+    saved = yaml.safe_load((out / "kg2tool_config.yaml").read_text())
+    assert saved["lang"] == "de" and saved["card_command"] == command and saved["options"]["config"] == str(config)
+    assert saved["graphs"] == [{"path": str(small_graph_path), "sha256": file_sha256(small_graph_path)}]
+    resolved = saved["config"]  # the file's value, the flag over it, and every other field
+    assert resolved["n"] == 40 and resolved["max_per_topic"] == 20 and resolved["walk"]["max_answers"] == 8
+    assert resolved["mix"]["simple"] == 1.0 and sum(resolved["mix"].values()) == 1.0

@@ -138,7 +138,9 @@ def test_openai_backend_end_to_end_with_a_perfect_endpoint(wiki_data, tmp_path, 
     assert "api_key_env" not in details["run"]["backend_options"]
 
 
-def test_usage_input_and_output_errors(wiki_data, tmp_path, small_graph_path, capsys):
+def test_usage_input_and_output_errors(wiki_data, tmp_path, small_graph_path, capsys, monkeypatch):
+    # without --out the report goes to eval-results/ in the working directory: run where nothing else is
+    monkeypatch.chdir(tmp_path)
     assert main(["eval", "--model", "gold"]) == 2
     assert main(["eval", "--model", "gold", "--data", str(wiki_data), "--no-ast", "--no-exec"]) == 2
     assert main(["eval", "--model", str(tmp_path / "none"), "--data", str(wiki_data), "--no-exec"]) == 3
@@ -423,3 +425,35 @@ def test_eval_config_file_gives_defaults_and_the_command_line_wins(wiki_data, tm
     bad.write_text("backend: torch\n")
     assert run_eval(wiki_data, tmp_path / "x", "--config", str(bad), "--model", "gold") == 3
     assert "backend must be one of" in capsys.readouterr().err
+
+
+def test_eval_saves_its_resolved_config(wiki_data, tmp_path):
+    import yaml
+
+    from kg2tool.common.files import file_sha256
+
+    out = tmp_path / "r"
+    assert run_eval(wiki_data, out, "--model", "gold", "--limit", "2", "--no-plot") == 0
+    saved = yaml.safe_load((out / "kg2tool_config.yaml").read_text())
+    assert saved["command"] == "eval" and saved["lang"] == "en"  # recorded by synth in the dataset folder
+    assert saved["graphs"] == [{"path": str(EXAMPLE), "sha256": file_sha256(EXAMPLE)}]
+    assert saved["config"]["model"] == "gold" and saved["config"]["limit"] == 2 and saved["config"]["lang"] is None
+    assert saved["config"]["max_steps"] == 6 and saved["config"]["no_plot"] is True
+
+
+def test_eval_loads_the_graph_in_the_datasets_label_language(small_graph_path, tmp_path):
+    from conftest import make_small_graph
+
+    graph = tmp_path / "bilingual.ttl"  # German relation labels: the tools are named after them
+    graph.write_text(make_small_graph() + '\nex:bornIn rdfs:label "Geburtsort"@de .\nex:friend rdfs:label "Freund"@de .\n')
+    data = tmp_path / "de"
+    assert main(["synth", "--graph", str(graph), "--out", str(data), "-n", "200", "--lang", "de", "--no-progress"]) == 0
+    out = tmp_path / "r"
+    # no --lang: the dataset's (de), so the tools match the dataset's
+    assert main(["eval", "--model", "gold", "--data", str(data), "--out", str(out), "--no-ast", "--no-plot"]) == 0
+    assert json.loads((out / "details.json").read_text())["run"]["lang"] == "de"
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary and all(score == 1.0 for score in summary.values())
+    # the wrong language gives other tool names, which the check refuses
+    assert main(["eval", "--model", "gold", "--data", str(data), "--out", str(tmp_path / "en"), "--no-ast",
+                 "--no-plot", "--lang", "en"]) == 3  # fmt: skip

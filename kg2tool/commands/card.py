@@ -12,6 +12,7 @@ from ..common.errors import InputError
 
 
 def register(sub) -> None:
+    """Add the `card` subcommand to `sub` (an argparse subparsers object)."""
     p = sub.add_parser("card", help="check a dataset folder's card (README.md)", description=__doc__.split("\n")[0])
     actions = p.add_subparsers(dest="card_action", metavar="ACTION", required=True)
     c = actions.add_parser("check", help="validate the card offline; exit 3 if invalid")
@@ -22,6 +23,7 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
+    """Run `kg2tool card` (check a dataset folder's card) with the parsed `args`; return the exit code."""
     from ..hub.card import check_card
 
     report = check_card(args.dir, load=True, online=args.online)

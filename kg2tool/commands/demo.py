@@ -21,6 +21,7 @@ HELP = "run synth -> pretrain -> SFT -> DPO with an evaluation after each stage,
 
 
 def register(subparsers) -> None:
+    """Add the `demo` subcommand to `subparsers` (an argparse subparsers object)."""
     parser = subparsers.add_parser(
         "demo", help=HELP, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
@@ -33,6 +34,7 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Run `kg2tool demo` (run the whole pipeline) with the parsed `args`; return the exit code."""
     for module in ("torch", "transformers", "trl", "peft"):
         require_extra(module, "train")
     from ..demo import DemoPlan, markdown, run_demo

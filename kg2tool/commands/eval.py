@@ -8,8 +8,9 @@
 
 `kg2tool eval --model` generates on the BFCL-format files of DIR/bfcl (AST categories, scored with BFCL's
 rules) and runs the model in a loop on the multi_step and multi_turn rows of DIR's sft test split, executing
-its calls on the graph (which must be the graph DIR was made from). It writes results.jsonl, summary.json,
-details.json, report.md and summary.png to OUT. Semantics: docs/eval.md.
+its calls on the graph (which must be the graph DIR was made from), its labels in DIR's language (--lang). It
+writes results.jsonl, summary.json, details.json, report.md, summary.png and kg2tool_config.yaml (the resolved
+flags, label language and graph checksums) to OUT. Semantics: docs/eval.md.
 
 For `score`, each prediction line is ``{"id": ..., "result": [{"fn": {"arg": value}}]}`` (``[]`` for no call).
 Results are one line per test (``id``, ``category``, ``valid``, ``error_type``, ``error``) plus
@@ -27,6 +28,7 @@ from ..common.errors import InputError, OutputError, UsageError
 
 
 def register(subparsers) -> None:
+    """Add `eval` (and `eval score`) to `subparsers`."""
     parser = subparsers.add_parser(
         "eval",
         help="run a model and score its tool calls (BFCL-style and executed on the graph)",
@@ -136,7 +138,11 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="offer dotted BFCL function names with underscores and expect them so (needed by OpenAI's API)",
     )
-    run.add_argument("--lang", default="en", help="label language used when loading the graph (synth's --lang)")
+    run.add_argument(
+        "--lang",
+        default=None,
+        help="label language used when loading the graph (synth's --lang; default: the one recorded in DIR, else en)",
+    )
     run.add_argument("--no-ast", action="store_true", help="skip the BFCL-style AST categories")
     run.add_argument("--no-exec", action="store_true", help="skip the executable multi-step loop")
     run.add_argument(
@@ -161,59 +167,31 @@ NOT_IN_CONFIG = {"help", "config", "eval_command", "func"}
 
 
 def config_defaults(path: str, parser: argparse.ArgumentParser) -> dict:
-    """The `--config` file's values by flag destination, checked against `parser`'s flags (errors name the file)."""
-    from ..common.yamlio import load_mapping
+    """The `--config` file's values by flag destination, checked against `parser`'s flags (`kg2tool.common.config`:
+    unknown keys are a UsageError, bad values an InputError, both naming the file and the key)."""
+    from ..common.config import fields_of_parser, read_config
 
-    values = load_mapping(path, "eval config", "a mapping of flag names to values")
-    known = {a.dest: a for a in parser._actions if a.dest not in NOT_IN_CONFIG}
-    defaults = {}
-    for key, value in values.items():
-        dest = str(key).replace("-", "_")
-        if dest not in known:
-            raise UsageError(f"{path}: unknown key {key!r}; known: {', '.join(sorted(known))}")
-        action = known[dest]
-        if action.nargs == 0 and not isinstance(value, bool):  # store_true flags
-            raise InputError(f"{path}: {key} must be true or false, not {value!r}")
-        if action.choices and value not in action.choices:
-            raise InputError(f"{path}: {key} must be one of {', '.join(map(str, action.choices))}, not {value!r}")
-        if isinstance(action, argparse._AppendAction) and not isinstance(value, list):
-            value = [value]
-        defaults[dest] = value
-    return defaults
+    return read_config(path, fields_of_parser(parser, NOT_IN_CONFIG), "eval config")
 
 
 def with_config(args: argparse.Namespace, parser: argparse.ArgumentParser) -> argparse.Namespace:
     """`args` re-parsed with the `--config` file's values as defaults (the command line's own flags win)."""
+    from ..common.config import parse_with_config
+
     defaults = config_defaults(args.config, parser)
     argv = list(getattr(args, "_argv", []))
     if "eval" not in argv:
         raise UsageError("--config: cannot find the command line to re-read")
-    originals = {dest: parser.get_default(dest) for dest in defaults}
-    parser.set_defaults(**defaults)
-    try:
-        new = parser.parse_args(argv[argv.index("eval") + 1 :])
-    finally:
-        parser.set_defaults(**originals)
+    new = parse_with_config(parser, argv[argv.index("eval") + 1 :], defaults)
     new._argv = argv
     return new
 
 
-def run_eval(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    if args.config:
-        args = with_config(args, parser)
-    if not args.model and not args.data:
-        return _print_help(parser)
-    if not args.model or not args.data:
-        raise UsageError("kg2tool eval needs both --model and --data (or the `score` subcommand)")
-    from ..evaluation.report import format_table, require_matplotlib, write_reports
-    from ..evaluation.runner import EvalOptions, evaluate
+def eval_options(args: argparse.Namespace):
+    """The `EvalOptions` of the parsed `kg2tool eval` flags."""
+    from ..evaluation.runner import EvalOptions
 
-    out = Path(args.out) if args.out else _default_out(args.model, args.data)
-    if out.exists() and (not out.is_dir() or any(out.iterdir())) and not args.overwrite:
-        raise OutputError(f"{out} exists and is not empty (use --overwrite to replace its reports)")
-    if not args.no_plot:
-        require_matplotlib()  # before any generation, not after it
-    options = EvalOptions(
+    return EvalOptions(
         model=args.model,
         data=args.data,
         graphs=args.graph or [],
@@ -236,9 +214,40 @@ def run_eval(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             "concurrency": args.concurrency,
         },
     )
+
+
+def resolved_flags(args: argparse.Namespace) -> dict:
+    """The parsed flags as saved in the report folder's kg2tool_config.yaml (by flag destination)."""
+    return {k: v for k, v in vars(args).items() if not k.startswith("_") and k not in ("func", "eval_command")}
+
+
+def run_eval(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """Run `kg2tool eval --model M --data DIR` with the parsed `args`; write the reports and kg2tool_config.yaml
+    (the resolved flags, the label language and graph files used, with their sha256) to OUT."""
+    if args.config:
+        args = with_config(args, parser)
+    if not args.model and not args.data:
+        return _print_help(parser)
+    if not args.model or not args.data:
+        raise UsageError("kg2tool eval needs both --model and --data (or the `score` subcommand)")
+    from .. import __version__
+    from ..common.config import resolved_record, write_resolved
+    from ..evaluation.report import format_table, require_matplotlib, write_reports
+    from ..evaluation.runner import check_options, evaluate
+
+    options = eval_options(args)
+    check_options(options)  # before the output folder is looked at
+    out = Path(args.out) if args.out else _default_out(args.model, args.data)
+    if out.exists() and (not out.is_dir() or any(out.iterdir())) and not args.overwrite:
+        raise OutputError(f"{out} exists and is not empty (use --overwrite to replace its reports)")
+    if not args.no_plot:
+        require_matplotlib()  # before any generation, not after it
     rows, summary, details = evaluate(options)
     title = f"kg2tool eval: {args.model} on {Path(args.data).name}"
     paths = write_reports(out, rows, summary, details, plot=not args.no_plot, title=title)
+    run = details["run"]
+    record = resolved_record("eval", resolved_flags(args), version=__version__, lang=run["lang"], graphs=run["graphs"])
+    paths.append(write_resolved(out, record))
     print(format_table(summary))
     print(f"wrote {', '.join(p.name for p in paths)} to {out}")
     return 0
@@ -278,6 +287,7 @@ def _load_tests(args: argparse.Namespace, predictions: dict) -> dict:
 
 
 def run_score(args: argparse.Namespace) -> int:
+    """Run `kg2tool eval score`: score the decoded predictions, write the results and their summary."""
     from ..evaluation import bfcl_data, scoring
 
     out = Path(args.out)

@@ -15,6 +15,7 @@ from ..common.errors import UsageError
 
 
 def register(sub) -> None:
+    """Add the `export` subcommand to `sub` (an argparse subparsers object)."""
     p = sub.add_parser(
         "export",
         help="write a dataset folder as OpenAI JSONL, LLaMA-Factory ShareGPT or BFCL files",
@@ -31,6 +32,7 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
+    """Run `kg2tool export` (export a dataset folder to other formats) with the parsed `args`; return the exit code."""
     from ..hub.export import export, sharegpt_dataset_info
 
     if args.split is not None and args.split not in ("train", "validation", "test"):

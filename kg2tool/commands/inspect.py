@@ -6,6 +6,7 @@ import json
 
 
 def register(sub) -> None:
+    """Add the `inspect` subcommand to `sub` (an argparse subparsers object)."""
     p = sub.add_parser(
         "inspect",
         help="summarize a synth dataset folder (table, plots, samples)",
@@ -20,6 +21,7 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
+    """Run `kg2tool inspect` (summarize a dataset folder) with the parsed `args`; return the exit code."""
     from ..hub.inspect import format_conversation, format_summary, load_rows, plot, samples, summarize
 
     rows = load_rows(args.dir)

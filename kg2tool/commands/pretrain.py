@@ -5,10 +5,12 @@
     kg2tool pretrain --config pretrain/tiny.yaml --output_dir runs/tiny --resume
     accelerate launch --config_file pretrain/accelerate/multi_gpu.yaml -m kg2tool.cli pretrain \\
         --config pretrain/small.yaml
-    kg2tool pretrain --help     # every field: the recipe's and all of TrainingArguments'
+    kg2tool pretrain --help     # the recipe's fields and the common ones (output_dir, max_steps, ...)
+    kg2tool pretrain --help-all # every field: the recipe's and all of TrainingArguments'
 
 Flags use the `TrainingArguments` names and override the YAML. This module imports nothing heavy: the field
 list needs transformers, so the subcommand takes its arguments raw and parses them inside `run`.
+The resolved values are saved as `output_dir/kg2tool_config.yaml`.
 """
 
 from __future__ import annotations
@@ -38,17 +40,21 @@ def register_raw(subparsers, name: str, help: str, description: str, func) -> No
 
 
 def register(subparsers) -> None:
+    """Add the `pretrain` subcommand (flags parsed later by `run`) to `subparsers`."""
     register_raw(subparsers, "pretrain", HELP, __doc__, run)
 
 
 def run(args: argparse.Namespace) -> int:
+    """Parse the raw flags into `PretrainConfig`, pretrain, save kg2tool_config.yaml, print a summary."""
     require_extra("torch", "train")
     require_extra("transformers", "train")
-    from ..train.args import parse_config
+    from ..train.args import parse_config, save_run_config
     from ..train.pretrain import PretrainConfig, run_pretrain
 
     config = parse_config(PretrainConfig, list(args.args), prog="kg2tool pretrain")
     report = run_pretrain(config)
+    if config.should_save:
+        save_run_config(config.output_dir, "pretrain", {"pretrain": config}, lang=config.lang, graphs=config.graph)
     print(
         f"pretrained {report['preset']} in {report['train_seconds']:.0f} s ({report['global_step']} steps): "
         f"LM loss {report['first_lm_loss']} -> {report['last_lm_loss']}, "

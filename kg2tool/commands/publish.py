@@ -13,6 +13,7 @@ import sys
 
 
 def register(sub) -> None:
+    """Add the `publish` subcommand to `sub` (an argparse subparsers object)."""
     p = sub.add_parser(
         "publish",
         help="upload a dataset folder to the Hugging Face Hub (one commit)",
@@ -28,6 +29,7 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
+    """Run `kg2tool publish` (upload a dataset folder to the Hugging Face Hub) with the parsed `args`; return the exit code."""
     from ..hub.publish import format_plan, plan_upload, publish, resolve_token
 
     plan = plan_upload(args.dir, args.repo_id, args.private)

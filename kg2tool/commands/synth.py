@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import shlex
 import sys
-from dataclasses import fields
 
 from ..common.errors import InputError, UsageError
 
@@ -21,14 +20,23 @@ EXAMPLES = """examples:
 
 
 def register(sub) -> None:
+    """Add the `synth` subcommand to `sub` (an argparse subparsers object)."""
     p = sub.add_parser(
         "synth",
         help="synthesize an execution-verified tool-use dataset from an RDF graph",
         description="Load RDF graph(s), derive tools, sample query plans, build and verify conversations, and "
-        "write a Hugging Face dataset folder (parquet + dataset card + validation report).",
+        "write a Hugging Face dataset folder (parquet + dataset card + validation report + kg2tool_config.yaml).",
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    _add_data_options(p)
+    _add_run_options(p)
+    _add_paraphrase_options(p)
+    p.set_defaults(func=lambda args: run(args, p))
+
+
+def _add_data_options(p: argparse.ArgumentParser) -> None:
+    """The flags that decide what the dataset holds (all of them appear in the card's command)."""
     p.add_argument(
         "--graph",
         action="append",
@@ -54,6 +62,10 @@ def register(sub) -> None:
         metavar="FILE",
         help="Markdown file with the source graph's attribution and licence, copied into the card",
     )
+
+
+def _add_run_options(p: argparse.ArgumentParser) -> None:
+    """The flags that change how the run goes, not the data (left out of the card's command)."""
     p.add_argument(
         "--overwrite", action="store_true", help="replace an existing --out folder (and any unfinished run)"
     )
@@ -80,6 +92,10 @@ def register(sub) -> None:
         "--rebuild-store", action="store_true", help="rebuild --store from the --graph files (e.g. after they changed)"
     )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def _add_paraphrase_options(p: argparse.ArgumentParser) -> None:
+    """The --paraphrase* flags (a model rewording the questions)."""
     para = p.add_argument_group(
         "paraphrasing (optional): rewrite questions with a language model; a rewrite is kept only if it still "
         "names the question's entities and constraints and the conversation still verifies (see kg2tool.synth.paraphrase)"
@@ -102,10 +118,11 @@ def register(sub) -> None:
     para.add_argument("--paraphrase-max-new-tokens", type=int, default=None, help="tokens per rewrite (default 64)")
     para.add_argument("--paraphrase-prompt", default=None, metavar="FILE",
                       help="text file with the instruction; {question} and {names} are filled in")  # fmt: skip
-    p.set_defaults(func=run)
 
 
 def parse_weights(text: str, flag: str) -> dict[str, float]:
+    """`"simple=1,2p=2"` as {shape: weight} (a shape alone weighs 1); UsageError naming `flag` for unknown shapes
+    and bad weights."""
     from ..synth.walk import ALL_SHAPES
 
     out = {}
@@ -124,35 +141,20 @@ def parse_weights(text: str, flag: str) -> dict[str, float]:
 
 
 def load_config(path: str | None):
-    """SynthConfig from YAML (unknown keys are errors naming the key), or the defaults."""
-    from ..common.yamlio import load_mapping
-    from ..synth.paraphrase import ParaphraseConfig
+    """SynthConfig from the YAML file `path` (its fields, `walk:` and `paraphrase:` as sub-mappings), or the
+    defaults when `path` is None. Unknown keys are a UsageError and values of the wrong kind an InputError, both
+    naming the file and the key (`kg2tool.common.config`)."""
+    from ..common.config import fields_of_dataclass, read_config, update_dataclass
     from ..synth.synthesizer import SynthConfig
-    from ..synth.walk import WalkConfig
 
     cfg = SynthConfig()
     if not path:
         return cfg
-    data = load_mapping(path, "config file", "a mapping of SynthConfig fields")
-    names = {f.name for f in fields(SynthConfig)}
-    nested = {"walk": WalkConfig, "paraphrase": ParaphraseConfig}
-    for key, val in data.items():
-        if key in nested:
-            known = {f.name for f in fields(nested[key])}
-            if not isinstance(val or {}, dict):
-                raise UsageError(f"{path}: {key} must be a mapping of {nested[key].__name__} fields")
-            for k2, v2 in (val or {}).items():
-                if k2 not in known:
-                    raise UsageError(f"{path}: unknown field {key}.{k2} (known: {', '.join(sorted(known))})")
-                setattr(getattr(cfg, key), k2, v2)
-        elif key in names:
-            setattr(cfg, key, tuple(val) if key == "splits" else val)
-        else:
-            raise UsageError(f"{path}: unknown field {key!r} (known: {', '.join(sorted(names))})")
-    return cfg
+    return update_dataclass(cfg, read_config(path, fields_of_dataclass(SynthConfig)))
 
 
 def build_config(args):
+    """The resolved SynthConfig: `--config`'s file (or the defaults) with the command line's flags over it."""
     from ..synth.walk import ALL_SHAPES
 
     cfg = load_config(args.config)
@@ -211,37 +213,63 @@ def paraphrase_options(args, pcfg) -> None:
 
 
 # Flags that do not change the data: left out of the reproduction command written into the card.
-_NO_EFFECT = {"--overwrite": 0, "--resume": 0, "--no-progress": 0, "--workers": 1, "--backend": 1, "--out": 1,
-              "--store": 1, "--rebuild-store": 0}  # fmt: skip
+_NO_EFFECT = {"out", "overwrite", "resume", "no_progress", "workers", "backend", "store", "rebuild_store", "help"}
 
 
 def reproduce_command(argv: list[str]) -> str:
-    """The synth command line as written into the dataset card: `--out OUT`, without flags that do not change
-    the data (--overwrite, --resume, --workers, ...)."""
-    out, i = ["kg2tool", "synth"], 0
-    while i < len(argv):
-        flag, _, inline = argv[i].partition("=")
-        if flag in _NO_EFFECT:
-            i += 1 + (_NO_EFFECT[flag] if not inline else 0)
+    """The card's command for the synth flags `argv` (parsed with the synth parser; see `command_from_args`)."""
+    sub = argparse.ArgumentParser(prog="kg2tool").add_subparsers()
+    register(sub)
+    parser = sub.choices["synth"]
+    return command_from_args(parser.parse_args(argv), parser)
+
+
+def command_from_args(args: argparse.Namespace, parser: argparse.ArgumentParser) -> str:
+    """The synth command line written into the dataset card, rebuilt from the parsed flags `args` (not from
+    `sys.argv`, so a run made in-process, as `kg2tool demo` makes it, gets its own flags): every flag whose value
+    differs from its default, in the parser's order, then `--out OUT`; flags that do not change the data
+    (--overwrite, --resume, --workers, ...) are left out."""
+    out = ["kg2tool", "synth"]
+    for action in parser._actions:
+        if action.dest in _NO_EFFECT or not action.option_strings:
             continue
-        out.append(argv[i])
-        i += 1
+        value = getattr(args, action.dest, action.default)
+        if value is None or value == action.default:
+            continue
+        flag = action.option_strings[0]
+        if action.nargs == 0:
+            out.append(flag)
+        else:
+            out += [part for item in (value if isinstance(value, list) else [value]) for part in (flag, str(item))]
     return " ".join(shlex.quote(a) for a in out + ["--out", "OUT"])
 
 
-def run(args) -> int:
-    from ..synth.pipeline import run_synth
-
-    cfg = build_config(args)
-    command = reproduce_command(sys.argv[2:]) if sys.argv[1:2] == ["synth"] else None
+def _card_meta(args: argparse.Namespace, parser: argparse.ArgumentParser) -> dict:
+    """What the dataset card and kg2tool_config.yaml record beside the SynthConfig: license, attribution text,
+    the reproduction command and the options that are not SynthConfig fields."""
     meta = {"license": args.license}
     if args.attribution:
         try:
             meta["attribution"] = open(args.attribution, encoding="utf-8").read()
         except OSError as exc:
             raise InputError(f"{args.attribution}: cannot read the attribution file: {exc.strerror}") from None
-    if command:
-        meta["command"] = command
+    meta["command"] = command_from_args(args, parser)
+    meta["options"] = {
+        "config": args.config,
+        "templates": args.templates,
+        "license": args.license,
+        "attribution": args.attribution,
+        "paraphrase_prompt": args.paraphrase_prompt,
+        "store": args.store,
+    }
+    return meta
+
+
+def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """Run `kg2tool synth` with the parsed `args` (`parser`: the synth parser, for the card's command)."""
+    from ..synth.pipeline import run_synth
+
+    cfg = build_config(args)
     run_synth(
         args.graph,
         args.out,
@@ -250,7 +278,7 @@ def run(args) -> int:
         template_dir=args.templates,
         overwrite=args.overwrite,
         progress=not args.no_progress,
-        meta=meta,
+        meta=_card_meta(args, parser),
         log=lambda msg: print(msg, file=sys.stderr),
         workers=args.workers,
         resume=args.resume,

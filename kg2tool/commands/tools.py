@@ -7,6 +7,7 @@ import sys
 
 
 def register(sub) -> None:
+    """Add the `tools` subcommand to `sub` (an argparse subparsers object)."""
     p = sub.add_parser(
         "tools",
         help="list the tools derived from an RDF graph",
@@ -20,6 +21,7 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
+    """Run `kg2tool tools` (list the tools derived from a graph) with the parsed `args`; return the exit code."""
     from ..graph.build import load_graph
     from ..synth.tools import ToolSet
 

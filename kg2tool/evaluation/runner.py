@@ -55,7 +55,8 @@ class EvalOptions:
         ast / exec: run the AST part / the executable part.
         underscore_to_dot: offer dotted BFCL function names with underscores and score them so (BFCL's rule for
             APIs whose tool names cannot hold dots, such as OpenAI's); no effect on names without dots.
-        lang: label language when loading the graph (synth's ``--lang``).
+        lang: label language when loading the graph (synth's ``--lang``); None: the one recorded in the dataset
+            folder (``kg2tool_config.yaml`` or the card's ``language``), else ``en``.
         stepwise: also score every assistant turn of the executable rows on its own, after the gold conversation
             before it (``stepwise``: first call, later calls, final answer).
         backend_options: device, dtype, batch_size, max_new_tokens, base_url, api_key_env, concurrency, timeout.
@@ -71,13 +72,15 @@ class EvalOptions:
     ast: bool = True
     exec: bool = True
     underscore_to_dot: bool = False
-    lang: str = "en"
+    lang: str | None = None
     stepwise: bool = False
     backend_options: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
 class AstItem:
+    """One AST entry to generate for: the BFCL entry, its first-turn messages and the tools offered."""
+
     entry: bfcl_data.BfclEntry
     messages: list[dict]
     tools: list[dict]
@@ -154,6 +157,8 @@ def load_test_rows(data: Path) -> list[dict]:
 def load_ast_items(
     data: Path, rows_by_id: dict[str, dict], limit: int | None, underscore_to_dot: bool = False
 ) -> list[AstItem]:
+    """The AST items of `data`'s BFCL files (at most `limit` per category), offered their synth row's tools when
+    `rows_by_id` has the row, else the entry's functions as JSON Schema."""
     directory = bfcl_dir(data)
     if directory is None:
         return []
@@ -254,12 +259,8 @@ def run_ast(items: list[AstItem], backend: Backend, parse, underscore_to_dot: bo
     return rows
 
 
-def evaluate(options: EvalOptions) -> tuple[list[dict], dict, dict]:
-    """Run the evaluation; returns (result rows, summary ``{category_or_metric: score}``, details)."""
-    from ..graph.build import load_graph
-    from ..synth.tools import ToolSet
-    from .report import summarize
-
+def check_options(options: EvalOptions) -> None:
+    """UsageError for settings that cannot run (checked before anything is loaded or written)."""
     if options.max_steps < 1:
         raise UsageError("--max-steps must be at least 1")
     if options.limit is not None and options.limit < 1:
@@ -268,13 +269,31 @@ def evaluate(options: EvalOptions) -> tuple[list[dict], dict, dict]:
         raise UsageError("nothing to run: both --no-ast and --no-exec were given")
     if options.stepwise and not options.exec:
         raise UsageError("--stepwise scores the turns of the executable rows: it cannot go with --no-exec")
-    parse = get_parser(options.parser)
-    data = Path(options.data)
-    if not data.is_dir():
-        raise InputError(f"--data {data}: no such folder")
-    timing: dict[str, float] = {}
-    started = time.perf_counter()
 
+
+@dataclass
+class EvalInputs:
+    """What one run evaluates: the AST items, the executable tasks and step items, the tool set and graph files
+    they execute on, the label language the graph was loaded with, and the loading times."""
+
+    ast_items: list[AstItem]
+    tasks: list[ExecTask]
+    steps: list[StepItem]
+    ts: Any = None
+    graphs: list[str] = field(default_factory=list)
+    lang: str = "en"
+    timing: dict[str, float] = field(default_factory=dict)
+
+
+def load_inputs(options: EvalOptions, data: Path) -> EvalInputs:
+    """Load the test rows, BFCL entries and (for the executable part) the graph of `data`. The label language is
+    `options.lang`, else the one recorded in the dataset folder (`kg2tool_config.yaml`, or the card's
+    `language`), else en."""
+    from ..common.config import recorded_lang
+    from ..graph.build import load_graph
+    from ..synth.tools import ToolSet
+
+    started = time.perf_counter()
     rows = load_test_rows(data)
     rows_by_id = {str(r["id"]): r for r in rows}
     ast_items = load_ast_items(data, rows_by_id, options.limit, options.underscore_to_dot) if options.ast else []
@@ -283,50 +302,71 @@ def evaluate(options: EvalOptions) -> tuple[list[dict], dict, dict]:
     steps = step_items(selected) if options.stepwise else []
     if not ast_items and not tasks:
         raise InputError(f"{data}: nothing to evaluate (no BFCL files, and no multi_step/multi_turn test rows)")
-    ts = None
-    graphs: list[str] = []
+    inputs = EvalInputs(ast_items, tasks, steps, lang=options.lang or recorded_lang(data) or "en")
     if tasks:
-        graphs, hint = resolve_graphs(options, data)
+        inputs.graphs, hint = resolve_graphs(options, data)
         t0 = time.perf_counter()
-        kg = load_graph(graphs, lang=options.lang)
+        kg = load_graph(inputs.graphs, lang=inputs.lang)
         min_support = int((read_report(data).get("config") or {}).get("min_support", 5))
-        ts = ToolSet.from_graph(kg, min_support=min_support)
-        check_tools_match(tasks, ts, hint)
-        timing["graph_s"] = round(time.perf_counter() - t0, 2)
-    timing["load_s"] = round(time.perf_counter() - started, 2)
-    _log(f"eval: {len(ast_items)} AST entries, {len(tasks)} executable rows; model {options.model}")
+        inputs.ts = ToolSet.from_graph(kg, min_support=min_support)
+        check_tools_match(tasks, inputs.ts, hint)
+        inputs.timing["graph_s"] = round(time.perf_counter() - t0, 2)
+    inputs.timing["load_s"] = round(time.perf_counter() - started, 2)
+    return inputs
 
-    oracle = build_oracle(ast_items, tasks, options.underscore_to_dot, steps) if options.model == "gold" else None
+
+def _timed(timing: dict[str, float], key: str, func, *args, **kwargs):
+    """`func(*args, **kwargs)`, its wall time (seconds, 2 decimals) stored as `timing[key]`."""
+    t0 = time.perf_counter()
+    result = func(*args, **kwargs)
+    timing[key] = round(time.perf_counter() - t0, 2)
+    return result
+
+
+def run_model(options: EvalOptions, inputs: EvalInputs, backend: Backend, parse) -> tuple[list, list, list]:
+    """Generate and score with a loaded `backend`: (AST rows, executable results, step-wise rows)."""
+    timing = inputs.timing
+    ast_rows = _timed(timing, "ast_s", run_ast, inputs.ast_items, backend, parse, options.underscore_to_dot)
+    exec_results = []
+    if inputs.tasks:
+        progress = lambda r, n: _log(f"eval: executable round {r}: {n} conversations running")  # noqa: E731
+        exec_results = _timed(timing, "exec_s", run_exec, inputs.tasks, backend, parse, inputs.ts,
+                              max_steps=options.max_steps, progress=progress)  # fmt: skip
+    else:
+        timing["exec_s"] = 0.0
+    step_rows = []
+    if inputs.steps:
+        _log(f"eval: step-wise: {len(inputs.steps)} assistant turns after the gold conversation")
+        progress = lambda done, n: _log(f"eval: step-wise {done}/{n} turns generated")  # noqa: E731
+        step_rows = _timed(timing, "stepwise_s", run_stepwise, inputs.steps, backend, parse, progress=progress)
+    return ast_rows, exec_results, step_rows
+
+
+def evaluate(options: EvalOptions) -> tuple[list[dict], dict, dict]:
+    """Run the evaluation; returns (result rows, summary ``{category_or_metric: score}``, details).
+
+    ``details["run"]`` records the resolved settings, among them the graph files and the label language used."""
+    from .report import summarize
+
+    check_options(options)
+    parse = get_parser(options.parser)
+    data = Path(options.data)
+    if not data.is_dir():
+        raise InputError(f"--data {data}: no such folder")
+    started = time.perf_counter()
+    inputs = load_inputs(options, data)
+    timing = inputs.timing
+    _log(f"eval: {len(inputs.ast_items)} AST entries, {len(inputs.tasks)} executable rows; model {options.model}")
+
+    oracle = None
+    if options.model == "gold":
+        oracle = build_oracle(inputs.ast_items, inputs.tasks, options.underscore_to_dot, inputs.steps)
     backend = make_backend(
         options.model, options.backend, parser=options.parser, oracle=oracle, **options.backend_options
     )
-    t0 = time.perf_counter()
-    backend.load()
-    timing["model_load_s"] = round(time.perf_counter() - t0, 2)
+    _timed(timing, "model_load_s", backend.load)
     try:
-        t0 = time.perf_counter()
-        ast_rows = run_ast(ast_items, backend, parse, options.underscore_to_dot)
-        timing["ast_s"] = round(time.perf_counter() - t0, 2)
-        t0 = time.perf_counter()
-        exec_results = []
-        if tasks:
-            exec_results = run_exec(
-                tasks,
-                backend,
-                parse,
-                ts,
-                max_steps=options.max_steps,
-                progress=lambda r, n: _log(f"eval: executable round {r}: {n} conversations running"),
-            )
-        timing["exec_s"] = round(time.perf_counter() - t0, 2)
-        step_rows = []
-        if steps:
-            t0 = time.perf_counter()
-            _log(f"eval: step-wise: {len(steps)} assistant turns after the gold conversation")
-            step_rows = run_stepwise(
-                steps, backend, parse, progress=lambda done, n: _log(f"eval: step-wise {done}/{n} turns generated")
-            )
-            timing["stepwise_s"] = round(time.perf_counter() - t0, 2)
+        ast_rows, exec_results, step_rows = run_model(options, inputs, backend, parse)
     finally:
         backend.unload()
     timing["total_s"] = round(time.perf_counter() - started, 2)
@@ -339,7 +379,8 @@ def evaluate(options: EvalOptions) -> tuple[list[dict], dict, dict]:
     details["run"] = {
         **{k: v for k, v in asdict(options).items() if k not in ("backend_options", "graphs", "backend")},
         "backend": "reference" if options.model in REFERENCE_MODELS else options.backend,
-        "graphs": graphs,
+        "graphs": inputs.graphs,
+        "lang": inputs.lang,
         "backend_options": backend_info,
         "backend_resolved": getattr(backend, "resolved", None),
         "timing": timing,

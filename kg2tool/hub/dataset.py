@@ -4,6 +4,8 @@ Layout:
     OUT/README.md                          dataset card (YAML front matter: configs, license, task_categories, ...)
     OUT/sft/{train,validation,test}-<content hash>.parquet
     OUT/validation_report.json             counts by shape, category, split and drop reason; relation coverage
+    OUT/kg2tool_config.yaml                the resolved configuration: every SynthConfig field, the label language,
+                                           each graph file's sha256, the card's command (kg2tool.common.config)
 
 `messages`, `tools` and `plan` use the `datasets.Json` feature: Arrow would otherwise merge the keys of nested
 dicts across rows (call arguments would come back with other rows' keys set to null), so each message, tool
@@ -21,12 +23,14 @@ from pathlib import Path
 
 import yaml
 
+from ..common.config import SAVED_NAME, resolved_record, resolved_yaml
 from ..common.errors import OutputError
 
 SPLITS = ("train", "validation", "test")
 
 
 def sft_features():
+    """The `datasets.Features` of the `sft` config (Json columns for messages, tools and plan)."""
     from datasets import Features, Json, List, Value
 
     return Features(
@@ -89,6 +93,7 @@ def write_parquet(rows: list[dict], folder: Path, stem: str, features) -> str:
 
 
 def dpo_features():
+    """The `datasets.Features` of the `dpo` config (TRL's conversational preference format)."""
     from datasets import Features, Json, List, Value
 
     return Features(
@@ -106,6 +111,7 @@ def dpo_features():
 
 
 def size_category(n: int) -> str:
+    """The Hub's size category for `n` rows (`n<1K`, `1K<n<10K`, ...)."""
     for limit, name in ((1_000, "n<1K"), (10_000, "1K<n<10K"), (100_000, "10K<n<100K"), (1_000_000, "100K<n<1M")):
         if n < limit:
             return name
@@ -118,19 +124,17 @@ def _table(header: tuple[str, ...], rows: list[tuple]) -> str:
     return "\n".join(lines)
 
 
-def card_text(meta: dict, report: dict, files: dict[str, dict[str, str]]) -> str:
-    """README.md for the dataset folder: YAML front matter the Hub reads, then a readable description."""
-    kept = report["kept"]
-    splits = kept["by_split"]
+def front_matter(meta: dict, report: dict, files: dict[str, dict[str, str]]) -> dict:
+    """The card's YAML front matter (license, language, tags, size, the `sft`/`dpo` configs and their files)."""
     license_id = meta.get("license", "other")
-    front = {
+    return {
         "license": license_id,
         **({"license_name": "source-graph-license", "license_link": "LICENSE"} if license_id == "other" else {}),
         "language": [meta.get("lang", "en")],
         "pretty_name": meta.get("pretty_name", "kg2tool synthetic tool-use conversations"),
         "task_categories": ["text-generation"],
         "tags": ["function-calling", "tool-use", "synthetic", "knowledge-graph", "kg2tool"],
-        "size_categories": [size_category(kept["total"])],
+        "size_categories": [size_category(report["kept"]["total"])],
         "annotations_creators": ["machine-generated"],
         "language_creators": ["machine-generated"],
         "multilinguality": ["monolingual"],
@@ -143,38 +147,67 @@ def card_text(meta: dict, report: dict, files: dict[str, dict[str, str]]) -> str
             for config, by_split in files.items()
         ],
     }
-    used = [s for s in SPLITS if splits.get(s)]
+
+
+def _coverage_line(coverage: dict[str, int]) -> str:
+    """One sentence on how many relations with tools appear, and the most and least used."""
+    if not coverage:
+        return ""
+    lo, hi = min(coverage.items(), key=lambda kv: kv[1]), max(coverage.items(), key=lambda kv: kv[1])
+    return (
+        f"Relation coverage: {sum(1 for v in coverage.values() if v)} of {len(coverage)} relations with tools "
+        f"appear (most: {hi[0]!r} in {hi[1]} conversations; least: {lo[0]!r} in {lo[1]})."
+    )
+
+
+def _card_parts(meta: dict, report: dict) -> dict[str, str]:
+    """The computed pieces of the card's text (tables, lists, counts), by name."""
+    kept = report["kept"]
+    used = [s for s in SPLITS if kept["by_split"].get(s)]
     by_split_cat = kept.get("by_split_and_category", {})
-    cats = sorted(kept["by_category"])
-    cat_table = _table(
-        ("category", *used, "total"),
-        [(c, *(by_split_cat.get(s, {}).get(c, 0) for s in used), kept["by_category"][c]) for c in cats],
-    )
-    shape_table = _table(("pattern", "rows"), sorted(kept["by_pattern"].items()))
-    tried = sum(report.get("tried_by_shape", {}).values())
-    dropped_rows = sorted(report["dropped"].items(), key=lambda kv: -kv[1]) or [("(none)", 0)]
-    coverage = report.get("relation_coverage", {})
-    cov_line = ""
-    if coverage:
-        lo, hi = min(coverage.items(), key=lambda kv: kv[1]), max(coverage.items(), key=lambda kv: kv[1])
-        cov_line = (
-            f"Relation coverage: {sum(1 for v in coverage.values() if v)} of {len(coverage)} relations with tools "
-            f"appear (most: {hi[0]!r} in {hi[1]} conversations; least: {lo[0]!r} in {lo[1]})."
-        )
     dpo = report.get("dpo", {})
-    dpo_table = _table(("rejection_type", "pairs"), sorted(dpo.get("by_rejection_type", {}).items()))
-    dpo_splits = ", ".join(f"{v} {k}" for k, v in dpo.get("by_split", {}).items() if v)
-    bfcl_counts = ", ".join(f"{k} {v}" for k, v in report.get("bfcl", {}).items()) or "no rows"
-    graph = report.get("graph", {})
-    graphs = "\n".join(
-        f"- `{g}`" + (f" (sha256 `{h[:16]}`)" if h else "")
-        for g, h in zip(meta["graphs"], meta.get("graph_sha256", []) or [""] * 99)
-    )
-    attribution = meta.get("attribution", "").strip() or (
-        "No attribution was given for the source graph (`kg2tool synth --attribution FILE`); check its licence "
-        "before sharing this dataset."
-    )
-    repo = meta.get("repo_id", "path/or/repo-id")
+    dropped_rows = sorted(report["dropped"].items(), key=lambda kv: -kv[1]) or [("(none)", 0)]
+    tried = sum(report.get("tried_by_shape", {}).values())
+    return {
+        "cat_table": _table(
+            ("category", *used, "total"),
+            [
+                (c, *(by_split_cat.get(s, {}).get(c, 0) for s in used), kept["by_category"][c])
+                for c in sorted(kept["by_category"])
+            ],
+        ),  # fmt: skip
+        "shape_table": _table(("pattern", "rows"), sorted(kept["by_pattern"].items())),
+        "tried": str(tried),
+        "kept_share": f"{100 * kept['total'] / max(tried, 1):.1f}",
+        "dropped_table": _table(("reason", "count"), dropped_rows),
+        "cov_line": _coverage_line(report.get("relation_coverage", {})),
+        "dpo_table": _table(("rejection_type", "pairs"), sorted(dpo.get("by_rejection_type", {}).items())),
+        "dpo_splits": ", ".join(f"{v} {k}" for k, v in dpo.get("by_split", {}).items() if v),
+        "loaded": report.get("graph", {}).get("summary", ""),
+        "repo": meta.get("repo_id", "path/or/repo-id"),
+        "bfcl_counts": ", ".join(f"{k} {v}" for k, v in report.get("bfcl", {}).items()) or "no rows",
+        "graphs": "\n".join(
+            f"- `{g}`" + (f" (sha256 `{h[:16]}`)" if h else "")
+            for g, h in zip(meta["graphs"], meta.get("graph_sha256", []) or [""] * 99)
+        ),
+        "attribution": meta.get("attribution", "").strip()
+        or (
+            "No attribution was given for the source graph (`kg2tool synth --attribution FILE`); check its licence "
+            "before sharing this dataset."
+        ),
+    }
+
+
+def card_text(meta: dict, report: dict, files: dict[str, dict[str, str]]) -> str:
+    """README.md for the dataset folder: YAML front matter the Hub reads, then a readable description.
+
+    `meta` holds graphs, graph_sha256, lang, license, command, version, seed (and optionally attribution,
+    pretty_name, repo_id); `report` is the validation report; `files` the parquet file names by config and split."""
+    kept = report["kept"]
+    splits = kept["by_split"]
+    front = front_matter(meta, report, files)
+    part = _card_parts(meta, report)
+    repo = part["repo"]
     paraphrase = _paraphrase_section(report.get("paraphrase"))
     return f"""---
 {yaml.safe_dump(front, sort_keys=False, allow_unicode=True).strip()}
@@ -188,11 +221,11 @@ Schema and executed on the graph, and every final answer was checked against the
 from the sampled query plan, so the answers are true of the source graph by construction.
 
 ## Source graph(s)
-{graphs}
+{part["graphs"]}
 
-Loaded: {graph.get("summary", "")}.
+Loaded: {part["loaded"]}.
 
-{attribution}
+{part["attribution"]}
 
 ## How it was made
 ```
@@ -204,9 +237,9 @@ kg2tool {meta["version"]}, seed {meta["seed"]}. The same graph, options and seed
 {kept["total"]} conversations: {", ".join(f"{splits.get(s, 0)} {s}" for s in SPLITS)}.
 Test questions share no (topic entity, relation path) with train questions.
 
-{cat_table}
+{part["cat_table"]}
 
-{shape_table}
+{part["shape_table"]}
 
 Columns of `sft`: `id`, `messages` (user / assistant with `tool_calls` / `tool` / assistant; call `arguments`
 are JSON objects; failed calls in `error_recovery` rows carry the real error), `tools` (OpenAI / Hugging Face
@@ -215,25 +248,26 @@ parallel_multiple, irrelevance, multi_step, multi_turn), `answers`, `topic_entit
 `num_turns`, `plan` (the query plan).
 
 ## Validation
-{tried} candidates were sampled; {kept["total"]} were kept ({100 * kept["total"] / max(tried, 1):.1f}%). Dropped, by
+{part["tried"]} candidates were sampled; {kept["total"]} were kept ({part["kept_share"]}%). Dropped, by
 reason (never written):
 
-{_table(("reason", "count"), dropped_rows)}
+{part["dropped_table"]}
 
-{cov_line} Full report: `validation_report.json`.
+{part["cov_line"]} Full report: `validation_report.json`. Resolved options (every SynthConfig
+field, the label language, each graph file's sha256): `kg2tool_config.yaml`.
 {paraphrase}
 ## Configs
 - `sft`: the conversations.
-- `dpo`: preference pairs in TRL's conversational format ({dpo_splits}): columns `id`, `prompt`, `chosen`,
+- `dpo`: preference pairs in TRL's conversational format ({part["dpo_splits"]}): columns `id`, `prompt`, `chosen`,
   `rejected`, `tools`, `rejection_type`, `pattern`, `category`. The conversation is cut before one assistant
   turn; `chosen` is the verified turn and `rejected` the same turn with the named mistake. Every chosen
   continuation passes and every rejected one fails the same schema / execution / answer checks as above.
 
-{dpo_table}
+{part["dpo_table"]}
 
 - `bfcl/`: the test split's single-turn rows in the Berkeley Function Calling Leaderboard's own format, one
   JSON-lines file per category (`BFCL_v4_<category>.json`) and possible answers in `bfcl/possible_answer/`
-  ({bfcl_counts}); score with BFCL's checker or `kg2tool eval score`.
+  ({part["bfcl_counts"]}); score with BFCL's checker or `kg2tool eval score`.
 
 ## Load
 ```python
@@ -245,6 +279,21 @@ from huggingface_hub import snapshot_download
 bfcl_dir = snapshot_download("{repo}", repo_type="dataset", allow_patterns=["bfcl/*"])
 ```
 """
+
+
+def synth_record(meta: dict, report: dict) -> dict:
+    """What `kg2tool_config.yaml` of a dataset folder holds: the card's command, the label language, each graph
+    file with its sha256, the options that are not SynthConfig fields (when the CLI gave them) and every resolved
+    SynthConfig field (`report["config"]`)."""
+    record = resolved_record(
+        "synth", report.get("config", {}), version=meta.get("version", ""), lang=meta.get("lang"), graphs=meta.get("graphs", []),
+        graph_sha256=meta.get("graph_sha256") or [None] * len(meta.get("graphs", [])),
+    )  # fmt: skip
+    head = {k: record.pop(k) for k in ("command", "kg2tool_version", "lang", "graphs")}
+    extra = {"card_command": meta["command"]} if meta.get("command") else {}
+    if meta.get("options"):
+        extra["options"] = meta["options"]
+    return {**head, **extra, **record}
 
 
 def _paraphrase_section(p: dict | None) -> str:
@@ -349,6 +398,7 @@ def write_dataset(
             json.dumps(report, indent=2, ensure_ascii=False, sort_keys=True) + "\n", encoding="utf-8"
         )
         (tmp / "README.md").write_text(card_text(meta, report, files), encoding="utf-8")
+        (tmp / SAVED_NAME).write_text(resolved_yaml(synth_record(meta, report)), encoding="utf-8")
         _fsync_dir(tmp)
         replace_folder(tmp, out)
     except BaseException:

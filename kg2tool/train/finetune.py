@@ -124,14 +124,19 @@ class RunSetup:
 
 
 def parse_stage(config_cls, argv: list[str], prog: str) -> RunSetup:
-    """Parse `--config FILE` + flags into TRL's dataclasses and `FinetuneArguments`; check the combination."""
+    """Parse `--config FILE` + flags into TRL's dataclasses and `FinetuneArguments`; check the combination.
+
+    `setup.extra.lang` is the dataset's label language: `--lang`, else the one recorded in the dataset folder
+    (`kg2tool.common.config.recorded_lang`), else en."""
     from trl import ModelConfig, ScriptArguments
 
-    from .args import parse_configs
+    from ..common.config import recorded_lang
+    from .args import LabelArguments, parse_configs
 
-    script, training, model, extra = parse_configs(
-        (ScriptArguments, config_cls, ModelConfig, FinetuneArguments), argv, prog
+    script, training, model, extra, labels = parse_configs(
+        (ScriptArguments, config_cls, ModelConfig, FinetuneArguments, LabelArguments), argv, prog
     )
+    extra.lang = labels.lang or (script.dataset_name and recorded_lang(script.dataset_name)) or "en"
     if not model.model_name_or_path:
         raise UsageError(f"{prog}: --model_name_or_path is required (a checkpoint folder or Hub id)")
     if not script.dataset_name:
