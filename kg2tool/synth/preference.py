@@ -25,7 +25,7 @@ import copy
 import json
 import random
 
-from .tools import ToolError, ToolSet
+from .tools import ToolSet
 from .verify import AnswerView, CallView, NextView, RowView, check_call, first_failure, json_leaves
 
 REJECTION_TYPES = (
