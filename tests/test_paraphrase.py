@@ -19,6 +19,7 @@ from checks import check_row
 
 from kg2tool.cli import main
 from kg2tool.llm.backends import Backend, Completion
+from kg2tool.synth.candidate import Candidate
 from kg2tool.synth.paraphrase import (
     COUNT_RULE,
     FEWER_RULE,
@@ -159,8 +160,8 @@ def synth_rows(small_kg):
     from kg2tool.synth.synthesizer import SynthConfig, Synthesizer
 
     synth = Synthesizer(small_kg, SynthConfig(seed=4, shard_size=200))
-    rows, _ = synth.shard(0)
-    return synth, rows
+    candidates, _ = synth.candidates(0)
+    return synth, candidates
 
 
 class Scripted(Backend):
@@ -182,24 +183,27 @@ def reword(q: str) -> str:
     return q.lower() if len(q) % 3 == 0 else q  # unchanged or names lowercased: rejected
 
 
-def copy_rows(rows):
-    return json.loads(json.dumps(rows))
+def copy_rows(candidates):
+    """Independent copies of candidates (paraphrase_rows rewrites rows and DPO pairs in place)."""
+    return [Candidate(json.loads(json.dumps(c.row)), c.split_key, json.loads(json.dumps(c.dpo))) for c in candidates]
 
 
 def test_paraphrase_rows_keeps_verified_rewrites(synth_rows, small_kg):
-    synth, template_rows = synth_rows
-    rows = copy_rows(template_rows)
+    synth, templates = synth_rows
+    cands = copy_rows(templates)
+    template_rows = [c.row for c in templates]
     backend = Scripted(reword)
     from kg2tool.synth.paraphrase import name_index
 
     counts = paraphrase_rows(
-        rows, synth.ts, Paraphraser(backend), ParaphraseConfig(model="x"), names=name_index(small_kg)
+        cands, synth.ts, Paraphraser(backend), ParaphraseConfig(model="x"), names=name_index(small_kg)
     )
     assert counts["kept"] > 20 and counts["rejected"]
     assert counts["kept"] + sum(counts["rejected"].values()) == counts["questions_tried"] == backend.prompts
     assert set(counts["rejected"]) <= {"unchanged", "missing_name", "duplicate", "too_short", "missing_constraint"}
     changed = 0
-    for before, row in zip(template_rows, rows, strict=True):
+    for before, cand in zip(template_rows, cands, strict=True):
+        row = cand.row
         template = row["plan"].get("template_question")
         if template is not None:
             changed += 1
@@ -211,7 +215,7 @@ def test_paraphrase_rows_keeps_verified_rewrites(synth_rows, small_kg):
         assert check_row(row, synth.ts) == [], row["id"]
         allow = row["pattern"] == "error_recovery"
         assert verify_row(synth.ts, row["messages"], row["tools"], row["answers"], row["category"], allow) is None
-        for pair in row["_dpo"]:
+        for pair in cand.dpo:
             assert pair["prompt"] == row["messages"][: len(pair["prompt"])]
             rest = (pair["tools"], row["answers"], pair["category"], pair["chosen"])
             assert check_continuation(synth.ts, pair["prompt"], pair["chosen"], *rest) is None

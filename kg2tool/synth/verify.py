@@ -365,10 +365,10 @@ CHECKS: list[Check] = [
 RECOVERABLE = ("schema_invalid", "execution_error")
 
 
-def first_failure(stage: str, view, skip: tuple[str, ...] = ()) -> str | None:
-    """The reason of the first check of `stage` (in CHECKS order, leaving out the names in `skip`) that fails on
-    `view`, or None when all hold."""
-    for check in CHECKS:
+def first_failure(stage: str, view, skip: tuple[str, ...] = (), checks: list[Check] | None = None) -> str | None:
+    """The reason of the first check of `stage` (in the order of `checks`, CHECKS by default, leaving out the names
+    in `skip`) that fails on `view`, or None when all hold."""
+    for check in CHECKS if checks is None else checks:
         if check.stage == stage and check.name not in skip:
             reason = check.test(view)
             if reason:
