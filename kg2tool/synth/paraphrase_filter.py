@@ -126,6 +126,7 @@ class Rewrite:
 
     @property
     def text(self) -> str:
+        """The candidate with its whitespace collapsed."""
         return " ".join(self.raw.split())
 
 
@@ -280,6 +281,7 @@ class Target:
 
     @property
     def text(self) -> str:
+        """The user message's current text."""
         return self.row["messages"][self.index]["content"]
 
 

@@ -73,9 +73,11 @@ class ShardStore:
         self.resumed = sum(1 for _ in self.dir.glob("*.json"))
 
     def path(self, i: int) -> Path:
+        """Where shard i's checkpoint is."""
         return self.dir / f"{i:06d}.json"
 
     def load(self, i: int):
+        """Shard i's (candidates, stats) from its checkpoint, or None when it has none."""
         p = self.path(i)
         if not p.exists():
             return None
@@ -83,9 +85,11 @@ class ShardStore:
         return [Candidate.from_json(r) for r in data["rows"]], ShardStats.from_json(data["stats"])
 
     def save(self, i: int, candidates: list[Candidate], stats: ShardStats) -> None:
+        """Checkpoint shard i (atomically)."""
         write_atomic(self.path(i), _shard_json(candidates, stats))
 
     def remove(self) -> None:
+        """Delete the work folder (once the dataset is written)."""
         shutil.rmtree(self.work, ignore_errors=True)
 
 

@@ -65,14 +65,17 @@ class SynthConfig:
     paraphrase: ParaphraseConfig = field(default_factory=ParaphraseConfig)
 
     def to_dict(self) -> dict:
+        """The config as plain data (for the report, the card and the run's fingerprint)."""
         return asdict(self)
 
 
 def pattern_of(shape: str) -> str:
+    """The row's `pattern` for a shape (`simple` and `multiple` are 1p)."""
     return "1p" if shape in ("simple", "multiple") else shape
 
 
 def split_of(key: str, splits: tuple[float, float, float]) -> str:
+    """train, validation or test for a split key, by a hash of it and the split fractions."""
     u = int.from_bytes(hashlib.sha256(key.encode("utf-8")).digest()[:8], "big") / 2**64
     if u < splits[0]:
         return "train"

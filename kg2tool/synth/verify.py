@@ -63,20 +63,10 @@ from jsonschema.exceptions import SchemaError
 from .tools import ToolError, ToolSet, error_json, result_json
 
 REASONS = (
-    "unknown_tool",
-    "tool_schema_mismatch",
-    "schema_invalid",
-    "execution_error",
-    "execution_mismatch",
-    "unanswered_call",
-    "ungrounded_argument",
-    "answer_mismatch",
-    "answer_not_stated",
-    "error_not_recovered",
-    "bad_structure",
-    "missing_call",
-    "wrong_calls",
-)
+    "unknown_tool", "tool_schema_mismatch", "schema_invalid", "execution_error", "execution_mismatch",
+    "unanswered_call", "ungrounded_argument", "answer_mismatch", "answer_not_stated", "error_not_recovered",
+    "bad_structure", "missing_call", "wrong_calls",
+)  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -148,10 +148,12 @@ class Walker:
 
     # -- primitives --------------------------------------------------------------------------------------
     def adj(self, rel: str, inverse: bool) -> dict[int, tuple[int, ...]]:
+        """The adjacency of a relation: subject -> objects, or object -> subjects when `inverse`."""
         r = self.kg.relations[rel]
         return r.inverse if inverse else r.forward
 
     def project_ids(self, rel: str, inverse: bool, ids) -> set[int]:
+        """The entities the relation leads to from any of `ids`."""
         adj = self.adj(rel, inverse)
         out: set[int] = set()
         for e in ids:
@@ -441,5 +443,6 @@ class _PerEntity:
         return out
 
     def get(self, e: int, default=None):
+        """The list for entity e, or `default` when it is empty."""
         out = self[e]
         return out if out else default
