@@ -1,4 +1,4 @@
-"""Property tests over generated graphs (issue 10, item 2), with hypothesis.
+"""Property tests over generated graphs, with hypothesis.
 
 Random small graphs (entities with random unicode labels or none, random relations with random labels, typed
 literals), serialized by rdflib as Turtle or N-Triples and loaded from the file like a user's graph:
