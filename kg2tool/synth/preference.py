@@ -95,6 +95,13 @@ class PairMaker:
         self.ts = ts
         self.kg = ts.kg
         self.entity_tools = {n: s for n, s in ts.specs.items() if s.kind != "operator"}
+        # rejection type -> (turn, prompt, row, rng) -> the rejected turn, or None when the mistake cannot be made
+        self.mistakes = {
+            "wrong_tool": self._wrong_tool, "wrong_argument": self._wrong_argument,
+            "schema_violation": self._schema_violation, "premature_answer": self._premature_answer,
+            "unneeded_call": self._unneeded_call, "wrong_call_count": self._wrong_call_count,
+            "unsupported_answer": self._unsupported_answer,
+        }  # fmt: skip
 
     def pairs(self, row: dict, rng: random.Random, k: int = 1) -> list[dict]:
         """Up to k pairs for one row, each with a different rejection type where possible."""
@@ -124,7 +131,7 @@ class PairMaker:
                 break
             if kind in used:
                 continue
-            rejected = getattr(self, "_" + kind)(msgs[i], msgs[:i], row, rng)
+            rejected = self.mistakes[kind](msgs[i], msgs[:i], row, rng)
             if rejected is None:
                 continue
             prompt, chosen = msgs[:i], [msgs[i]]
