@@ -143,6 +143,7 @@ class TurnView:
 
     @property
     def msg(self) -> dict:
+        """Message `i`."""
         return self.messages[self.i]
 
 
