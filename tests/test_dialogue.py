@@ -29,3 +29,9 @@ def test_dialogue_shapes_pass_verification(shape, small_kg):
             assert row["messages"][1]["role"] == "assistant" and not row["messages"][1].get("tool_calls")
             arg = next(iter(row["messages"][3]["tool_calls"][0]["function"]["arguments"].values()))
             assert arg in users[1]["content"] and arg not in users[0]["content"]
+
+
+def test_every_dialogue_shape_has_one_builder(small_kg):
+    synth = Synthesizer(small_kg, SynthConfig(seed=1))
+    assert set(synth.dialogue.builders) == set(DIALOGUE_SHAPES)
+    assert synth.dialogue.kg is small_kg and synth.dialogue.ts is synth.ts  # the graph and tools the walker uses

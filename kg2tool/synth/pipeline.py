@@ -189,8 +189,8 @@ def paraphrase_pass(
     try:
         paraphraser = Paraphraser(backend, cfg.prompt, cfg.batch_size)
         candidates = [c for s in SPLITS for c in kept[s]]
-        counts = paraphrase_rows(candidates, synth.ts, paraphraser, cfg, seed=synth.cfg.seed, names=name_index(synth.kg),
-                                 progress=progress, cache_dir=cache_dir)  # fmt: skip
+        counts = paraphrase_rows(candidates, synth.ts, paraphraser, cfg, seed=synth.cfg.seed,
+                                 names=name_index(synth.kg), progress=progress, cache_dir=cache_dir)  # fmt: skip
     finally:
         backend.unload()
     tried = counts["questions_tried"]

@@ -2,8 +2,8 @@
 
 A shard is `Synthesizer.candidates(i)`: its candidates depend only on (graph, config, seed, i), so shards can be
 computed anywhere, in any order, and merged in index order to give exactly the single-worker result. `iter_shards`
-yields `(i, candidates, stats)` for i = 0, 1, 2, ... in order; the caller stops consuming when it has enough rows (a few shards
-computed ahead by the workers are then discarded).
+yields `(i, candidates, stats)` for i = 0, 1, 2, ... in order; the caller stops consuming when it has enough rows
+(a few shards computed ahead by the workers are then discarded).
 
 Checkpoints: every finished shard is written atomically to `WORK/shards/NNNNNN.json`, where WORK is a hidden
 folder beside `--out` (`.<name>.work`). `--resume` reads them back instead of recomputing; WORK also holds the run's

@@ -2,8 +2,8 @@
 
 A `Synthesizer` holds the loaded graph, its tools, the walker, the templates and the compiler; `candidates(i)` draws
 all of shard i's randomness from `random.Random(f"{seed}:{i}")` and returns its verified candidates
-(`kg2tool.synth.candidate.Candidate`: the row, its split key and DPO pairs) and its counts. The pipeline (`kg2tool.synth.pipeline`) runs shards, alone or in workers (`kg2tool.synth.shards`), and
-merges them.
+(`kg2tool.synth.candidate.Candidate`: the row, its split key and DPO pairs) and its counts. The pipeline
+(`kg2tool.synth.pipeline`) runs shards, alone or in workers (`kg2tool.synth.shards`), and merges them.
 """
 
 from __future__ import annotations
