@@ -1,6 +1,6 @@
-"""`kg2tool synth --paraphrase`: the filter on hand-written candidates, the row pass with scripted backends, the
-OpenAI-compatible path against a local HTTP server, and the transformers path with a small local model trained
-here (a tiny Llama that learned to turn one template wording of a 1p question into another)."""
+"""`kg2tool synth --paraphrase` (the filter itself: test_paraphrase_filter.py): the row pass with scripted
+backends, the OpenAI-compatible path against a local HTTP server, and the transformers path with a small local model
+trained here (a tiny Llama that learned to turn one template wording of a 1p question into another)."""
 
 from __future__ import annotations
 
@@ -19,137 +19,15 @@ from checks import check_row
 
 from kg2tool.cli import main
 from kg2tool.llm.backends import Backend, Completion
+from kg2tool.synth.candidate import Candidate
 from kg2tool.synth.paraphrase import (
-    COUNT_RULE,
-    FEWER_RULE,
-    MORE_RULE,
-    NEGATION_RULE,
-    NameIndex,
     ParaphraseConfig,
     Paraphraser,
-    clean_candidate,
-    keep_paraphrase,
     paraphrase_rows,
     plan_names,
-    plan_rules,
 )
 from kg2tool.synth.preference import check_continuation
 from kg2tool.synth.verify import verify_row
-
-Q = "What is the place of birth of Person 12?"
-
-
-# ---------------------------------------------------------------------------------------------- the filter
-
-
-@pytest.mark.parametrize(
-    ("candidate", "reason"),
-    [
-        ("Where was Person 12 born?", None),
-        ("Could you tell me the birthplace of Person 12?", None),
-        ("", "empty"),
-        ("   ", "empty"),
-        ("Sure! Here is a rewrite:\nWhere was Person 12 born?", "multi_line"),
-        ('<tool_call>{"name": "get_place_of_birth", "arguments": {"entity": "Person 12"}}</tool_call>', "markup"),
-        ("Where was Person 12 born?<|im_end|>", "markup"),
-        ("what is the place of birth of person 12", "unchanged"),
-        ("Person 12?", "too_short"),
-        ("Where was Person 12 born? " + "I really would like to know this, " * 4, "too_long"),
-        ("Where was person 12 born?", "missing_name"),  # the call copies "Person 12" from the question verbatim
-        ("Where was Person 1 born?", "missing_name"),
-        ("Where was Person 123 born?", "missing_name"),
-        ("Where was Person 12 born, and in which of the 3 cities?", "new_number"),
-        ("Was Person 12 born in City 3?", "new_number"),
-    ],
-)
-def test_keep_paraphrase_reasons(candidate, reason):
-    assert keep_paraphrase(Q, candidate, ["Person 12"]) == reason
-
-
-def test_keep_paraphrase_new_entity_and_numbers():
-    names = NameIndex(["Person 12", "Person 1", "City 3", "Milan", "Atlantis"])
-    assert keep_paraphrase(Q, "Where was Person 12 born?", ["Person 12"], names=names) is None
-    assert keep_paraphrase(Q, "Was Person 12 born in Milan?", ["Person 12"], names=names) == "new_entity"
-    assert keep_paraphrase(Q, "Is Person 12 from milan or elsewhere?", ["Person 12"], names=names) == "new_entity"
-    two = "Which entities are friends of Person 12 but not of Person 1?"
-    assert keep_paraphrase(two, "Who is a friend of Person 12 and not of Person 1?", ["Person 12", "Person 1"]) is None
-    assert keep_paraphrase(two, "Who is a friend of Person 12 and not of Person?", ["Person 12", "Person 1"]) == (
-        "missing_name"
-    )
-    assert keep_paraphrase("How old is Room 101?", "What is the age of Room 10?", []) == "missing_number"
-
-
-def test_keep_paraphrase_worded_constraints():
-    count = "How many entities are the cast member of of Person 3?"
-    assert keep_paraphrase(count, "Count the films Person 3 acted in.", ["Person 3"], rules=[COUNT_RULE]) is None
-    assert keep_paraphrase(count, "Which films did Person 3 act in?", ["Person 3"], rules=[COUNT_RULE]) == (
-        "missing_constraint"
-    )
-    more = "Which has the larger population, City 1 or City 2?"
-    req = ["City 1", "City 2"]
-    assert keep_paraphrase(more, "Of City 1 and City 2, which is more populous?", req, rules=[MORE_RULE]) is None
-    assert keep_paraphrase(more, "Of City 1 and City 2, which is less populous?", req, rules=[MORE_RULE]) == (
-        "contradicts_constraint"
-    )
-    assert keep_paraphrase(more, "What are the populations of City 1 and City 2?", req, rules=[MORE_RULE]) == (
-        "missing_constraint"
-    )
-    fewer = "Which comes earlier by inception, City 1 or City 2?"
-    assert (
-        keep_paraphrase(fewer, "Was City 1 or City 2 founded first, the older one?", req, rules=[FEWER_RULE]) is None
-    )
-    neg = "Which entities are the friend of Person 4 but not the friend of Person 5?"
-    req = ["Person 4", "Person 5"]
-    assert keep_paraphrase(neg, "Who is Person 4's friend, excluding Person 5's?", req, rules=[NEGATION_RULE]) is None
-    assert keep_paraphrase(neg, "Who is Person 4's friend that isn't Person 5's?", req, rules=[NEGATION_RULE]) is None
-    assert keep_paraphrase(neg, "Who are the friends of Person 4 and Person 5?", req, rules=[NEGATION_RULE]) == (
-        "missing_constraint"
-    )
-    # a rule the template question does not word is not demanded of the rewrite
-    assert (
-        keep_paraphrase("Tell me about Person 4.", "Describe Person 4, please.", ["Person 4"], rules=[COUNT_RULE])
-        is None
-    )
-
-
-def test_keep_paraphrase_relations():
-    two_hop = "Find the residence of the entities whose friend is Person 6."
-    rels = ["inverse friend", "residence"]
-    assert (
-        keep_paraphrase(two_hop, "Where do the people befriended by Person 6 reside?", ["Person 6"], relations=rels)
-        is None
-    )
-    assert keep_paraphrase(two_hop, "List the entities with friend Person 6.", ["Person 6"], relations=rels) == (
-        "missing_relation"  # a dropped hop: names and verification would not catch it
-    )
-    born = "What is the place of birth of Person 12?"
-    assert (
-        keep_paraphrase(born, "What is Person 12's birthplace?", ["Person 12"], relations=["place of birth"]) is None
-    )
-    # a relation the template question does not word (the follow-up's, in a followup row's first turn) is not demanded
-    assert keep_paraphrase(born, "Which place was Person 12 born in?", ["Person 12"], relations=["country"]) is None
-
-
-def test_clean_candidate_and_name_index():
-    assert clean_candidate('  "Where was Person 12 born?"  ') == "Where was Person 12 born?"
-    assert clean_candidate("Question: Where was Person 12 born?") == "Where was Person 12 born?"
-    assert clean_candidate("<think>hmm\nok</think>\nWhere was X born?") == "Where was X born?"
-    index = NameIndex(["Person 1", "Person 12", "The Film0", "{{ 7*7 }} <b>x</b>"])
-    assert index.find("Did Person 12 see the film0?") == {"person 12", "the film0"}
-    assert index.find("Person 123 and Person 1.") == {"person 1"}
-    assert index.find("About {{ 7*7 }} <b>x</b> ...") == {"{{ 7*7 }} <b>x</b>"}
-
-
-def test_plan_names_and_rules():
-    person = {"op": "entity", "name": "Person 3", "iri": "x"}
-    city = {"op": "entity", "name": "City 1", "iri": "y"}
-    plan = {"op": "difference", "of": [{"op": "project", "of": person}, {"op": "project", "of": city}]}
-    assert plan_names(plan) == ["Person 3", "City 1"]
-    assert plan_rules(plan) == [NEGATION_RULE]
-    compare = {"op": "compare", "mode": "min", "of": [{"op": "count", "of": person}, {"op": "count", "of": city}]}
-    assert plan_rules(compare) == [FEWER_RULE]  # counts compared: "fewer" is the constraint, not "how many"
-    assert plan_rules({"op": "count", "of": person}) == [COUNT_RULE]
-
 
 # ---------------------------------------------------------------------------------------------- rows, scripted
 
@@ -159,8 +37,8 @@ def synth_rows(small_kg):
     from kg2tool.synth.synthesizer import SynthConfig, Synthesizer
 
     synth = Synthesizer(small_kg, SynthConfig(seed=4, shard_size=200))
-    rows, _ = synth.shard(0)
-    return synth, rows
+    candidates, _ = synth.candidates(0)
+    return synth, candidates
 
 
 class Scripted(Backend):
@@ -182,24 +60,27 @@ def reword(q: str) -> str:
     return q.lower() if len(q) % 3 == 0 else q  # unchanged or names lowercased: rejected
 
 
-def copy_rows(rows):
-    return json.loads(json.dumps(rows))
+def copy_rows(candidates):
+    """Independent copies of candidates (paraphrase_rows rewrites rows and DPO pairs in place)."""
+    return [Candidate(json.loads(json.dumps(c.row)), c.split_key, json.loads(json.dumps(c.dpo))) for c in candidates]
 
 
 def test_paraphrase_rows_keeps_verified_rewrites(synth_rows, small_kg):
-    synth, template_rows = synth_rows
-    rows = copy_rows(template_rows)
+    synth, templates = synth_rows
+    cands = copy_rows(templates)
+    template_rows = [c.row for c in templates]
     backend = Scripted(reword)
     from kg2tool.synth.paraphrase import name_index
 
     counts = paraphrase_rows(
-        rows, synth.ts, Paraphraser(backend), ParaphraseConfig(model="x"), names=name_index(small_kg)
+        cands, synth.ts, Paraphraser(backend), ParaphraseConfig(model="x"), names=name_index(small_kg)
     )
     assert counts["kept"] > 20 and counts["rejected"]
     assert counts["kept"] + sum(counts["rejected"].values()) == counts["questions_tried"] == backend.prompts
     assert set(counts["rejected"]) <= {"unchanged", "missing_name", "duplicate", "too_short", "missing_constraint"}
     changed = 0
-    for before, row in zip(template_rows, rows, strict=True):
+    for before, cand in zip(template_rows, cands, strict=True):
+        row = cand.row
         template = row["plan"].get("template_question")
         if template is not None:
             changed += 1
@@ -211,7 +92,7 @@ def test_paraphrase_rows_keeps_verified_rewrites(synth_rows, small_kg):
         assert check_row(row, synth.ts) == [], row["id"]
         allow = row["pattern"] == "error_recovery"
         assert verify_row(synth.ts, row["messages"], row["tools"], row["answers"], row["category"], allow) is None
-        for pair in row["_dpo"]:
+        for pair in cand.dpo:
             assert pair["prompt"] == row["messages"][: len(pair["prompt"])]
             rest = (pair["tools"], row["answers"], pair["category"], pair["chosen"])
             assert check_continuation(synth.ts, pair["prompt"], pair["chosen"], *rest) is None

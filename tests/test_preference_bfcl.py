@@ -9,7 +9,8 @@ from collections import Counter
 import pytest
 from conftest import EXAMPLE
 
-from kg2tool.synth.preference import REJECTION_TYPES, check_continuation
+from kg2tool.synth.preference import REJECTION_TYPES, PairMaker, check_continuation
+from kg2tool.synth.verify import REASONS
 
 
 @pytest.fixture(scope="module")
@@ -45,10 +46,10 @@ def test_dpo_config_pairs_are_verifiably_right_and_wrong(run, ts):
             base = row["id"].rsplit("-", 1)[0]
             args = (row["tools"], answers[base], row["category"], row["chosen"])
             assert check_continuation(ts, row["prompt"], row["chosen"], *args) is None, row["id"]
-            assert check_continuation(ts, row["prompt"], row["rejected"], *args) is not None, row["id"]
+            assert check_continuation(ts, row["prompt"], row["rejected"], *args) in REASONS, row["id"]
             assert row["prompt"][-1]["role"] in ("user", "tool")
             kinds[row["rejection_type"]] += 1
-    assert set(kinds) == set(REJECTION_TYPES)
+    assert set(kinds) == set(REJECTION_TYPES) == set(PairMaker(ts).mistakes)
 
 
 def test_dpo_rows_are_trl_conversational_preference_format(run):

@@ -1,4 +1,4 @@
-"""Property tests over generated graphs (issue 10, item 2), with hypothesis.
+"""Property tests over generated graphs, with hypothesis.
 
 Random small graphs (entities with random unicode labels or none, random relations with random labels, typed
 literals), serialized by rdflib as Turtle or N-Triples and loaded from the file like a user's graph:
@@ -182,13 +182,13 @@ def test_written_dataset_loads_back_equal(g, seed):
     with tempfile.TemporaryDirectory() as tmp:
         path = write_graph(g, Path(tmp), "nt")
         synth = synthesizer(path, seed)
-        rows, stats = synth.shard(0)
-        assume(rows)
-        kept = {s: [] for s in SPLITS}
-        for i, row in enumerate(rows):
-            row.pop("_split_key")
-            kept[SPLITS[i % 3] if len(rows) >= 3 else "train"].append(row)
-        pairs = make_preference_pairs(kept)
+        candidates, stats = synth.candidates(0)
+        assume(candidates)
+        by_split = {s: [] for s in SPLITS}
+        for i, cand in enumerate(candidates):
+            by_split[SPLITS[i % 3] if len(candidates) >= 3 else "train"].append(cand)
+        pairs = make_preference_pairs(by_split)
+        kept = {s: [c.row for c in v] for s, v in by_split.items()}
         report = build_report(synth, kept, stats)
         meta = {"graphs": [str(path)], "command": "kg2tool synth (property test)", "version": "test", "seed": seed}
         out = Path(tmp) / "out"

@@ -191,8 +191,6 @@ def test_workers_after_the_triple_store_was_opened(tmp_path, small_file):
     assert kg.descriptions[kg.resolve("Person 3")] == "person number 3"
     assert not kg.forkable
     build_args = ([str(small_file)], "en", cfg, None, str(tmp_path / "st"))
-    got = [(i, rows) for i, rows, _ in islice(iter_shards(synth, 2, None, build_args=build_args), 3)]
-    for i, rows in got:
-        for row in rows:
-            row.pop("_diversity_keys")
-        assert rows == synth.shard(i)[0]
+    got = [(i, candidates) for i, candidates, _ in islice(iter_shards(synth, 2, None, build_args=build_args), 3)]
+    for i, candidates in got:
+        assert [c.row for c in candidates] == synth.shard(i)[0]

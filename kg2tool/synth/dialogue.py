@@ -9,8 +9,9 @@
                     wrong type); its tool message is the executor's or validator's real error; the assistant
                     corrects the call and goes on. Only the corrected trajectory's answer is judged.
 
-Each builder returns (messages, gold answers, plan) or a drop reason; verification (`verify_row`) then checks the
-whole conversation like any other, with failed calls allowed only in error_recovery rows.
+Each builder returns (messages, the calls of the trajectory that is judged), or (None, None) when the shape cannot
+be made from this plan; verification (`verify_row`) then checks the whole conversation like any other, with failed
+calls allowed only in error_recovery rows.
 """
 
 from __future__ import annotations
@@ -19,23 +20,27 @@ import copy
 import random
 
 from .plans import Anchor, Node, Project, execute
+from .render import Renderer
 from .tools import ToolError, error_json
-from .traces import Call, Trace, messages_for
-
-DIALOGUE_SHAPES = ("followup", "missing_info", "error_recovery")
-DIALOGUE_CATEGORY = {"followup": "multi_turn", "missing_info": "multi_turn", "error_recovery": "multi_step"}
+from .traces import Call, Compiler, Trace, messages_for
+from .walk import Walker
 
 
 class DialogueBuilder:
-    def __init__(self, synth):
-        self.s = synth
-        self.kg = synth.kg
-        self.ts = synth.ts
-        self.walker = synth.walker
-        self.renderer = synth.renderer
-        self.compiler = synth.compiler
+    """Builds the conversations of the dialogue shapes (`kg2tool.synth.walk.DIALOGUE_SHAPES`) from the walker's
+    plans, the templates and the trace compiler (all over the same graph and tools)."""
+
+    def __init__(self, walker: Walker, renderer: Renderer, compiler: Compiler):
+        self.walker = walker
+        self.renderer = renderer
+        self.compiler = compiler
+        self.ts = walker.ts
+        self.kg = walker.kg
+        self.builders = {"followup": self._followup, "missing_info": self._missing_info,
+                         "error_recovery": self._error_recovery}  # fmt: skip
 
     def plan(self, shape: str, rng: random.Random) -> Node | None:
+        """A plan for `shape` (the question the conversation ends up answering), or None when none was found."""
         if shape == "followup":
             first = self.walker.one_hop(rng, hi=1)
             return first and self.walker.extend(rng, first, execute(self.kg, first))
@@ -48,8 +53,8 @@ class DialogueBuilder:
         return self.walker.sample(rng.choice(("simple", "2p")), rng)
 
     def build(self, shape: str, plan: Node, gold: list[str], rng: random.Random):
-        """(messages, answers) or raises ToolError."""
-        return getattr(self, "_" + shape)(plan, gold, rng)
+        """(messages, calls of the judged trajectory), (None, None) when the shape cannot be made, or ToolError."""
+        return self.builders[shape](plan, gold, rng)
 
     # -- shapes ------------------------------------------------------------------------------------------
     def _followup(self, plan: Project, gold, rng):

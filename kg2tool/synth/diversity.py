@@ -17,6 +17,8 @@ from collections import Counter
 
 
 class DiversityFilter:
+    """The filters above, in order, over rows seen one by one: `reject(row)` says why a row is dropped, or keeps it."""
+
     def __init__(self, threshold: float = 0.9, max_per_topic: int = 25, num_perm: int = 64):
         self.threshold = threshold
         self.max_per_topic = max_per_topic
@@ -52,9 +54,10 @@ class DiversityFilter:
         return key, plan_key, bands
 
     def reject(self, row: dict, keys: tuple | None = None) -> str | None:
-        """None to keep the row (and remember it), else the drop reason. `keys`: `self.keys(row)` if computed."""
-        if keys is None:  # computed beside the row by a pool worker (kg2tool.synth.shards), or here
-            keys = row.pop("_diversity_keys", None) or self.keys(row)
+        """None to keep the row (and remember it), else the drop reason. `keys`: `self.keys(row)` if computed (by a
+        pool worker, beside the row: `Candidate.diversity_keys`); None computes them here."""
+        if keys is None:
+            keys = self.keys(row)
         key, plan_key, bands = keys
         if key in self.questions:
             return "duplicate_question"
@@ -74,4 +77,5 @@ class DiversityFilter:
 
 
 def normalize_question(q: str) -> str:
+    """A question's comparison form: casefolded, punctuation turned into spaces, whitespace collapsed."""
     return re.sub(r"\s+", " ", re.sub(r"[^\w\s]", " ", q.casefold())).strip()

@@ -13,6 +13,7 @@ from collections import Counter
 
 from ..common.files import file_sha256
 from ..hub.bfcl import bfcl_records
+from .candidate import Candidate, ShardStats
 from .diversity import DiversityFilter
 from .shards import ShardStore, fingerprint, iter_shards
 from .synthesizer import SynthConfig, Synthesizer, split_of
@@ -42,38 +43,14 @@ def run_synth(
     import time
     from pathlib import Path
 
-    from tqdm.auto import tqdm
-
     from .. import __version__
-    from ..common.errors import NothingToDoError, UsageError, require_extra
-    from ..graph.build import load_graph
+    from ..common.errors import NothingToDoError
     from ..hub.dataset import SPLITS, check_output, write_dataset
 
     out = Path(out)
     check_output(out, overwrite)  # fail before the expensive part
-    if workers < 1:
-        raise UsageError(f"--workers must be at least 1, got {workers}")
-    if backend == "ray":
-        require_extra("ray", "ray")
-    if store_path:
-        require_extra("pyoxigraph", "store")
-    elif rebuild_store:
-        raise UsageError("--rebuild-store needs --store PATH")
-    paraphrase_backend = None
-    if config.paraphrase.model:  # the model folder and the backend's packages are checked before any work
-        from .paraphrase import make_paraphrase_backend
-
-        paraphrase_backend = make_paraphrase_backend(config.paraphrase)
-    t0 = time.perf_counter()
-    if store_path:
-        from ..graph.store import open_store
-
-        kg = open_store(store_path, graphs, lang=lang, rebuild=rebuild_store, log=log)
-        graph_sha256 = kg.sha256
-    else:
-        kg = load_graph(graphs, lang=lang)
-        graph_sha256 = [file_sha256(g) for g in graphs]
-    log(f"loaded {kg.summary()} from {len(graphs)} file(s) in {time.perf_counter() - t0:.1f}s")
+    paraphrase_backend = _check_options(config, workers, backend, store_path, rebuild_store)
+    kg, graph_sha256 = _load_graph(graphs, lang, store_path, rebuild_store, log)
     synth = Synthesizer(kg, config, template_dir)
     log(f"derived {len(synth.ts.specs)} tools; sampling shapes: {', '.join(synth.shapes)}")
     fp = fingerprint(graph_sha256, config.to_dict(), lang, synth.renderer.dir, __version__)
@@ -81,41 +58,20 @@ def run_synth(
     if store.resumed:
         log(f"resuming: {store.resumed} finished shard(s) found in {store.work}")
     build_args = (list(graphs), lang, config, template_dir, store_path and str(store_path))
-    shards = iter_shards(synth, workers, store, backend, build_args=build_args)
-
-    kept: dict[str, list[dict]] = {s: [] for s in SPLITS}
-    diversity = DiversityFilter(config.near_dup_threshold, config.max_per_topic)
-    stats: Counter = Counter()
-    total, idle = 0, 0
     t1 = time.perf_counter()
-    bar = tqdm(total=config.n, disable=not progress, desc="synth", unit="conv", dynamic_ncols=True)
-    for shard, rows, st in shards:
-        stats.update(st)
-        before = total
-        for row in rows:
-            reason = diversity.reject(row)
-            if reason:
-                stats[f"dropped:{reason}"] += 1
-                continue
-            kept[split_of(row.pop("_split_key"), config.splits)].append(row)
-            total += 1
-            if total >= config.n:
-                break
-        bar.update(total - before)
-        idle = idle + 1 if total == before else 0
-        if total >= config.n or idle >= 20 or shard + 1 >= config.max_shards:
-            break
-    shards.close()  # stops the worker pool
-    bar.close()
+    kept, stats = merge_shards(iter_shards(synth, workers, store, backend, build_args=build_args), config, progress)
     elapsed = time.perf_counter() - t1
+    total = sum(len(v) for v in kept.values())
     if total == 0:
-        raise NothingToDoError(f"every candidate was dropped: {dict(stats)}")
+        raise NothingToDoError(f"every candidate was dropped: {stats.to_json()}")
     if total < config.n:
         log(f"warning: only {total} distinct conversations could be made (asked for {config.n})")
     paraphrased = None
     if paraphrase_backend is not None:
         paraphrased = paraphrase_pass(synth, kept, paraphrase_backend, store.work / "paraphrase", progress, log)
-    report = build_report(synth, kept, stats)
+    pairs = make_preference_pairs(kept)
+    rows = {s: [c.row for c in v] for s, v in kept.items()}
+    report = build_report(synth, rows, stats)
     if paraphrased is not None:
         report["paraphrase"] = paraphrased
     meta = dict(meta or {})
@@ -127,24 +83,99 @@ def run_synth(
     meta["graph_sha256"] = graph_sha256
     report["config"] = config.to_dict()
     report["graph"] = {"files": [str(g) for g in graphs], "summary": kg.summary(), "load": vars(kg.stats)}
-    pairs = make_preference_pairs(kept)
     report["dpo"] = {
         "by_split": {s: len(v) for s, v in pairs.items()},
         "by_rejection_type": dict(sorted(Counter(p["rejection_type"] for v in pairs.values() for p in v).items())),
     }
-    bfcl = bfcl_records(kept["test"], kg)
+    bfcl = bfcl_records(rows["test"], kg)
     report["bfcl"] = {cat: len(tests) for cat, (tests, _) in bfcl.items()}
-    write_dataset(out, kept, report, meta, overwrite, pairs_by_split=pairs, bfcl=bfcl)
+    write_dataset(out, rows, report, meta, overwrite, pairs_by_split=pairs, bfcl=bfcl)
     store.remove()
     log(
-        f"wrote {total} conversations to {out} ({', '.join(f'{len(kept[s])} {s}' for s in SPLITS)}) "
+        f"wrote {total} conversations to {out} ({', '.join(f'{len(rows[s])} {s}' for s in SPLITS)}) "
         f"in {elapsed:.1f}s; dropped: {sum(report['dropped'].values())} "
         f"({', '.join(f'{k} {v}' for k, v in sorted(report['dropped'].items())) or 'none'})"
     )
     return report
 
 
-def paraphrase_pass(synth: Synthesizer, kept: dict[str, list[dict]], backend, cache_dir, progress: bool, log) -> dict:
+def _check_options(config: SynthConfig, workers: int, backend: str, store_path, rebuild_store: bool):
+    """UsageError / MissingExtraError / InputError for options that cannot work, before any work; returns the
+    paraphrase backend (not loaded yet) when `config.paraphrase.model` is set, else None."""
+    from ..common.errors import UsageError, require_extra
+
+    if workers < 1:
+        raise UsageError(f"--workers must be at least 1, got {workers}")
+    if backend == "ray":
+        require_extra("ray", "ray")
+    if store_path:
+        require_extra("pyoxigraph", "store")
+    elif rebuild_store:
+        raise UsageError("--rebuild-store needs --store PATH")
+    if not config.paraphrase.model:
+        return None
+    from .paraphrase import make_paraphrase_backend  # checks the model folder and the backend's packages
+
+    return make_paraphrase_backend(config.paraphrase)
+
+
+def _load_graph(graphs: list[str], lang: str, store_path, rebuild_store: bool, log):
+    """(graph, its identity for the fingerprint and card): loaded in memory (identity: the files' SHA-256), or
+    opened from the on-disk store at `store_path` (identity: the store's)."""
+    import time
+
+    from ..graph.build import load_graph
+
+    t0 = time.perf_counter()
+    if store_path:
+        from ..graph.store import open_store
+
+        kg = open_store(store_path, graphs, lang=lang, rebuild=rebuild_store, log=log)
+        graph_sha256 = kg.sha256
+    else:
+        kg = load_graph(graphs, lang=lang)
+        graph_sha256 = [file_sha256(g) for g in graphs]
+    log(f"loaded {kg.summary()} from {len(graphs)} file(s) in {time.perf_counter() - t0:.1f}s")
+    return kg, graph_sha256
+
+
+def merge_shards(shards, config: SynthConfig, progress: bool = False) -> tuple[dict[str, list[Candidate]], ShardStats]:
+    """Take candidates from `shards` (`iter_shards`'s generator, closed here) in order through the diversity
+    filters into their splits, until `config.n` are kept, 20 shards in a row add none, or `config.max_shards`
+    shards were read. Returns (candidates by split, the shards' counts plus the diversity drops)."""
+    from tqdm.auto import tqdm
+
+    from ..hub.dataset import SPLITS
+
+    kept: dict[str, list[Candidate]] = {s: [] for s in SPLITS}
+    diversity = DiversityFilter(config.near_dup_threshold, config.max_per_topic)
+    stats = ShardStats()
+    total, idle = 0, 0
+    bar = tqdm(total=config.n, disable=not progress, desc="synth", unit="conv", dynamic_ncols=True)
+    for shard, candidates, st in shards:
+        stats.update(st)
+        before = total
+        for cand in candidates:
+            reason = diversity.reject(cand.row, cand.diversity_keys)
+            if reason:
+                stats.drop(reason)
+                continue
+            kept[split_of(cand.split_key, config.splits)].append(cand)
+            total += 1
+            if total >= config.n:
+                break
+        bar.update(total - before)
+        idle = idle + 1 if total == before else 0
+        if total >= config.n or idle >= 20 or shard + 1 >= config.max_shards:
+            break
+    shards.close()  # stops the worker pool
+    bar.close()
+    return kept, stats
+
+
+def paraphrase_pass(
+    synth: Synthesizer, kept: dict[str, list[Candidate]], backend, cache_dir, progress: bool, log
+) -> dict:
     """Rewrite the kept rows' questions with the paraphrase model, in split order, in this process (see
     kg2tool.synth.paraphrase); return the counts for the report."""
     import time
@@ -157,9 +188,9 @@ def paraphrase_pass(synth: Synthesizer, kept: dict[str, list[dict]], backend, ca
     backend.load()
     try:
         paraphraser = Paraphraser(backend, cfg.prompt, cfg.batch_size)
-        rows = [r for s in SPLITS for r in kept[s]]
-        counts = paraphrase_rows(rows, synth.ts, paraphraser, cfg, seed=synth.cfg.seed, names=name_index(synth.kg),
-                                 progress=progress, cache_dir=cache_dir)  # fmt: skip
+        candidates = [c for s in SPLITS for c in kept[s]]
+        counts = paraphrase_rows(candidates, synth.ts, paraphraser, cfg, seed=synth.cfg.seed,
+                                 names=name_index(synth.kg), progress=progress, cache_dir=cache_dir)  # fmt: skip
     finally:
         backend.unload()
     tried = counts["questions_tried"]
@@ -172,13 +203,13 @@ def paraphrase_pass(synth: Synthesizer, kept: dict[str, list[dict]], backend, ca
     return counts
 
 
-def make_preference_pairs(kept: dict[str, list[dict]]) -> dict[str, list[dict]]:
-    """The DPO pairs made with each kept conversation (see Synthesizer.shard), split like the conversations."""
-    return {split: [p for row in rows for p in row.pop("_dpo")] for split, rows in kept.items()}
+def make_preference_pairs(kept: dict[str, list[Candidate]]) -> dict[str, list[dict]]:
+    """The DPO pairs made with each kept conversation (see Synthesizer.candidates), split like the conversations."""
+    return {split: [p for cand in cands for p in cand.dpo] for split, cands in kept.items()}
 
 
-def build_report(synth: Synthesizer, kept: dict[str, list[dict]], stats: Counter) -> dict:
-    """The validation report (deterministic: no timings)."""
+def build_report(synth: Synthesizer, kept: dict[str, list[dict]], stats: ShardStats) -> dict:
+    """The validation report (deterministic: no timings) from the kept rows by split and the counts."""
     rows = [r for split in kept.values() for r in split]
     coverage: Counter = Counter()
     for r in rows:
@@ -197,15 +228,10 @@ def build_report(synth: Synthesizer, kept: dict[str, list[dict]], stats: Counter
                 s: dict(sorted(Counter(r["category"] for r in v).items())) for s, v in kept.items()
             },
         },
-        "tried_by_shape": {k.split(":", 1)[1]: v for k, v in sorted(stats.items()) if k.startswith("tried:")},
-        "dropped": {k.split(":", 1)[1]: v for k, v in sorted(stats.items()) if k.startswith("dropped:")},
-        "dropped_by_shape": {
-            k.split(":", 1)[1]: v for k, v in sorted(stats.items()) if k.startswith("dropped_by_shape:")
-        },
+        "tried_by_shape": dict(sorted(stats.tried.items())),
+        "dropped": dict(sorted(stats.dropped.items())),
+        "dropped_by_shape": dict(sorted((f"{s}:{r}", v) for (s, r), v in stats.dropped_by_shape.items())),
         "relation_coverage": {rel: coverage.get(rel, 0) for rel in all_rels},
         "relations_unused": [rel for rel in all_rels if not coverage.get(rel)],
         "train_test_key_overlap": len(train_keys & test_keys),
     }
-
-
-

@@ -18,11 +18,15 @@ from ..graph.model import KnowledgeGraph
 
 @dataclass(frozen=True)
 class Anchor:
+    """One entity (its id): a question's named starting point."""
+
     eid: int
 
 
 @dataclass(frozen=True)
 class Project:
+    """The entities `rel` leads to from the child's entities (backwards when `inverse`)."""
+
     rel: str
     child: Node
     inverse: bool = False
@@ -30,29 +34,39 @@ class Project:
 
 @dataclass(frozen=True)
 class SetOp:
+    """Intersection, union or difference of the children's entity sets."""
+
     op: str  # intersection | union | difference (children[0] minus the rest)
     children: tuple[Node, ...]
 
 
 @dataclass(frozen=True)
 class Count:
+    """How many entities the child gives."""
+
     child: Node
 
 
 @dataclass(frozen=True)
 class Attr:
+    """The value of attribute `attr` of one anchor entity."""
+
     attr: str
     child: Anchor
 
 
 @dataclass(frozen=True)
 class Compare:
+    """Which item has the largest (`max`) or smallest (`min`) count or attribute value."""
+
     items: tuple[Node, ...]  # each Count(...) or Attr(...), whose topic anchor names the item
     mode: str  # max | min
 
 
 @dataclass(frozen=True)
 class Parallel:
+    """Independent questions asked together (answered with calls in one turn)."""
+
     children: tuple[Node, ...]
 
 
@@ -103,6 +117,7 @@ def anchors(node: Node) -> list[int]:
 
 
 def topic(node: Node) -> int:
+    """The plan's topic entity: its first anchor."""
     return anchors(node)[0]
 
 

@@ -11,9 +11,10 @@ that turn as written (it passed verification), `rejected` is the same turn with 
     wrong_call_count    a parallel turn with a call dropped or one call repeated
     unsupported_answer  a final answer in which an answer is replaced by an entity the tool results do not give
 
-`check_continuation` is the independent judge used by the tests and available to users: it applies the same rules
-as synth verification (offered tool, JSON Schema, grounding, execution, answer stated and supported) to one
-continuation. Every chosen continuation passes it and every rejected one fails it; pairs whose rejection happens
+`check_continuation` is the independent judge used by the tests and available to users: it applies synth
+verification's named checks (`kg2tool.synth.verify.CHECKS`: offered tool, JSON Schema, grounding, execution, answer
+supported and stated, and the `next` checks that compare with the verified turn) to one continuation, with the
+same reason names. Every chosen continuation passes it and every rejected one fails it; pairs whose rejection happens
 to pass are dropped. Rows are in TRL's conversational preference format (`prompt`/`chosen`/`rejected` lists of
 messages plus `tools`), which `DPOTrainer` takes as is.
 """
@@ -23,10 +24,9 @@ from __future__ import annotations
 import copy
 import json
 import random
-from collections import Counter
 
-from .tools import ToolError, ToolSet
-from .verify import answer_strings, json_leaves
+from .tools import ToolSet
+from .verify import AnswerView, CallView, NextView, RowView, check_call, first_failure, json_leaves
 
 REJECTION_TYPES = (
     "wrong_tool",
@@ -49,55 +49,34 @@ def check_continuation(
 ) -> str | None:  # fmt: skip
     """None if `continuation` (one assistant message) is a correct next turn after `prompt`, else the reason.
 
-    `expected` is the verified next turn; a tool-call continuation must make calls that execute to the same
-    results with the same tools. A final answer must come after the needed calls, and state every answer."""
-    if len(continuation) != 1 or continuation[0].get("role") != "assistant":
-        return "not_one_assistant_message"
+    `expected` is the verified next turn. The checks are synth verification's (`kg2tool.synth.verify.CHECKS`):
+    a final answer passes the row and answer checks as the last message after `prompt` and comes only where
+    `expected` answers too; a tool-call continuation passes the call checks for each call and must make calls
+    that execute to the same results with the same tools as `expected`."""
+    nxt = NextView(ts, continuation, expected)
+    reason = first_failure("next", nxt, skip=("same_calls",))
+    if reason:
+        return reason
     msg = continuation[0]
+    calls = _calls(msg)
+    if category == "irrelevance" or not calls:
+        reason = first_failure("row", RowView(ts, [*prompt, msg], tools))
+        if reason:
+            return reason
+        last = [json.loads(m["content"]) for m in _last_tool_turn(prompt)]
+        return first_failure("answer", AnswerView(category, answers, len(prompt) + 1, last, str(msg["content"])))
     offered = {t["function"]["name"] for t in tools}
     question = "\n".join(m["content"] for m in prompt if m["role"] == "user")
     known = {leaf for m in prompt if m["role"] == "tool" for leaf in json_leaves(json.loads(m["content"]))}
-    calls = _calls(msg)
-    if category == "irrelevance":
-        return "call_not_needed" if calls else (None if str(msg.get("content", "")).strip() else "empty_answer")
-    if not calls:
-        if _calls(expected[0]):
-            return "answer_before_needed_call"
-        content = str(msg.get("content", ""))
-        last = [json.loads(m["content"]) for m in _last_tool_turn(prompt)]
-        got: set[str] = set()
-        for r in last:
-            got |= answer_strings(r)
-        if got != set(answers):
-            return "answer_not_supported"
-        return None if all(a in content for a in answers) else "answer_not_stated"
-    results, names = [], []
     for call in calls:
         fn = call.get("function", {})
-        name, args = fn.get("name"), fn.get("arguments")
-        if name not in offered:
-            return "tool_not_offered"
-        try:
-            ts.validate(name, args)
-        except ToolError:
-            return "schema_invalid"
-        schema = ts.specs[name].parameters
-        for key, val in args.items():
-            if "enum" in schema["properties"].get(key, {}):
-                continue
-            for leaf in json_leaves(val):
-                if leaf not in known and not (isinstance(leaf, str) and leaf in question):
-                    return "ungrounded_argument"
-        try:
-            results.append(json.dumps(ts.execute(name, args, validate=False), sort_keys=True))
-        except ToolError:
-            return "execution_error"
-        names.append(name)
-    want = [c["function"] for c in _calls(expected[0])]
-    want_results = [json.dumps(ts.execute(f["name"], f["arguments"]), sort_keys=True) for f in want]
-    if Counter(names) != Counter(f["name"] for f in want) or Counter(results) != Counter(want_results):
-        return "wrong_calls"
-    return None
+        view = CallView(ts, offered, fn.get("name"), fn.get("arguments"), question, known)
+        reason, _ = check_call(view)
+        if reason:
+            return reason
+        nxt.results.append(json.dumps(view.result, sort_keys=True))
+        nxt.names.append(view.name)
+    return first_failure("next", nxt)
 
 
 def _last_tool_turn(prompt: list[dict]) -> list[dict]:
@@ -116,6 +95,13 @@ class PairMaker:
         self.ts = ts
         self.kg = ts.kg
         self.entity_tools = {n: s for n, s in ts.specs.items() if s.kind != "operator"}
+        # rejection type -> (turn, prompt, row, rng) -> the rejected turn, or None when the mistake cannot be made
+        self.mistakes = {
+            "wrong_tool": self._wrong_tool, "wrong_argument": self._wrong_argument,
+            "schema_violation": self._schema_violation, "premature_answer": self._premature_answer,
+            "unneeded_call": self._unneeded_call, "wrong_call_count": self._wrong_call_count,
+            "unsupported_answer": self._unsupported_answer,
+        }  # fmt: skip
 
     def pairs(self, row: dict, rng: random.Random, k: int = 1) -> list[dict]:
         """Up to k pairs for one row, each with a different rejection type where possible."""
@@ -145,7 +131,7 @@ class PairMaker:
                 break
             if kind in used:
                 continue
-            rejected = getattr(self, "_" + kind)(msgs[i], msgs[:i], row, rng)
+            rejected = self.mistakes[kind](msgs[i], msgs[:i], row, rng)
             if rejected is None:
                 continue
             prompt, chosen = msgs[:i], [msgs[i]]

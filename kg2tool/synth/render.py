@@ -85,6 +85,7 @@ class Renderer:
 
     # -- phrases -----------------------------------------------------------------------------------------
     def phrase(self, kg: KnowledgeGraph, node: Node) -> str:
+        """A noun phrase for a plan node ("the place of birth of X"), for templates."""
         if isinstance(node, Anchor):
             return kg.name(node.eid)
         if isinstance(node, Project):

@@ -1,9 +1,9 @@
 """Producing shards: in this process, in a process pool, or on Ray; with on-disk checkpoints for `--resume`.
 
-A shard is `Synthesizer.shard(i)`: its rows depend only on (graph, config, seed, i), so shards can be computed
-anywhere, in any order, and merged in index order to give exactly the single-worker result. `iter_shards` yields
-`(i, rows, stats)` for i = 0, 1, 2, ... in order; the caller stops consuming when it has enough rows (a few shards
-computed ahead by the workers are then discarded).
+A shard is `Synthesizer.candidates(i)`: its candidates depend only on (graph, config, seed, i), so shards can be
+computed anywhere, in any order, and merged in index order to give exactly the single-worker result. `iter_shards`
+yields `(i, candidates, stats)` for i = 0, 1, 2, ... in order; the caller stops consuming when it has enough rows
+(a few shards computed ahead by the workers are then discarded).
 
 Checkpoints: every finished shard is written atomically to `WORK/shards/NNNNNN.json`, where WORK is a hidden
 folder beside `--out` (`.<name>.work`). `--resume` reads them back instead of recomputing; WORK also holds the run's
@@ -18,12 +18,13 @@ import itertools
 import json
 import multiprocessing as mp
 import shutil
-from collections import Counter, deque
+from collections import deque
 from collections.abc import Iterator
 from pathlib import Path
 
 from ..common.errors import OutputError, UsageError
 from ..common.files import write_atomic
+from .candidate import Candidate, ShardStats
 
 _WORKER = None  # the Synthesizer of a pool worker (inherited by fork, or built by _init_worker)
 _KEYS = None  # a pool worker's DiversityFilter, used only to compute rows' diversity keys
@@ -72,19 +73,23 @@ class ShardStore:
         self.resumed = sum(1 for _ in self.dir.glob("*.json"))
 
     def path(self, i: int) -> Path:
+        """Where shard i's checkpoint is."""
         return self.dir / f"{i:06d}.json"
 
     def load(self, i: int):
+        """Shard i's (candidates, stats) from its checkpoint, or None when it has none."""
         p = self.path(i)
         if not p.exists():
             return None
         data = json.loads(p.read_text(encoding="utf-8"))
-        return data["rows"], Counter(data["stats"])
+        return [Candidate.from_json(r) for r in data["rows"]], ShardStats.from_json(data["stats"])
 
-    def save(self, i: int, rows: list[dict], stats: Counter) -> None:
-        write_atomic(self.path(i), _shard_json(rows, stats))
+    def save(self, i: int, candidates: list[Candidate], stats: ShardStats) -> None:
+        """Checkpoint shard i (atomically)."""
+        write_atomic(self.path(i), _shard_json(candidates, stats))
 
     def remove(self) -> None:
+        """Delete the work folder (once the dataset is written)."""
         shutil.rmtree(self.work, ignore_errors=True)
 
 
@@ -110,26 +115,25 @@ def _run_shard(i: int, save_dir: str | None = None):
     it writes the shard's checkpoint (into `save_dir`) and computes each row's diversity keys (normalized question,
     plan key, MinHash), so the merging process only looks keys up; that is what lets 2 workers be ~2x one."""
     global _KEYS
-    rows, stats = _WORKER.shard(i)
+    candidates, stats = _WORKER.candidates(i)
     if save_dir is not None:
-        write_atomic(Path(save_dir) / f"{i:06d}.json", _shard_json(rows, stats))
+        write_atomic(Path(save_dir) / f"{i:06d}.json", _shard_json(candidates, stats))
     if _KEYS is None:
         from .diversity import DiversityFilter
 
         _KEYS = DiversityFilter(_WORKER.cfg.near_dup_threshold, _WORKER.cfg.max_per_topic)
-    for row in rows:
-        row["_diversity_keys"] = _KEYS.keys(row)
-    return i, rows, stats
+    for cand in candidates:
+        cand.diversity_keys = _KEYS.keys(cand.row)
+    return i, candidates, stats
 
 
-def _shard_json(rows: list[dict], stats: Counter) -> str:
-    """A checkpoint: the rows as the shard made them (diversity keys are recomputed on resume)."""
-    rows = [{k: v for k, v in r.items() if k != "_diversity_keys"} if "_diversity_keys" in r else r for r in rows]
-    return json.dumps({"rows": rows, "stats": dict(stats)}, ensure_ascii=False)
+def _shard_json(candidates: list[Candidate], stats: ShardStats) -> str:
+    """A checkpoint: the candidates as the shard made them (diversity keys are recomputed on resume)."""
+    return json.dumps({"rows": [c.to_json() for c in candidates], "stats": stats.to_json()}, ensure_ascii=False)
 
 
 def iter_shards(synth, workers: int = 1, store: ShardStore | None = None, backend: str = "process",
-                build_args=None) -> Iterator[tuple[int, list[dict], Counter]]:  # fmt: skip
+                build_args=None) -> Iterator[tuple[int, list[Candidate], ShardStats]]:  # fmt: skip
     """Shards 0, 1, 2, ... in order (see module docstring); `workers` > 1 computes them in parallel."""
     if workers < 1:
         raise UsageError(f"--workers must be at least 1, got {workers}")
@@ -140,7 +144,7 @@ def iter_shards(synth, workers: int = 1, store: ShardStore | None = None, backen
         i = 0
         while True:
             cached = store.load(i) if store else None
-            rows, stats = cached if cached else synth.shard(i)
+            rows, stats = cached if cached else synth.candidates(i)
             if store and not cached:
                 store.save(i, rows, stats)
             yield i, rows, stats

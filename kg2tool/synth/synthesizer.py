@@ -1,19 +1,19 @@
 """The per-shard engine of synthesis: `SynthConfig` and `Synthesizer` (graph -> tools -> plans -> verified rows).
 
-A `Synthesizer` holds the loaded graph, its tools, the walker, the templates and the compiler; `shard(i)` draws all
-of shard i's randomness from `random.Random(f"{seed}:{i}")` and returns its verified candidate rows and drop
-counts. The pipeline (`kg2tool.synth.pipeline`) runs shards, alone or in workers (`kg2tool.synth.shards`), and
-merges them.
+A `Synthesizer` holds the loaded graph, its tools, the walker, the templates and the compiler; `candidates(i)` draws
+all of shard i's randomness from `random.Random(f"{seed}:{i}")` and returns its verified candidates
+(`kg2tool.synth.candidate.Candidate`: the row, its split key and DPO pairs) and its counts. The pipeline
+(`kg2tool.synth.pipeline`) runs shards, alone or in workers (`kg2tool.synth.shards`), and merges them.
 """
 
 from __future__ import annotations
 
 import hashlib
 import random
-from collections import Counter
 from dataclasses import asdict, dataclass, field
 
 from ..graph.model import KnowledgeGraph
+from .candidate import Candidate, ShardStats
 from .dialogue import DialogueBuilder
 from .paraphrase import ParaphraseConfig
 from .plans import Compare, Node, Parallel, anchors, execute, plan_to_json, relation_path, topic
@@ -65,14 +65,17 @@ class SynthConfig:
     paraphrase: ParaphraseConfig = field(default_factory=ParaphraseConfig)
 
     def to_dict(self) -> dict:
+        """The config as plain data (for the report, the card and the run's fingerprint)."""
         return asdict(self)
 
 
 def pattern_of(shape: str) -> str:
+    """The row's `pattern` for a shape (`simple` and `multiple` are 1p)."""
     return "1p" if shape in ("simple", "multiple") else shape
 
 
 def split_of(key: str, splits: tuple[float, float, float]) -> str:
+    """train, validation or test for a split key, by a hash of it and the split fractions."""
     u = int.from_bytes(hashlib.sha256(key.encode("utf-8")).digest()[:8], "big") / 2**64
     if u < splits[0]:
         return "train"
@@ -115,12 +118,12 @@ class Synthesizer:
         self.shapes = shapes
         self.weights = [config.mix[s] for s in shapes]
         self.pair_maker = PairMaker(self.ts)
-        self.dialogue = DialogueBuilder(self)
+        self.dialogue = DialogueBuilder(self.walker, self.renderer, self.compiler)
         self.relation_tools = sorted(n for n, s in self.ts.specs.items() if s.kind != "operator")
 
     # -- one candidate -----------------------------------------------------------------------------------
-    def candidate(self, shape: str, rng: random.Random) -> tuple[dict | None, str]:
-        """(row, "") or (None, drop reason)."""
+    def candidate(self, shape: str, rng: random.Random) -> tuple[Candidate | None, str]:
+        """One verified conversation of `shape`: (candidate, "") or (None, drop reason)."""
         if shape in DIALOGUE_SHAPES:
             return self.dialogue_candidate(shape, rng)
         plan = self.walker.sample(shape, rng)
@@ -158,7 +161,7 @@ class Synthesizer:
             return None, reason
         return self._row(shape, category, plan, messages, schemas, gold), ""
 
-    def dialogue_candidate(self, shape: str, rng: random.Random) -> tuple[dict | None, str]:
+    def dialogue_candidate(self, shape: str, rng: random.Random) -> tuple[Candidate | None, str]:
         """followup, missing_info and error_recovery conversations (see kg2tool.synth.dialogue)."""
         plan = self.dialogue.plan(shape, rng)
         if plan is None:
@@ -180,10 +183,12 @@ class Synthesizer:
             return None, reason
         return self._row(shape, category, plan, messages, schemas, gold), ""
 
-    def _row(self, shape: str, category: str, plan: Node, messages: list[dict], schemas: list[dict], gold) -> dict:
+    def _row(
+        self, shape: str, category: str, plan: Node, messages: list[dict], schemas: list[dict], gold
+    ) -> Candidate:
         path = relation_path(plan)
         call_turns = [m for m in messages if m.get("tool_calls")]
-        return {
+        row = {
             "messages": messages,
             "tools": schemas,
             "pattern": pattern_of(shape),
@@ -194,8 +199,8 @@ class Synthesizer:
             "num_calls": sum(len(m["tool_calls"]) for m in call_turns),
             "num_turns": len(call_turns),
             "plan": plan_to_json(self.kg, plan),
-            "_split_key": f"{self.kg.entities[topic(plan)]}|{'/'.join(path)}",
         }
+        return Candidate(row, f"{self.kg.entities[topic(plan)]}|{'/'.join(path)}")
 
     def _rel_label(self, key: str) -> str:
         inv = key.startswith("^")
@@ -235,21 +240,28 @@ class Synthesizer:
         return names
 
     # -- shards ------------------------------------------------------------------------------------------
-    def shard(self, index: int) -> tuple[list[dict], Counter]:
-        """Candidates of one shard: (kept rows in order, counts of drop reasons and of tries per shape)."""
+    def candidates(self, index: int) -> tuple[list[Candidate], ShardStats]:
+        """Shard `index`: its kept candidates in order (each with its id and DPO pairs) and its counts of tries per
+        shape and drops per reason."""
         rng = random.Random(f"{self.cfg.seed}:{index}")
-        rows: list[dict] = []
-        stats: Counter = Counter()
+        kept: list[Candidate] = []
+        stats = ShardStats()
         for j in range(self.cfg.shard_size):
             shape = rng.choices(self.shapes, weights=self.weights)[0]
-            row, reason = self.candidate(shape, rng)
-            stats[f"tried:{shape}"] += 1
-            if row is None:
-                stats[f"dropped:{reason}"] += 1
-                stats[f"dropped_by_shape:{shape}:{reason}"] += 1
+            cand, reason = self.candidate(shape, rng)
+            stats.tried[shape] += 1
+            if cand is None:
+                stats.drop(reason, shape)
                 continue
+            row = cand.row
             row["id"] = f"{row['category']}_{index * self.cfg.shard_size + j}"
             # DPO pairs are made here, in the shard's worker, seeded by the row id (kept only if the row is)
-            row["_dpo"] = self.pair_maker.pairs(row, random.Random(f"{self.cfg.seed}:dpo:{row['id']}"))
-            rows.append(row)
-        return rows, stats
+            cand.dpo = self.pair_maker.pairs(row, random.Random(f"{self.cfg.seed}:dpo:{row['id']}"))
+            kept.append(cand)
+        return kept, stats
+
+    def shard(self, index: int) -> tuple[list[dict], ShardStats]:
+        """Shard `index` as rows only (the dataset columns, for callers that need the conversations alone) and its
+        counts; see `candidates`."""
+        kept, stats = self.candidates(index)
+        return [c.row for c in kept], stats

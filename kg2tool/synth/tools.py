@@ -71,6 +71,7 @@ class ToolSpec:
 
     @property
     def parameters(self) -> dict:
+        """The tool's JSON Schema for its arguments."""
         return self.schema["function"]["parameters"]
 
     @cached_property
@@ -134,6 +135,7 @@ _NAME_LIST = {"type": "array", "items": {"type": "string"}}
 
 
 def operator_schemas() -> dict[str, dict]:
+    """Name -> tool schema of the operator tools (set operations, count, compare)."""
     sets = {
         "type": "array",
         "items": _NAME_LIST,
@@ -249,6 +251,7 @@ class ToolSet:
         return cls(kg, specs)
 
     def schemas(self, names=None) -> list[dict]:
+        """The tool schemas of `names` in that order (all tools when None)."""
         names = self.specs if names is None else names
         return [self.specs[n].schema for n in names]
 
@@ -292,6 +295,7 @@ class ToolSet:
         return self.names_of(ids)
 
     def names_of(self, ids) -> list[str]:
+        """The display names of entity ids, sorted."""
         return sorted(self.kg.name(i) for i in ids)
 
     def _intersection(self, args: dict) -> list[str]:

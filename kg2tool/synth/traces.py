@@ -24,6 +24,8 @@ from .tools import ToolSet, result_json
 
 @dataclass
 class Call:
+    """One tool call of a trace: tool, arguments, its result and the turn it is made in."""
+
     name: str
     arguments: dict
     result: object
@@ -32,11 +34,15 @@ class Call:
 
 @dataclass
 class Trace:
+    """The calls that answer a plan, in order, and the value they end with."""
+
     calls: list[Call] = field(default_factory=list)
     value: object = None  # the root's executed value (list of names, int, str, or list per parallel item)
 
 
 class Compiler:
+    """Turns a plan into the tool calls that answer it (`compile(plan) -> Trace`), executing each."""
+
     def __init__(self, toolset: ToolSet):
         self.ts = toolset
         self.kg: KnowledgeGraph = toolset.kg
@@ -89,6 +95,7 @@ class Compiler:
 
 
 def tools_used(trace: Trace) -> list[str]:
+    """The tools a trace calls, in first-use order."""
     seen: list[str] = []
     for c in trace.calls:
         if c.name not in seen:

@@ -58,6 +58,9 @@ class WalkConfig:
 
 
 class Walker:
+    """Samples query plans of the walk shapes (`sample`) and the building blocks the dialogue shapes use (`one_hop`,
+    `extend`) from a graph's tools; see the module docstring."""
+
     def __init__(self, toolset: ToolSet, config: WalkConfig | None = None):
         self.ts = toolset
         self.kg: KnowledgeGraph = toolset.kg
@@ -78,6 +81,15 @@ class Walker:
         # walker holds nothing per edge: an on-disk graph stays on disk.
         self.options = _PerEntity(self._options)
         self.incoming = _PerEntity(self._incoming)
+        # shape -> sampler (rng -> plan or None), for every shape of WALK_SHAPES
+        self.samplers = {
+            "simple": self.one_hop, "multiple": self.one_hop, "irrelevance": self.one_hop,
+            "parallel": self._parallel, "parallel_multiple": self._parallel_multiple,
+            "2p": lambda rng: self._chain(rng, 2), "3p": lambda rng: self._chain(rng, 3),
+            "2i": lambda rng: self._inter(rng, 2), "3i": lambda rng: self._inter(rng, 3), "ip": self._ip,
+            "pi": self._pi, "2u": self._union, "up": self._up, "2in": self._2in, "3in": self._3in, "inp": self._inp,
+            "pin": self._pin, "pni": self._pni, "count": self._count, "compare": self._compare,
+        }  # fmt: skip
 
     def _options(self, e: int) -> list[tuple[str, bool]]:
         own = getattr(self.kg, "relations_of", None)  # a graph that lists them per entity (kg2tool.graph.store)
@@ -136,10 +148,12 @@ class Walker:
 
     # -- primitives --------------------------------------------------------------------------------------
     def adj(self, rel: str, inverse: bool) -> dict[int, tuple[int, ...]]:
+        """The adjacency of a relation: subject -> objects, or object -> subjects when `inverse`."""
         r = self.kg.relations[rel]
         return r.inverse if inverse else r.forward
 
     def project_ids(self, rel: str, inverse: bool, ids) -> set[int]:
+        """The entities the relation leads to from any of `ids`."""
         adj = self.adj(rel, inverse)
         out: set[int] = set()
         for e in ids:
@@ -208,14 +222,7 @@ class Walker:
     # -- shapes ------------------------------------------------------------------------------------------
     def sample(self, shape: str, rng: random.Random) -> Node | None:
         """A plan of the given shape (one of WALK_SHAPES), or None when none was found in `tries` attempts."""
-        name = "_" + shape if shape in BFCL_SHAPES + AGGREGATE_SHAPES else "_s" + shape
-        return getattr(self, name)(rng)
-
-    def _simple(self, rng):
-        return self.one_hop(rng)
-
-    _multiple = _simple
-    _irrelevance = _simple
+        return self.samplers[shape](rng)
 
     def _chain(self, rng, hops: int):
         node = self.one_hop(rng, hi=self.cfg.max_fanout if hops > 1 else None)
@@ -225,12 +232,6 @@ class Walker:
             last = h == hops - 1
             node = self.extend(rng, node, execute(self.kg, node), hi=None if last else self.cfg.max_fanout)
         return node
-
-    def _s2p(self, rng):
-        return self._chain(rng, 2)
-
-    def _s3p(self, rng):
-        return self._chain(rng, 3)
 
     def _inter(self, rng, k: int, hi: int | None = None):
         hi = hi or self.cfg.max_answers
@@ -245,17 +246,11 @@ class Walker:
                 return SetOp("intersection", tuple(branches))
         return None
 
-    def _s2i(self, rng):
-        return self._inter(rng, 2)
-
-    def _s3i(self, rng):
-        return self._inter(rng, 3)
-
-    def _sip(self, rng):
+    def _ip(self, rng):
         node = self._inter(rng, 2, hi=self.cfg.max_fanout)
         return node and self.extend(rng, node, execute(self.kg, node))
 
-    def _spi(self, rng):
+    def _pi(self, rng):
         for _ in range(self.cfg.tries):
             two_hop = self._chain(rng, 2)
             if two_hop is None:
@@ -295,10 +290,7 @@ class Walker:
                 return SetOp("union", (first, second))
         return None
 
-    def _s2u(self, rng):
-        return self._union(rng)
-
-    def _sup(self, rng):
+    def _up(self, rng):
         node = self._union(rng, hi=self.cfg.max_fanout)
         return node and self.extend(rng, node, execute(self.kg, node))
 
@@ -323,13 +315,13 @@ class Walker:
                 return SetOp("difference", (include, exc))
         return None
 
-    def _s2in(self, rng):
+    def _2in(self, rng):
         return self._difference(rng, self.one_hop(rng, lo=2, hi=self.cfg.max_set))
 
-    def _s3in(self, rng):
+    def _3in(self, rng):
         return self._difference(rng, self._inter(rng, 2, hi=self.cfg.max_set))
 
-    def _sinp(self, rng):
+    def _inp(self, rng):
         for _ in range(3):
             node = self._difference(rng, self.one_hop(rng, lo=2, hi=self.cfg.max_set))
             ids = node and execute(self.kg, node)
@@ -337,11 +329,11 @@ class Walker:
                 return self.extend(rng, node, ids)
         return None
 
-    def _spin(self, rng):
+    def _pin(self, rng):
         chain = self._chain(rng, 2)
         return self._difference(rng, chain) if chain else None
 
-    def _spni(self, rng):
+    def _pni(self, rng):
         """A 1p set minus a two-hop chain: the chain first, then a 1p branch that overlaps it."""
         for _ in range(self.cfg.tries):
             chain = self._chain(rng, 2)
@@ -451,5 +443,6 @@ class _PerEntity:
         return out
 
     def get(self, e: int, default=None):
+        """The list for entity e, or `default` when it is empty."""
         out = self[e]
         return out if out else default

@@ -1,0 +1,86 @@
+"""What travels between synthesis modules: a verified row with what goes with it, and a shard's counts.
+
+A `Candidate` is made by `Synthesizer.candidates` (in a shard's worker), checkpointed by `kg2tool.synth.shards`,
+filtered by `kg2tool.synth.diversity`, placed in a split and paraphrased by `kg2tool.synth.pipeline`, and written
+as its `row` (the dataset columns) and its `dpo` pairs. `ShardStats` holds a shard's counts by kind, summed over
+shards for the validation report.
+
+Checkpoints keep the format of earlier versions: a candidate is its row's columns plus `_split_key` and `_dpo`,
+and a shard's counts are one flat object with `tried:<shape>`, `dropped:<reason>` and
+`dropped_by_shape:<shape>:<reason>` keys.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Candidate:
+    """A verified row on its way to the dataset.
+
+    row: the dataset columns (messages, tools, pattern, category, answers, ..., id).
+    split_key: topic entity IRI and relation path; its hash picks the split (`synthesizer.split_of`).
+    dpo: the preference pairs made with the row (written only if the row is kept).
+    diversity_keys: `DiversityFilter.keys(row)` when a pool worker computed them beside the row, else None.
+    """
+
+    row: dict
+    split_key: str
+    dpo: list[dict] = field(default_factory=list)
+    diversity_keys: tuple | None = None
+
+    def to_json(self) -> dict:
+        """The checkpoint form: the row's columns plus `_split_key` and `_dpo` (diversity keys are recomputed)."""
+        return {**self.row, "_split_key": self.split_key, "_dpo": self.dpo}
+
+    @classmethod
+    def from_json(cls, data: dict) -> Candidate:
+        """The inverse of `to_json`."""
+        row = dict(data)
+        split_key = row.pop("_split_key")
+        return cls(row, split_key, row.pop("_dpo", []))
+
+
+@dataclass
+class ShardStats:
+    """Counts of one or more shards: candidates tried per shape, dropped per reason, and per (shape, reason)."""
+
+    tried: Counter = field(default_factory=Counter)
+    dropped: Counter = field(default_factory=Counter)
+    dropped_by_shape: Counter = field(default_factory=Counter)
+
+    def drop(self, reason: str, shape: str | None = None) -> None:
+        """Count one dropped candidate (of `shape`, when it is known: diversity drops count only by reason)."""
+        self.dropped[reason] += 1
+        if shape is not None:
+            self.dropped_by_shape[(shape, reason)] += 1
+
+    def update(self, other: ShardStats) -> None:
+        """Add another shard's counts."""
+        self.tried.update(other.tried)
+        self.dropped.update(other.dropped)
+        self.dropped_by_shape.update(other.dropped_by_shape)
+
+    def to_json(self) -> dict:
+        """The flat checkpoint form (see the module docstring), in the order the counts were first made."""
+        out = {f"tried:{k}": v for k, v in self.tried.items()}
+        out |= {f"dropped:{k}": v for k, v in self.dropped.items()}
+        out |= {f"dropped_by_shape:{s}:{r}": v for (s, r), v in self.dropped_by_shape.items()}
+        return out
+
+    @classmethod
+    def from_json(cls, data: dict) -> ShardStats:
+        """The inverse of `to_json`."""
+        stats = cls()
+        for key, value in data.items():
+            kind, rest = key.split(":", 1)
+            if kind == "tried":
+                stats.tried[rest] += value
+            elif kind == "dropped":
+                stats.dropped[rest] += value
+            else:
+                shape, reason = rest.split(":", 1)
+                stats.dropped_by_shape[(shape, reason)] += value
+        return stats

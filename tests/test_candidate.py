@@ -1,0 +1,34 @@
+"""Data in flight (kg2tool.synth.candidate): candidates and shard counts round-trip through the checkpoint form,
+which keeps the format of earlier versions."""
+
+import json
+
+from kg2tool.synth.candidate import Candidate, ShardStats
+
+
+def test_candidate_checkpoint_form_round_trips():
+    cand = Candidate({"messages": [], "id": "simple_3"}, "http://x/E|http://x/r", [{"id": "simple_3-wrong_tool"}])
+    data = json.loads(json.dumps(cand.to_json()))
+    assert data == {"messages": [], "id": "simple_3", "_split_key": "http://x/E|http://x/r",
+                    "_dpo": [{"id": "simple_3-wrong_tool"}]}  # fmt: skip
+    back = Candidate.from_json(data)
+    assert back == cand and back.diversity_keys is None
+    cand.diversity_keys = ("q", "p", None)
+    assert "diversity_keys" not in json.dumps(cand.to_json())  # recomputed on resume, never saved
+
+
+def test_shard_stats_are_counted_by_kind_and_round_trip():
+    stats = ShardStats()
+    stats.tried["2p"] += 3
+    stats.drop("sampling_failed", "2p")
+    stats.drop("execution_error:tie", "compare")
+    stats.drop("duplicate_question")  # a diversity drop: by reason only
+    flat = stats.to_json()
+    assert flat == {"tried:2p": 3, "dropped:sampling_failed": 1, "dropped:execution_error:tie": 1,
+                    "dropped:duplicate_question": 1, "dropped_by_shape:2p:sampling_failed": 1,
+                    "dropped_by_shape:compare:execution_error:tie": 1}  # fmt: skip
+    assert ShardStats.from_json(flat) == stats
+    total = ShardStats()
+    total.update(stats)
+    total.update(stats)
+    assert total.dropped["sampling_failed"] == 2 and total.dropped_by_shape[("compare", "execution_error:tie")] == 2

@@ -1,0 +1,35 @@
+"""Rendering (kg2tool.synth.render): graph text is data to the templates, and broken templates are refused."""
+
+import random
+
+import pytest
+
+from kg2tool.synth.render import Renderer
+from kg2tool.synth.synthesizer import SynthConfig, Synthesizer
+
+
+@pytest.fixture(scope="module")
+def synth(small_kg):
+    return Synthesizer(small_kg, SynthConfig(n=200, seed=3))
+
+
+def test_templates_treat_graph_text_as_data(synth, small_kg):
+    from kg2tool.synth.plans import Anchor, Project
+
+    odd = small_kg.resolve("{{ 7*7 }} <b>Robert'); DROP TABLE--</b>")
+    rel = next(r for r in small_kg.relations.values() if r.label == "place of birth")
+    plan = Project(rel.iri, Anchor(odd))
+    ctx = synth.renderer.context(small_kg, "simple", plan, ["City 7"])
+    q, a = synth.renderer.render("simple", ctx, random.Random(0))
+    assert "{{ 7*7 }}" in q and "49" not in q and "City 7" in a
+
+
+def test_renderer_rejects_broken_templates(tmp_path):
+    from kg2tool.common.errors import InputError
+    from kg2tool.synth.render import default_template_dir
+
+    for f in default_template_dir().glob("*.yaml"):
+        (tmp_path / f.name).write_text(f.read_text())
+    (tmp_path / "simple.yaml").write_text('questions: ["What is {{ q "]\nanswers: ["x"]\n')
+    with pytest.raises(InputError, match=r"simple\.yaml:questions\[0\]: template error"):
+        Renderer(tmp_path, shapes=["simple"])

@@ -1,0 +1,36 @@
+"""Traces (kg2tool.synth.traces): the compiled calls of a plan end with the plan's own gold answer."""
+
+import random
+
+import pytest
+
+from kg2tool.synth.plans import execute
+from kg2tool.synth.synthesizer import SynthConfig, Synthesizer, gold_answers
+from kg2tool.synth.traces import tools_used
+from kg2tool.synth.walk import WALK_SHAPES
+
+
+@pytest.fixture(scope="module")
+def synth(small_kg):
+    return Synthesizer(small_kg, SynthConfig(n=200, seed=3))
+
+
+def test_plan_execution_matches_compiled_calls(synth):
+    rng = random.Random(11)
+    for shape in WALK_SHAPES:
+        if shape == "irrelevance":
+            continue
+        for _ in range(10):
+            plan = synth.walker.sample(shape, rng)
+            if plan is None:
+                continue
+            trace = synth.compiler.compile(plan)
+            gold, per = gold_answers(synth.kg, plan)
+            value = trace.value
+            got = set()
+            for v in value if per else [value]:
+                got |= {str(x) for x in v} if isinstance(v, list) else {str(v)}
+            assert got == set(gold), shape
+            assert execute(synth.kg, plan) is not None
+            used = tools_used(trace)
+            assert used == list(dict.fromkeys(c.name for c in trace.calls)) and set(used) <= set(synth.ts.specs)
