@@ -124,3 +124,25 @@ def test_the_checker_sees_a_bad_import(tmp_path):
         ("kg2tool.synth.walk", "kg2tool.evaluation.runner"),
         ("kg2tool.train.sft", "kg2tool.evaluation.gold"),
     ]
+
+
+MODULE_LINES = 450
+FUNCTION_LINES = 80
+REASON = "Long because"  # a module or function over the limit says why in its docstring, starting with this
+
+
+def test_modules_and_functions_stay_small():
+    """No module over ~450 lines and no function over ~80, unless its docstring says why ("Long because ...")."""
+    bad = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        tree = ast.parse(text)
+        lines = len(text.splitlines())
+        if lines > MODULE_LINES and REASON not in (ast.get_docstring(tree) or ""):
+            bad.append(f"{path.relative_to(PACKAGE.parent)}: {lines} lines")
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                length = node.end_lineno - node.lineno + 1
+                if length > FUNCTION_LINES and REASON not in (ast.get_docstring(node) or ""):
+                    bad.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno} {node.name}: {length} lines")
+    assert not bad, "too long, and no reason given in the docstring:\n" + "\n".join(bad)

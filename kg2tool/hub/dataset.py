@@ -202,7 +202,8 @@ def card_text(meta: dict, report: dict, files: dict[str, dict[str, str]]) -> str
     """README.md for the dataset folder: YAML front matter the Hub reads, then a readable description.
 
     `meta` holds graphs, graph_sha256, lang, license, command, version, seed (and optionally attribution,
-    pretty_name, repo_id); `report` is the validation report; `files` the parquet file names by config and split."""
+    pretty_name, repo_id); `report` is the validation report; `files` the parquet file names by config and split.
+    Long because it is the card's text: one template read top to bottom; its computed parts are in `_card_parts`."""
     kept = report["kept"]
     splits = kept["by_split"]
     front = front_matter(meta, report, files)
