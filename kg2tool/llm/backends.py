@@ -13,7 +13,8 @@ Backends:
 * ``transformers``: ``AutoModelForCausalLM``/``AutoTokenizer.from_pretrained(PATH)``, prompts from the tokenizer's
   chat template (``apply_chat_template(messages, tools=..., add_generation_prompt=True)``), batched left-padded
   greedy ``generate``, CPU or GPU. MoE configs saved by TRL carry ``output_router_logits: true``, which breaks
-  batched generation (STACK.md pitfall 2): the config is loaded first and the flag turned off.
+  batched generation (a tensor size mismatch in the load-balancing loss): the config is loaded first and the
+  flag turned off.
 * ``vllm``: offline ``vllm.LLM`` on a GPU. Prompts are rendered with the model's own chat template (with
   ``tools``), which is what ``LLM.chat(messages, tools=...)`` does, but ``LLM.chat`` takes one tool list per
   call and our items each offer their own tools, so one ``LLM.generate`` over all rendered prompts keeps the
@@ -199,7 +200,7 @@ class TransformersBackend(Backend):
         if not tokenizer.chat_template:
             raise InputError(f"{self.path}: the tokenizer has no chat template")
         # TRL saves MoE configs with output_router_logits=True / use_cache=False; batched generate() then fails
-        # in the load-balancing loss (STACK.md pitfall 2).
+        # in the load-balancing loss with a tensor size mismatch.
         for cfg in (config, getattr(config, "text_config", None)):
             if cfg is not None and hasattr(cfg, "output_router_logits"):
                 cfg.output_router_logits = False

@@ -2,7 +2,7 @@
 
 A from-scratch model learns the call format and the choice of function from a few hundred conversations, but it
 learns to *copy* an unseen entity name from the question into the call arguments only when it cannot recall the
-name instead (STACK.md, last section: after SFT on real entities it drifts to memorized names). So the graph is
+name instead (measured by this project: after SFT on real entities it drifts to memorized names). So the graph is
 copied with every entity renamed at random, and `kg2tool.synth.pipeline`'s own `Synthesizer` walks the copy: the rows have
 the real tool schemas, question templates, shapes and answer sentences, and every entity name in them is one the
 model has never seen with its facts.
