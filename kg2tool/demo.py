@@ -116,6 +116,8 @@ def train_flags(values: dict[str, Any], context: dict[str, str]) -> list[str]:
 
 @dataclass
 class StageRun:
+    """One command of the demo: its argv, the file that marks it done, its time, whether it was skipped."""
+
     name: str
     argv: list[str]
     done_marker: Path

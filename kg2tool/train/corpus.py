@@ -93,6 +93,8 @@ class CorpusConfig:
 
 @dataclass
 class CorpusStats:
+    """What went into the corpus: documents and characters per kind, tokens and packed blocks."""
+
     documents: dict[str, int] = field(default_factory=dict)
     characters: dict[str, int] = field(default_factory=dict)
     tokens: int = 0
