@@ -475,7 +475,7 @@ def test_dpo_rejection_types_filter_and_balance_the_pairs(data_dir, tmp_path):
 
 def test_a_missing_local_model_fails_at_once_naming_it_and_its_maker(tmp_path):
     """A local model path that does not exist is an input error at once (not a minute of Hub retries), naming the
-    path and the command that writes it; a Hub id is left to the Hub, unless HF_HUB_OFFLINE is set."""
+    path and the command that writes it; a Hub id is left to the Hub, or offline to the Hugging Face cache."""
     import os
     import time
 
@@ -488,7 +488,8 @@ def test_a_missing_local_model_fails_at_once_naming_it_and_its_maker(tmp_path):
               "--output_dir", str(tmp_path / "sft"), "--max_steps", "5", "--use_cpu", "true")  # fmt: skip
     seconds = time.time() - started
     assert res.returncode == 3, res.stderr[-2000:]
-    assert f"model not found: {missing}" in res.stderr and "kg2tool pretrain --config pretrain/tiny.yaml" in res.stderr
+    assert f"model not found: {missing}" in res.stderr
+    assert f"make it with: kg2tool pretrain --config pretrain/tiny.yaml --output_dir {missing}" in res.stderr
     assert "huggingface.co" not in res.stderr and seconds < 45, seconds  # it took ~57 s of Hub retries before
     res = cli("dpo", "--model_name_or_path", "runs/no-such-sft", "--dataset_name", str(tmp_path / "data"),
               "--output_dir", str(tmp_path / "dpo"), "--use_cpu", "true")  # fmt: skip
@@ -501,9 +502,9 @@ def test_a_missing_local_model_fails_at_once_naming_it_and_its_maker(tmp_path):
     check_model_path("Qwen/Qwen2.5-0.5B-Instruct")  # a Hub id passes through (transformers fetches it)
     check_model_path(str(tmp_path))  # an existing folder passes
     os.environ["HF_HUB_OFFLINE"] = "1"
-    try:
+    try:  # offline, a Hub id must be in the Hugging Face cache
         with pytest.raises(InputError, match="HF_HUB_OFFLINE"):
-            check_model_path("Qwen/Qwen2.5-0.5B-Instruct")
+            check_model_path("kg2tool-test/no-such-model-anywhere")
     finally:
         del os.environ["HF_HUB_OFFLINE"]
 
@@ -523,3 +524,4 @@ def test_a_short_run_keeps_only_the_rows_it_can_draw(capsys):
     assert "keeping 80 of 1,000" in capsys.readouterr().out
     assert len(trim_to_steps(rows, SimpleNamespace(**{**vars(args), "max_steps": 100}), "sft")) == 1000
     assert len(trim_to_steps(rows, SimpleNamespace(**{**vars(args), "max_steps": -1}), "sft")) == 1000
+    assert len(trim_to_steps(rows, SimpleNamespace(**{**vars(args), "packing": True}), "sft")) == 1000

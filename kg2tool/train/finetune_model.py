@@ -28,17 +28,38 @@ def looks_local(path: str) -> bool:
     return str(parent) not in ("", ".") and parent.is_dir()
 
 
+def in_hub_cache(repo_id: str) -> bool:
+    """True when the Hugging Face cache holds files of the Hub repository `repo_id` (a config, an adapter config or
+    a tokenizer config), so an offline run can load it."""
+    try:
+        from huggingface_hub import try_to_load_from_cache
+    except ImportError:
+        return False
+    for filename in ("config.json", "adapter_config.json", "tokenizer_config.json"):
+        try:
+            if isinstance(try_to_load_from_cache(repo_id, filename), str):
+                return True
+        except ValueError:  # not a valid repository id
+            return False
+    return False
+
+
 def check_model_path(path: str, what: str = "model", make_it: str = "") -> None:
-    """Fail at once, with an `InputError` naming `path` (and the command `make_it` that writes it), when `path` is
-    not a folder here and either looks local (`looks_local`) or `HF_HUB_OFFLINE` is set: otherwise transformers
-    would spend about a minute retrying the Hugging Face Hub before giving up. A Hub id passes through."""
+    """Fail at once, with an `InputError` naming `path`, when it is not a folder here and either looks local
+    (`looks_local`; the error then names the command `make_it` that writes it) or `HF_HUB_OFFLINE` is set and the
+    Hugging Face cache does not hold it: otherwise transformers would spend about a minute retrying the Hub before
+    giving up. A Hub id passes through (online, or cached when offline)."""
     if Path(path).expanduser().exists():
         return
-    offline = os.environ.get("HF_HUB_OFFLINE", "").strip().lower() not in ("", "0", "false", "no")
-    if looks_local(path) or offline:
-        hint = f"; it is written by: {make_it}" if make_it else ""
-        where = "no such folder" + (" (and HF_HUB_OFFLINE is set, so it is not looked up on the Hub)" if offline else "")
-        raise InputError(f"{what} not found: {path} ({where}){hint}")
+    if looks_local(path):
+        hint = f"; make it with: {make_it}" if make_it else ""
+        raise InputError(f"{what} not found: {path} (no such folder){hint}")
+    offline = os.environ.get("HF_HUB_OFFLINE", "").strip().lower() not in ("", "0", "false", "no", "off")
+    if offline and not in_hub_cache(path):
+        raise InputError(
+            f"{what} not found: {path} is no folder here, and HF_HUB_OFFLINE is set while the Hugging Face cache "
+            "does not hold it"
+        )
 
 
 def is_adapter(path: str) -> bool:

@@ -66,9 +66,10 @@ def load_tokenizer_for(setup: RunSetup, need_generation_markers: bool):
 
 def trim_to_steps(train, args, stage: str):
     """The first rows of `train` a run of `args.max_steps` can draw, or `train` itself when it can use them all
-    (or is bounded by epochs). The rows are already in their seeded mixed order."""
+    (or is bounded by epochs, or packs several rows into one sequence). The rows are already in their seeded
+    mixed order."""
     needed = rows_needed(args)
-    if needed is None or needed >= len(train):
+    if needed is None or needed >= len(train) or getattr(args, "packing", False):
         return train
     print(f"{stage}: --max_steps {args.max_steps} draws at most {needed:,} rows: keeping {needed:,} of {len(train):,}",
           flush=True)  # fmt: skip
