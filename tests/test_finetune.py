@@ -509,6 +509,29 @@ def test_a_missing_local_model_fails_at_once_naming_it_and_its_maker(tmp_path):
         del os.environ["HF_HUB_OFFLINE"]
 
 
+def test_a_short_run_prepares_only_its_share_of_the_training_mix(data_dir, tmp_path):
+    """With the rows a `--max_steps` run can draw as `limit`, every part of the mix (dataset rows, random-name and
+    first-turn rows) is cut by the same share: a few rows are generated, not thousands, in the same proportions."""
+    from kg2tool.train import finetune as ft
+    from kg2tool.train import finetune_rows as ftr
+    from kg2tool.train.sft import KgSFTConfig
+
+    argv = ["--model_name_or_path", "unused", "--dataset_name", str(data_dir), "--output_dir", str(tmp_path / "o"),
+            "--use_cpu", "true", "--bf16", "false", "--random_name_rows", "40", "--first_turn_rows", "80"]  # fmt: skip
+    setup = ft.parse_stage(KgSFTConfig, argv, "test")
+    full, _, _ = ftr.load_rows(setup, ["messages", "tools"])
+    base = len(full) - 40 - 80
+    short, _, _ = ftr.load_rows(setup, ["messages", "tools"], limit=12)
+    share = 12 / len(full)
+    expected = sum(math.ceil(n * share) for n in (base, 40, 80))
+    assert len(short) == expected and 12 <= len(short) < 12 + 3
+    assert short.features == full.features
+    again, _, _ = ftr.load_rows(setup, ["messages", "tools"], limit=12)
+    assert again["messages"] == short["messages"]  # seeded
+    everything, _, _ = ftr.load_rows(setup, ["messages", "tools"], limit=len(full))
+    assert everything["messages"] == full["messages"]  # a run that can use every row prepares them all, as before
+
+
 def test_a_short_run_keeps_only_the_rows_it_can_draw(capsys):
     """`--max_steps 5` with 16 rows a step draws at most 80 rows: the first 80 of the mixed order are kept (TRL
     tokenizes every training row before the first step); a run that can use them all keeps them all."""

@@ -7,6 +7,7 @@ Every draw is seeded with the run's `seed`, so the same dataset and flags give t
 
 from __future__ import annotations
 
+import math
 import random
 from pathlib import Path
 
@@ -14,8 +15,27 @@ from ..common.errors import InputError
 from .finetune import RunSetup
 
 
-def load_rows(setup: RunSetup, columns: list[str]):
-    """The training and evaluation splits with only `columns`; `extra_dataset_name` rows mixed into train."""
+def short_run_share(setup: RunSetup, base_rows: int, limit: int | None) -> float:
+    """The share of every part of the training mix a short run prepares: `limit` (the rows it can draw) over all
+    rows the mix would have (dataset rows + random-name + first-turn + later-turn rows), or 1 when it can use them
+    all. Cutting each part by the same share keeps the mix's proportions."""
+    extra = setup.extra
+    total = base_rows + extra.random_name_rows + extra.first_turn_rows + extra.later_turn_rows
+    if not limit or limit >= total:
+        return 1.0
+    return limit / total
+
+
+def _share(n: int, share: float) -> int:
+    return n if share >= 1 else min(n, math.ceil(n * share))
+
+
+def load_rows(setup: RunSetup, columns: list[str], limit: int | None = None):
+    """The training and evaluation splits with only `columns`; `extra_dataset_name` rows mixed into train.
+
+    `limit` (SFT: the rows a `--max_steps` run can draw) makes a short run prepare only its share of each part of
+    the mix (`short_run_share`) instead of generating thousands of rows it cannot use. Returns
+    `(train, evaluation or None, the main dataset's DatasetDict)`."""
     import datasets
 
     script, extra = setup.script, setup.extra
@@ -45,16 +65,21 @@ def load_rows(setup: RunSetup, columns: list[str]):
         return split.select_columns([c for c in columns if c in split.column_names])
 
     train_parts = [keep(ds[script.dataset_train_split]) for ds in loaded]
+    seed = setup.training.seed
+    share = short_run_share(setup, sum(len(p) for p in train_parts), limit) if "messages" in columns else 1.0
+    if share < 1:
+        train_parts = [p.shuffle(seed=seed).select(range(_share(len(p), share))) for p in train_parts]
+        print(f"sft: --max_steps {setup.training.max_steps} draws at most {limit:,} rows: preparing "
+              f"{share:.2%} of each part of the training mix", flush=True)  # fmt: skip
     if extra.random_name_rows > 0 and "messages" in columns:
-        train_parts.append(random_name_split(setup, train_parts[0].features))
+        train_parts.append(random_name_split(setup, train_parts[0].features, _share(extra.random_name_rows, share)))
     train = datasets.concatenate_datasets(train_parts) if len(train_parts) > 1 else train_parts[0]
     pool = train
     if extra.first_turn_rows > 0 and "messages" in columns:
-        train_parts.append(
-            first_turn_split(pool, extra.first_turn_rows, setup.training.seed, extra.first_turn_no_tools)
-        )
+        n = _share(extra.first_turn_rows, share)
+        train_parts.append(first_turn_split(pool, n, seed, extra.first_turn_no_tools))
     if extra.later_turn_rows > 0 and "messages" in columns:
-        train_parts.append(later_turn_split(pool, extra.later_turn_rows, setup.training.seed))
+        train_parts.append(later_turn_split(pool, _share(extra.later_turn_rows, share), seed))
     if len(train_parts) > 1:
         train = datasets.concatenate_datasets(train_parts).shuffle(seed=setup.training.seed)
     if by_type:
@@ -112,8 +137,9 @@ def graph_names(setup: RunSetup) -> list[str]:
     return list(load_graph(_dataset_graphs(setup, "--copy_pool names")).entity_names())
 
 
-def random_name_split(setup: RunSetup, features):
-    """`random_name_rows` synth conversations over renamed copies of the graph, as a Dataset with `features`."""
+def random_name_split(setup: RunSetup, features, n: int | None = None):
+    """`n` (default `random_name_rows`) synth conversations over renamed copies of the graph, as a Dataset with
+    `features`."""
     import datasets
 
     from ..graph.knowledge import load_graph
@@ -123,7 +149,7 @@ def random_name_split(setup: RunSetup, features):
     extra = setup.extra
     graphs = _dataset_graphs(setup, "--random_name_rows")
     kg = load_graph(graphs)
-    rows = random_name_rows(kg, extra.random_name_rows, seed=setup.training.seed)
+    rows = random_name_rows(kg, extra.random_name_rows if n is None else n, seed=setup.training.seed)
     print(f"sft: {len(rows):,} random-name conversations over renamed copies of {', '.join(graphs)}", flush=True)
 
     cols = list(features)
