@@ -36,7 +36,8 @@ def _train_one(kind: str, args: argparse.Namespace, data_dir: str, queue) -> Non
     from transformers import AutoModelForCausalLM, AutoTokenizer, TrainerCallback, set_seed
 
     from kg2tool.train.moe import count_model_params, get_preset
-    from kg2tool.train.pretrain import MoePretrainer, PretrainConfig, collate_blocks
+    from kg2tool.train.moe_trainer import MoePretrainer, collate_blocks
+    from kg2tool.train.pretrain_config import PretrainConfig
 
     if args.threads:
         torch.set_num_threads(args.threads)
@@ -102,7 +103,8 @@ def _train_one(kind: str, args: argparse.Namespace, data_dir: str, queue) -> Non
 
 def prepare(args: argparse.Namespace, work: Path) -> str:
     """Build the corpus + tokenizer once (same code path as `kg2tool pretrain`)."""
-    from kg2tool.train.pretrain import PretrainConfig, prepare_data
+    from kg2tool.train.pretrain_config import PretrainConfig
+    from kg2tool.train.pretrain_data import prepare_data
 
     config = PretrainConfig(
         output_dir=str(work),

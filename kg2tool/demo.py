@@ -116,6 +116,8 @@ def train_flags(values: dict[str, Any], context: dict[str, str]) -> list[str]:
 
 @dataclass
 class StageRun:
+    """One command of the demo: its argv, the file that marks it done, its time, whether it was skipped."""
+
     name: str
     argv: list[str]
     done_marker: Path
@@ -140,27 +142,19 @@ def _run(run_command: Callable[[list[str]], int], name: str, argv: list[str]) ->
         raise StageFailed(name, argv, code)
 
 
-def run_demo(
-    graph: list[str],
-    out: str,
-    plan: DemoPlan,
-    run_command: Callable[[list[str]], int],
-    *,
-    seed: int = 0,
-    resume: bool = False,
-) -> dict[str, Any]:
-    """Run the pipeline into `out`; returns `{"report": ..., "run": ...}` (also written as files).
-
-    `run_command(argv)` runs one `kg2tool` command in-process and returns its exit code (`kg2tool demo` passes the
-    CLI's own dispatcher); taking it as a parameter keeps this module below the command layer."""
-    out_dir = Path(out)
+def check_demo_inputs(graph: list[str], out_dir: Path, resume: bool) -> None:
+    """Refuse a non-empty `out_dir` (unless resuming) and graph files that do not exist."""
     if out_dir.exists() and any(out_dir.iterdir()) and not resume:
         raise OutputError(f"{out_dir} is not empty: pass --resume to continue a demo there, or choose another --out")
     for g in graph:
         if not Path(g).is_file():
             raise InputError(f"graph file not found: {g}")
-    out_dir.mkdir(parents=True, exist_ok=True)
-    context = {
+
+
+def demo_context(graph: list[str], out_dir: Path, seed: int) -> dict[str, str]:
+    """The placeholders of a plan (`{graph}`, `{out}`, `{data}`, `{pretrain}`, `{sft}`, `{dpo}`, `{seed}`): where
+    each stage of the demo in `out_dir` writes."""
+    return {
         "graph": graph[0],
         "out": str(out_dir),
         "data": str(out_dir / "data"),
@@ -169,50 +163,66 @@ def run_demo(
         "dpo": str(out_dir / "dpo"),
         "seed": str(seed),
     }
-    runs: list[StageRun] = []
+
+
+def training_run(stage: str, section: dict, graph: list[str], context: dict[str, str], previous: str | None,
+                 seed: int) -> StageRun:  # fmt: skip
+    """The `kg2tool <stage> --config RECIPE ...` run of a training stage, chained to the `previous` stage's
+    output (pretraining reads the graph)."""
+    args: dict[str, Any] = {"seed": seed}
+    if stage == "pretrain":
+        args["graph"] = list(graph)
+    else:
+        args["model_name_or_path"] = context[previous]
+        args["dataset_name"] = context["data"]
+    args.update(section.get("args", {}))
+    args["output_dir"] = context[stage]
+    return StageRun(
+        stage,
+        [stage, "--config", section["recipe"], *train_flags(args, context)],
+        Path(context[stage]) / f"{stage}_report.json",
+    )
+
+
+def eval_run(stage: str, plan: DemoPlan, graph: list[str], context: dict[str, str], out_dir: Path) -> StageRun:
+    """The `kg2tool eval` run scoring the model `stage` wrote, with the plan's eval settings and this stage's own
+    overrides."""
+    eval_args = {
+        **{k: v for k, v in plan.eval.items() if k not in STAGES},
+        **plan.eval.get(stage, {}),  # this stage's own overrides, e.g. `pretrain: {stepwise: false}`
+        "model": context[stage],
+        "data": context["data"],
+        "out": str(out_dir / f"eval-{stage}"),
+    }
+    return StageRun(
+        f"eval-{stage}",
+        ["eval", *[x for g in graph for x in ("--graph", g)], *cli_flags(eval_args, context), "--overwrite"],
+        out_dir / f"eval-{stage}" / "summary.json",
+    )
+
+
+def plan_runs(graph: list[str], out_dir: Path, plan: DemoPlan, context: dict[str, str], seed: int) -> list[StageRun]:
+    """Every command of the demo in order: synth, then each training stage followed by its eval."""
     synth_args = {"seed": seed, **plan.synth, "out": context["data"], "no_progress": True}
-    runs.append(
+    runs = [
         StageRun(
             "synth",
             ["synth", *[x for g in graph for x in ("--graph", g)], *cli_flags(synth_args, context)],
             out_dir / "data" / "validation_report.json",
         )
-    )
+    ]
     previous = None
     for stage in STAGES:
-        section = getattr(plan, stage)
-        args: dict[str, Any] = {"seed": seed}
-        if stage == "pretrain":
-            args["graph"] = list(graph)
-        else:
-            args["model_name_or_path"] = context[previous]
-            args["dataset_name"] = context["data"]
-        args.update(section.get("args", {}))
-        args["output_dir"] = context[stage]
-        runs.append(
-            StageRun(
-                stage,
-                [stage, "--config", section["recipe"], *train_flags(args, context)],
-                Path(context[stage]) / f"{stage}_report.json",
-            )
-        )
-        eval_args = {
-            **{k: v for k, v in plan.eval.items() if k not in STAGES},
-            **plan.eval.get(stage, {}),  # this stage's own overrides, e.g. `pretrain: {stepwise: false}`
-            "model": context[stage],
-            "data": context["data"],
-            "out": str(out_dir / f"eval-{stage}"),
-        }
-        runs.append(
-            StageRun(
-                f"eval-{stage}",
-                ["eval", *[x for g in graph for x in ("--graph", g)], *cli_flags(eval_args, context), "--overwrite"],
-                out_dir / f"eval-{stage}" / "summary.json",
-            )
-        )
+        runs.append(training_run(stage, getattr(plan, stage), graph, context, previous, seed))
+        runs.append(eval_run(stage, plan, graph, context, out_dir))
         previous = stage
+    return runs
 
-    started = time.time()
+
+def execute_runs(runs: list[StageRun], run_command: Callable[[list[str]], int], context: dict[str, str],
+                 resume: bool) -> None:  # fmt: skip
+    """Run each command in turn, timing it. With `resume`, a finished one (its done marker exists) is skipped, an
+    unfinished training stage continues from its checkpoint (or starts over when it has none)."""
     for run in runs:
         if resume and run.done_marker.exists():
             run.skipped = True
@@ -230,6 +240,27 @@ def run_demo(
         run.seconds = round(time.time() - t0, 1)
         print(f"== {run.name}: {run.seconds:.0f} s", flush=True)
 
+
+def run_demo(
+    graph: list[str],
+    out: str,
+    plan: DemoPlan,
+    run_command: Callable[[list[str]], int],
+    *,
+    seed: int = 0,
+    resume: bool = False,
+) -> dict[str, Any]:
+    """Run the pipeline into `out`; returns `{"report": ..., "run": ...}` (also written as files).
+
+    `run_command(argv)` runs one `kg2tool` command in-process and returns its exit code (`kg2tool demo` passes the
+    CLI's own dispatcher); taking it as a parameter keeps this module below the command layer."""
+    out_dir = Path(out)
+    check_demo_inputs(graph, out_dir, resume)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    context = demo_context(graph, out_dir, seed)
+    runs = plan_runs(graph, out_dir, plan, context, seed)
+    started = time.time()
+    execute_runs(runs, run_command, context, resume)
     report = collect_report(out_dir, STAGES)
     info = {
         "graph": graph,
@@ -245,6 +276,7 @@ def run_demo(
 
 
 def collect_report(out_dir: Path, stages) -> dict[str, dict[str, float]]:
+    """`{stage: {score: value}}` from each stage's `eval-<stage>/summary.json`, the main categories first."""
     report: dict[str, dict[str, float]] = {}
     for stage in stages:
         summary = json.loads((out_dir / f"eval-{stage}" / "summary.json").read_text(encoding="utf-8"))
@@ -255,6 +287,7 @@ def collect_report(out_dir: Path, stages) -> dict[str, dict[str, float]]:
 
 
 def markdown(report: dict[str, dict[str, float]], info: dict[str, Any]) -> str:
+    """`report.md`: the score table per stage, each step's seconds and the total."""
     keys: list[str] = []
     for scores in report.values():
         keys += [k for k in scores if k not in keys]
@@ -303,6 +336,7 @@ def _save(plt, fig, path: Path) -> Path:
 
 
 def plot(report: dict[str, dict[str, float]], path: Path) -> Path | None:
+    """Bar chart of the scores per stage written to `path`; None when matplotlib is missing."""
     plt = _pyplot(path.name)
     if plt is None:
         return None
@@ -350,6 +384,7 @@ def collect_curves(out_dir: Path, stages=STAGES) -> dict[str, dict[str, list[lis
 
 
 def plot_curves(curves: dict[str, dict[str, list[list[float]]]], path: Path) -> Path | None:
+    """One panel of learning curves per stage written to `path`; None when there are none or no matplotlib."""
     stages = [s for s in curves if curves[s]]
     plt = _pyplot(path.name) if stages else None
     if plt is None:
@@ -367,6 +402,7 @@ def plot_curves(curves: dict[str, dict[str, list[list[float]]]], path: Path) -> 
 
 
 def write_report(out_dir: Path, report: dict, info: dict) -> None:
+    """Write report.json, run.json, report.md, report.png, curves.json and curves.png into `out_dir`."""
     from .common.files import write_atomic
 
     write_atomic(out_dir / "report.json", json.dumps(report, indent=2) + "\n")

@@ -84,9 +84,9 @@ def test_sft_takes_the_label_language_from_the_dataset_and_saves_its_config(data
     recipe.write_text(f"model_name_or_path: m\ndataset_name: {data}\nlearning_rate: 0.001\nmax_steps: 50\n")
     argv = ["--config", str(recipe), "--output_dir", str(tmp_path / "run"), "--max_steps", "7", "--use_cpu", "true"]
     setup = parse_stage(KgSFTConfig, argv, prog="test")
-    assert setup.extra.lang == "de"  # from the card: the dataset was made with --lang de
+    assert setup.lang == "de"  # from the card: the dataset was made with --lang de
     assert (setup.training.learning_rate, setup.training.max_steps) == (0.001, 7)  # the flag wins over the file
-    assert parse_stage(KgSFTConfig, [*argv, "--lang", "fr"], prog="test").extra.lang == "fr"
+    assert parse_stage(KgSFTConfig, [*argv, "--lang", "fr"], prog="test").lang == "fr"
     (tmp_path / "run").mkdir()
     save_stage_config(setup, "sft")
     saved = yaml.safe_load((tmp_path / "run" / "kg2tool_config.yaml").read_text())

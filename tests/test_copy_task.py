@@ -75,7 +75,9 @@ def test_pretrain_copy_warmup_forms_copying_and_aux_loss_is_logged(tmp_path):
         copy_warmup_steps=150,
         copy_aux_weight=1.0,
         copy_segment_length=8,
-        max_steps=4,
+        max_steps=150,  # --max_steps bounds the warm-up too (test_pretrain.py): here it leaves all 150 steps
+        save_steps=150,
+        logging_steps=25,
     )
     report = run(argv)
     curve = report["copy_warmup"]
@@ -83,7 +85,7 @@ def test_pretrain_copy_warmup_forms_copying_and_aux_loss_is_logged(tmp_path):
     assert curve[0]["copy_accuracy"] < 0.5 and curve[-1]["copy_accuracy"] > 0.9
     assert report["copy_accuracy"] > 0.9  # still copies after the corpus steps
     assert report["data"]["copy_pool_size"] > 10
-    state = json.loads((Path(tmp_path) / "copy" / "checkpoint-4" / "trainer_state.json").read_text())
+    state = json.loads((Path(tmp_path) / "copy" / "checkpoint-150" / "trainer_state.json").read_text())
     logged = [h for h in state["log_history"] if "copy_loss" in h]
     assert logged and all(h["copy_loss"] < 1.0 for h in logged)
     # the saved model copies too, reloaded the ordinary way

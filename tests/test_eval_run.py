@@ -332,8 +332,8 @@ def test_the_loop_shows_the_model_its_training_format(wiki_data, tiny_tokenizer,
 
 @pytest.mark.train
 def test_moe_checkpoint_saved_like_trl_generates_in_batches(tiny_tokenizer, tmp_path):
-    """TRL saves `output_router_logits: true, use_cache: false`; batched generate() then fails (STACK.md pitfall 2)
-    unless the backend turns the flag off when loading."""
+    """TRL saves `output_router_logits: true, use_cache: false`; batched generate() then fails in
+    qwen2_moe's load_balancing_loss_func (a tensor size mismatch) unless the backend turns the flag off when loading."""
     from transformers import AutoModelForCausalLM
 
     from kg2tool.llm.backends import TransformersBackend

@@ -129,7 +129,7 @@ def sft_full(tmp_path_factory, pretrained, data_dir) -> tuple[Path, dict]:
 def test_full_sft_learns_and_reloads_to_call_a_tool(sft_full, data_dir):
     from datasets import load_dataset
 
-    from kg2tool.train.finetune import sample_tool_call
+    from kg2tool.train.finetune_outputs import sample_tool_call
 
     out, report = sft_full
     assert report["global_step"] == 60 and not report["peft"]
@@ -163,6 +163,7 @@ def test_sft_resume_continues_from_the_last_checkpoint(sft_full, pretrained, dat
     assert res.returncode == 0, res.stderr[-3000:]
     report = json.loads((out / "sft_report.json").read_text())
     assert report["resumed_from"].endswith("checkpoint-60") and report["global_step"] == 66
+    assert report["loss_history"][-1][0] == 66  # the last step is logged off the logging interval (4) too
 
 
 @pytest.fixture(scope="module")
@@ -305,6 +306,7 @@ def test_random_name_rows_join_the_sft_training_split(data_dir, small_graph_path
     from kg2tool.common.errors import InputError
     from kg2tool.graph.build import load_graph
     from kg2tool.train import finetune as ft
+    from kg2tool.train import finetune_rows as ftr
     from kg2tool.train.copy_task import argument_strings
     from kg2tool.train.sft import KgSFTConfig
 
@@ -313,8 +315,8 @@ def test_random_name_rows_join_the_sft_training_split(data_dir, small_graph_path
                 "--use_cpu", "true", "--bf16", "false", *more]  # fmt: skip
         return ft.parse_stage(KgSFTConfig, argv, "test")
 
-    plain, _, full = ft.load_rows(setup_for(data_dir), ["messages", "tools"])
-    mixed, _, _ = ft.load_rows(setup_for(data_dir, "--random_name_rows", "25"), ["messages", "tools"])
+    plain, _, full = ftr.load_rows(setup_for(data_dir), ["messages", "tools"])
+    mixed, _, _ = ftr.load_rows(setup_for(data_dir, "--random_name_rows", "25"), ["messages", "tools"])
     assert len(mixed) == len(plain) + 25 and mixed.features == plain.features
     real_questions = {r["messages"][0]["content"] for r in plain}
     added = [r for r in mixed if r["messages"][0]["content"] not in real_questions]
@@ -327,8 +329,8 @@ def test_random_name_rows_join_the_sft_training_split(data_dir, small_graph_path
     shutil.copytree(data_dir, bare)
     (bare / "validation_report.json").unlink()
     with pytest.raises(InputError, match="--random_name_graph"):
-        ft.load_rows(setup_for(bare, "--random_name_rows", "5"), ["messages", "tools"])
-    again, _, _ = ft.load_rows(setup_for(bare, "--random_name_rows", "5", "--random_name_graph", str(small_graph_path)),
+        ftr.load_rows(setup_for(bare, "--random_name_rows", "5"), ["messages", "tools"])
+    again, _, _ = ftr.load_rows(setup_for(bare, "--random_name_rows", "5", "--random_name_graph", str(small_graph_path)),
                                ["messages", "tools"])
     assert len(again) == len(plain) + 5
 
@@ -339,12 +341,13 @@ def test_first_turn_rows_add_conversations_cut_after_their_first_assistant_messa
 
     from kg2tool.common.errors import UsageError
     from kg2tool.train import finetune as ft
+    from kg2tool.train import finetune_rows as ftr
     from kg2tool.train.sft import KgSFTConfig
 
     def rows_for(*more):
         argv = ["--model_name_or_path", "unused", "--dataset_name", str(data_dir), "--output_dir", str(tmp_path / "o"),
                 "--use_cpu", "true", "--bf16", "false", *more]  # fmt: skip
-        return ft.load_rows(ft.parse_stage(KgSFTConfig, argv, "test"), ["messages", "tools"])[0]
+        return ftr.load_rows(ft.parse_stage(KgSFTConfig, argv, "test"), ["messages", "tools"])[0]
 
     plain = rows_for()
     n = len(plain) + 7  # more than the pool: every row once, then a second pass
@@ -381,12 +384,13 @@ def test_later_turn_rows_add_multi_step_conversations_cut_after_a_later_assistan
 
     from kg2tool.common.errors import UsageError
     from kg2tool.train import finetune as ft
+    from kg2tool.train import finetune_rows as ftr
     from kg2tool.train.sft import KgSFTConfig
 
     def rows_for(*more):
         argv = ["--model_name_or_path", "unused", "--dataset_name", str(data_dir), "--output_dir", str(tmp_path / "o"),
                 "--use_cpu", "true", "--bf16", "false", *more]  # fmt: skip
-        return ft.load_rows(ft.parse_stage(KgSFTConfig, argv, "test"), ["messages", "tools"])[0]
+        return ftr.load_rows(ft.parse_stage(KgSFTConfig, argv, "test"), ["messages", "tools"])[0]
 
     plain = rows_for()
     originals = [json.dumps(r["messages"]) for r in plain]
@@ -416,6 +420,7 @@ def test_copy_pool_names_draws_the_copy_segments_from_the_graphs_entity_names(da
     from kg2tool.graph.build import load_graph
     from kg2tool.hub.dataset import recorded_graph_files
     from kg2tool.train import finetune as ft
+    from kg2tool.train import finetune_rows as ftr
     from kg2tool.train.sft import KgSFTConfig
 
     def setup(*more):
@@ -423,7 +428,7 @@ def test_copy_pool_names_draws_the_copy_segments_from_the_graphs_entity_names(da
                 "--use_cpu", "true", "--bf16", "false", *more]  # fmt: skip
         return ft.parse_stage(KgSFTConfig, argv, "test")
 
-    names = ft.graph_names(setup("--copy_pool", "names"))
+    names = ftr.graph_names(setup("--copy_pool", "names"))
     assert names == list(load_graph(recorded_graph_files(data_dir)).entity_names()) and len(names) > 10
     with pytest.raises(UsageError, match="copy_pool"):
         setup("--copy_pool", "everything")
@@ -437,12 +442,13 @@ def test_dpo_rejection_types_filter_and_balance_the_pairs(data_dir, tmp_path):
 
     from kg2tool.common.errors import UsageError
     from kg2tool.train import finetune as ft
+    from kg2tool.train import finetune_rows as ftr
     from kg2tool.train.dpo import KgDPOConfig
 
     def rows_for(*more):
         argv = ["--model_name_or_path", "unused", "--dataset_name", str(data_dir), "--dataset_config", "dpo",
                 "--output_dir", str(tmp_path / "o"), "--use_cpu", "true", "--bf16", "false", *more]  # fmt: skip
-        return ft.load_rows(ft.parse_stage(KgDPOConfig, argv, "test"), ["prompt", "chosen", "rejected", "tools"])
+        return ftr.load_rows(ft.parse_stage(KgDPOConfig, argv, "test"), ["prompt", "chosen", "rejected", "tools"])
 
     source = datasets.load_dataset(str(data_dir), "dpo")["train"]
     by_prompt = {}
@@ -465,3 +471,80 @@ def test_dpo_rejection_types_filter_and_balance_the_pairs(data_dir, tmp_path):
     assert [r["prompt"] for r in balanced] == [r["prompt"] for r in rows_for("--balance_rejection_types", "true")[0]]
     with pytest.raises(UsageError, match="no_such_type"):
         rows_for("--rejection_types", "no_such_type")
+
+
+def test_a_missing_local_model_fails_at_once_naming_it_and_its_maker(tmp_path):
+    """A local model path that does not exist is an input error at once (not a minute of Hub retries), naming the
+    path and the command that writes it; a Hub id is left to the Hub, or offline to the Hugging Face cache."""
+    import os
+    import time
+
+    from kg2tool.common.errors import InputError
+    from kg2tool.train.finetune_model import check_model_path, looks_local
+
+    missing = tmp_path / "runs" / "pretrain-tiny"
+    started = time.time()
+    res = cli("sft", "--model_name_or_path", str(missing), "--dataset_name", str(tmp_path / "data"),
+              "--output_dir", str(tmp_path / "sft"), "--max_steps", "5", "--use_cpu", "true")  # fmt: skip
+    seconds = time.time() - started
+    assert res.returncode == 3, res.stderr[-2000:]
+    assert f"model not found: {missing}" in res.stderr
+    assert f"make it with: kg2tool pretrain --config pretrain/tiny.yaml --output_dir {missing}" in res.stderr
+    assert "huggingface.co" not in res.stderr and seconds < 45, seconds  # it took ~57 s of Hub retries before
+    res = cli("dpo", "--model_name_or_path", "runs/no-such-sft", "--dataset_name", str(tmp_path / "data"),
+              "--output_dir", str(tmp_path / "dpo"), "--use_cpu", "true")  # fmt: skip
+    assert res.returncode == 3 and "runs/no-such-sft" in res.stderr and "kg2tool sft --config" in res.stderr
+
+    for path in ("runs/x", "./x", "/abs/x", "a/b/c", str(tmp_path / "x" / "y")):
+        assert looks_local(path), path
+    for path in ("Qwen/Qwen2.5-0.5B-Instruct", "gpt2"):
+        assert not looks_local(path), path
+    check_model_path("Qwen/Qwen2.5-0.5B-Instruct")  # a Hub id passes through (transformers fetches it)
+    check_model_path(str(tmp_path))  # an existing folder passes
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    try:  # offline, a Hub id must be in the Hugging Face cache
+        with pytest.raises(InputError, match="HF_HUB_OFFLINE"):
+            check_model_path("kg2tool-test/no-such-model-anywhere")
+    finally:
+        del os.environ["HF_HUB_OFFLINE"]
+
+
+def test_a_short_run_prepares_only_its_share_of_the_training_mix(data_dir, tmp_path):
+    """With the rows a `--max_steps` run can draw as `limit`, every part of the mix (dataset rows, random-name and
+    first-turn rows) is cut by the same share: a few rows are generated, not thousands, in the same proportions."""
+    from kg2tool.train import finetune as ft
+    from kg2tool.train import finetune_rows as ftr
+    from kg2tool.train.sft import KgSFTConfig
+
+    argv = ["--model_name_or_path", "unused", "--dataset_name", str(data_dir), "--output_dir", str(tmp_path / "o"),
+            "--use_cpu", "true", "--bf16", "false", "--random_name_rows", "40", "--first_turn_rows", "80"]  # fmt: skip
+    setup = ft.parse_stage(KgSFTConfig, argv, "test")
+    full, _, _ = ftr.load_rows(setup, ["messages", "tools"])
+    base = len(full) - 40 - 80
+    short, _, _ = ftr.load_rows(setup, ["messages", "tools"], limit=12)
+    share = 12 / len(full)
+    expected = sum(math.ceil(n * share) for n in (base, 40, 80))
+    assert len(short) == expected and 12 <= len(short) < 12 + 3
+    assert short.features == full.features
+    again, _, _ = ftr.load_rows(setup, ["messages", "tools"], limit=12)
+    assert again["messages"] == short["messages"]  # seeded
+    everything, _, _ = ftr.load_rows(setup, ["messages", "tools"], limit=len(full))
+    assert everything["messages"] == full["messages"]  # a run that can use every row prepares them all, as before
+
+
+def test_a_short_run_keeps_only_the_rows_it_can_draw(capsys):
+    """`--max_steps 5` with 16 rows a step draws at most 80 rows: the first 80 of the mixed order are kept (TRL
+    tokenizes every training row before the first step); a run that can use them all keeps them all."""
+    from types import SimpleNamespace
+
+    import datasets
+
+    from kg2tool.train.finetune_run import trim_to_steps
+
+    rows = datasets.Dataset.from_dict({"i": list(range(1000))})
+    args = SimpleNamespace(max_steps=5, per_device_train_batch_size=4, gradient_accumulation_steps=4, world_size=1)
+    assert trim_to_steps(rows, args, "sft")["i"] == list(range(80))
+    assert "keeping 80 of 1,000" in capsys.readouterr().out
+    assert len(trim_to_steps(rows, SimpleNamespace(**{**vars(args), "max_steps": 100}), "sft")) == 1000
+    assert len(trim_to_steps(rows, SimpleNamespace(**{**vars(args), "max_steps": -1}), "sft")) == 1000
+    assert len(trim_to_steps(rows, SimpleNamespace(**{**vars(args), "packing": True}), "sft")) == 1000

@@ -305,7 +305,7 @@ def test_router_capture_sees_every_moe_layer_and_matches_model_aux():
 
 # ------------------------------------------------------------------------------------------------ spike guard
 def test_spike_guard_skips_spikes_and_accepts_lasting_shifts():
-    from kg2tool.train.pretrain import SpikeGuard
+    from kg2tool.train.moe_trainer import SpikeGuard
 
     guard = SpikeGuard(factor=1.5, warmup_steps=3, beta=0.5, max_consecutive=2)
     assert [guard.should_skip(v) for v in (4.0, 3.8, 3.6, 3.5)] == [False] * 4
@@ -408,7 +408,7 @@ def test_pretrain_logs_losses_and_reloads_for_generation(finished_run):
         assert {"lm_loss", "aux_loss", "z_loss", "moe/L0_max_load", "moe/L1_entropy", "spike_skipped"} <= set(h)
         assert math.isfinite(h["lm_loss"]) and h["aux_loss"] > 0 and h["z_loss"] > 0
     assert report["last_lm_loss"] < report["first_lm_loss"]
-    # plain from_pretrained; batched generation works (STACK.md pitfall 2)
+    # plain from_pretrained; batched generation works (it fails with output_router_logits=True in the config)
     cfg = json.loads((out / "config.json").read_text())
     assert cfg["output_router_logits"] is False and cfg["use_cache"] is True
     assert cfg["num_experts"] == 4 and cfg["shared_expert_intermediate_size"] == 32
@@ -469,6 +469,23 @@ def test_cli_yaml_with_flag_overrides(tmp_path, capsys):
     (tmp_path / "bad.yaml").write_text("max_step: 3\n")
     assert main(["pretrain", "--config", str(tmp_path / "bad.yaml")]) == 2
     assert "max_step" in capsys.readouterr().err
+
+
+def test_short_run_bounds_the_copy_warmup_and_prints_real_losses(tmp_path, capsys):
+    """`--max_steps 3` is a 3-step try of the whole run: the 150-step copy warm-up takes 3 steps too, and a run
+    shorter than `logging_steps` still logs its last step, so the summary line shows numbers, not `None`."""
+    from kg2tool.cli import main
+
+    argv = tiny_args(tmp_path, "short", max_steps=3, logging_steps=50, save_steps=50, copy_warmup_steps=150,
+                     copy_segment_length=8)  # fmt: skip
+    assert main(["pretrain", *argv]) == 0
+    printed = capsys.readouterr().out
+    report = json.loads((tmp_path / "short" / "pretrain_report.json").read_text())
+    assert [h["step"] for h in report["copy_warmup"]] == [3]
+    assert "copy warm-up: 3 steps (bounded by --max_steps 3)" in printed
+    first, last = report["first_lm_loss"], report["last_lm_loss"]
+    assert isinstance(first, float) and isinstance(last, float) and first == round(first, 3) and last == round(last, 3)
+    assert f"LM loss {first} -> {last}" in printed and "None" not in printed
 
 
 def test_corpus_mixes_facts_and_random_name_conversations():

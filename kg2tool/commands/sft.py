@@ -53,4 +53,4 @@ def save_stage_config(setup, command: str) -> None:
         return
     graphs = list(setup.extra.random_name_graph) or recorded_graph_files(setup.script.dataset_name)
     parts = {"script": setup.script, "training": setup.training, "model": setup.model, "kg2tool": setup.extra}
-    save_run_config(setup.training.output_dir, command, parts, lang=setup.extra.lang, graphs=graphs)
+    save_run_config(setup.training.output_dir, command, parts, lang=setup.lang, graphs=graphs)

@@ -27,10 +27,11 @@ Design choices:
   one `<tool_response>` block each, in call order.
 - Every character the assistant produces (content, tool calls, the closing `<|im_end|>` and its newline) lies
   between `{% generation %}` and `{% endgeneration %}`, so TRL's assistant-only loss trains the stop token too.
-  The template uses `{{- ... }}` / `{%- ... %}` throughout, so Jinja's trim_blocks cannot eat a newline (STACK.md
-  pitfall 5). The rendering is prefix-preserving: earlier turns render the same whatever follows them.
+  The template uses `{{- ... }}` / `{%- ... %}` throughout, so Jinja's trim_blocks cannot eat a newline (it eats
+  the one after `{% endgeneration %}`). The rendering is prefix-preserving: earlier turns render the same whatever follows them.
 - `tools` and tool-call `arguments` may be dicts or JSON strings (datasets may store them as strings to avoid
-  Arrow's key merging, STACK.md pitfall 1); strings are emitted verbatim, dicts with `tojson`.
+  Arrow's merging of nested keys across rows, which adds null arguments); strings are emitted verbatim, dicts
+  with `tojson`.
 - No default system prompt: a from-scratch model gains nothing from boilerplate, and every token costs CPU time.
 - `parse_tool_calls` is pure Python (no torch), so the eval stage can import it.
 """

@@ -53,6 +53,7 @@ def _strip_fence(text: str) -> str:
 
 
 def parse_hermes(text: str) -> Parsed:
+    """Calls from Hermes `<tool_call>{json}</tool_call>` blocks; the text around them is the answer text."""
     calls, errors = parse_tool_calls(text)
     return Parsed(calls, errors, _HERMES_BLOCK_RE.sub("", text).strip())
 
@@ -72,6 +73,7 @@ def _json_call(obj: Any) -> tuple[dict | None, str | None]:
 
 
 def parse_json(text: str) -> Parsed:
+    """Calls from a JSON object or list of `{"name", "arguments"}` (a code fence allowed); other text is an answer."""
     body = _strip_fence(text)
     if not body.startswith(("{", "[")):
         return Parsed(text=text.strip())
@@ -136,6 +138,7 @@ def _python_call(node: ast.AST) -> dict:
 
 
 def parse_python(text: str) -> Parsed:
+    """Calls from Python call syntax, `[f(a=1), g(b="x")]` or one bare call; other text is an answer."""
     body = _strip_fence(text)
     if not _PY_CALL_START_RE.match(body):
         return Parsed(text=text.strip())

@@ -2,7 +2,7 @@
 
 A from-scratch model learns the call format and the choice of function from a few hundred conversations, but it
 learns to *copy* an unseen entity name from the question into the call arguments only when it cannot recall the
-name instead (STACK.md, last section: after SFT on real entities it drifts to memorized names). So the graph is
+name instead (measured by this project: after SFT on real entities it drifts to memorized names). So the graph is
 copied with every entity renamed at random, and `kg2tool.synth.pipeline`'s own `Synthesizer` walks the copy: the rows have
 the real tool schemas, question templates, shapes and answer sentences, and every entity name in them is one the
 model has never seen with its facts.
@@ -69,7 +69,7 @@ class NameMaker:
 
 
 def renamed_graph(kg, seed: int | str, invented_share: float = 0.3, maker: NameMaker | None = None):
-    """A copy of `kg` (a `kg2tool.graph.knowledge.KnowledgeGraph`) whose entities all carry new, unique random labels, none
+    """A copy of `kg` (a `kg2tool.graph.model.KnowledgeGraph`) whose entities all carry new, unique random labels, none
     of them a real label or name.
 
     Relations, attributes, types, descriptions and entity ids are shared with `kg` (read-only, not copied);

@@ -6,7 +6,8 @@ Design choices:
 - Tool-call conversations with *random* entity names make up `synthetic_fraction` of the corpus by characters.
   They teach the wire format and, above all, copying: a name must be copied from the question into the call,
   and from a tool result into the next call and the answer, without the model being able to recall it
-  (STACK.md, last section). `synthetic_style="synth"` (the default, when a graph is given): rows of
+  (measured by this project: copying from the question fell to 3% after SFT on recalled names).
+  `synthetic_style="synth"` (the default, when a graph is given): rows of
   `kg2tool synth` over randomly renamed copies of the graph (`copy_data`), i.e. the real tool schemas, question
   templates and shapes with unseen names; they also put the schema text into the tokenizer's training text, so
   a rendered synth row costs ~20% fewer tokens. `"chat"`: short hand-written shapes (one call, parallel calls,
@@ -34,7 +35,7 @@ from ..llm.chat_format import normalize_row
 
 
 class FactSource(Protocol):
-    """What the corpus needs from a knowledge graph (`kg2tool.graph.knowledge.KnowledgeGraph` satisfies it)."""
+    """What the corpus needs from a knowledge graph (`kg2tool.graph.model.KnowledgeGraph` satisfies it)."""
 
     def iter_facts(self) -> Iterator[tuple[str, str, str]]: ...
 
@@ -75,7 +76,7 @@ class CorpusConfig:
         copy_warmup_fraction: a block of copy drills this large (a share of the rest of the corpus, by characters)
             is put *first*, before the shuffled documents: with sequential sampling (`train_sampling_strategy:
             sequential`) the model starts on pure copying, which forms induction heads within ~150 steps; mixed
-            in at random, the same drills did not (STACK.md, last section).
+            in at random, the same drills did not (measured by this project).
         seed: seed of the one generator that drives templates, random names and document order.
     """
 
@@ -92,6 +93,8 @@ class CorpusConfig:
 
 @dataclass
 class CorpusStats:
+    """What went into the corpus: documents and characters per kind, tokens and packed blocks."""
+
     documents: dict[str, int] = field(default_factory=dict)
     characters: dict[str, int] = field(default_factory=dict)
     tokens: int = 0

@@ -19,24 +19,28 @@ from typing import Any
 
 from trl import DPOConfig, DPOTrainer
 
-from . import finetune as ft
+from .finetune import RunSetup
+from .finetune_outputs import loss_history
+from .finetune_run import finish_report, run_stage
 
 
 @dataclass
 class KgDPOConfig(DPOConfig):
-    """TRL's `DPOConfig` without activation (gradient) checkpointing by default (slower for small models, STACK.md)."""
+    """TRL's `DPOConfig` without activation (gradient) checkpointing by default (TRL's CPU default; slower than
+    plain backprop for small models, as this project measured)."""
 
     activation_checkpointing: bool | None = False
 
 
-def run_dpo(setup: ft.RunSetup) -> dict[str, Any]:
-    """Train, save, report. Returns the report (also `dpo_report.json` in `output_dir`)."""
-    trainer, report, full = ft.run_stage(
+def run_dpo(setup: RunSetup) -> dict[str, Any]:
+    """Train, save, report, from a parsed `RunSetup` (`finetune.parse_stage`). Returns the report (also
+    `dpo_report.json` in `output_dir`)."""
+    trainer, report, full = run_stage(
         setup, "dpo", DPOTrainer, ["prompt", "chosen", "rejected", "tools"], "preference pairs",
         need_generation_markers=False,
     )  # fmt: skip
-    margins = ft.loss_history(trainer, "rewards/margins")
-    accuracies = ft.loss_history(trainer, "rewards/accuracies")
+    margins = loss_history(trainer, "rewards/margins")
+    accuracies = loss_history(trainer, "rewards/accuracies")
     report.update(
         beta=setup.training.beta,
         first_margin=margins[0][1] if margins else None,
@@ -45,4 +49,4 @@ def run_dpo(setup: ft.RunSetup) -> dict[str, Any]:
         margin_history=margins,
     )
     split = full["test"] if "test" in full else full[setup.script.dataset_train_split]
-    return ft.finish_report(setup, "dpo", report, split)
+    return finish_report(setup, "dpo", report, split)

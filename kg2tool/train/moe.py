@@ -13,7 +13,8 @@ Design choices:
   (embeddings and lm_head included, as in the Ling report's 2.75B figure for Ling-Lite).
 - The router's own auxiliary loss is computed by the trainer from captured router logits (see `router.py`), so
   configs are built with `output_router_logits=False`; the saved config then generates without the batched
-  `generate()` failure described in STACK.md (pitfall 2).
+  `generate()` failure (a tensor size mismatch inside the load-balancing loss) that `output_router_logits=True`
+  causes.
 """
 
 from __future__ import annotations

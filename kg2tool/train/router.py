@@ -3,8 +3,8 @@
 Design choices:
 - Router logits are captured by forward hooks on the routers (`*.mlp.gate` modules), not taken from the model's
   output: TRL's fused forward and DPO's concatenated forward do not return them, and the model computes its own
-  auxiliary loss only when `output_router_logits=True`, which must stay False in saved configs (STACK.md pitfall
-  2). The same capture therefore serves pretraining, SFT and DPO trainers.
+  auxiliary loss only when `output_router_logits=True`, which must stay False in saved configs (True
+  breaks batched `generate()` inside the load-balancing loss). The same capture therefore serves pretraining, SFT and DPO trainers.
 - Load-balancing loss: Switch/qwen2_moe form `E * sum_i f_i * P_i` (f_i: share of top-k assignments to expert i,
   P_i: mean router probability), computed per layer and averaged over layers (transformers pools the layers
   before multiplying, which lets one layer's imbalance hide behind another's). It is about top_k at perfect

@@ -3,7 +3,7 @@
 Design choices:
 - Byte-level BPE (`tokenizers`), so any text, any script, is encodable without an unknown token.
 - Pre-tokenization makes a name tokenize *identically* in a question and in a tool call's JSON arguments, which is
-  what a tiny model needs to learn to copy names into calls (STACK.md, last section). A name's tokens must not
+  what a tiny model needs to learn to copy names into calls (measured by this project). A name's tokens must not
   merge with what surrounds it, and that differs: a space (or `?`, `,`) in the question, a quote in the JSON.
   So a space never joins a capitalized word or a digit: a lowercase-initial word takes the spaces around it
   (`"of "`, `" born "`), and a space between two capitalized words is a token of its own. "Where was Giorgio
@@ -18,12 +18,12 @@ Design choices:
   words carry their space). On the wiki demo it took held-out simple after SFT from 0.05 to 0.58 for +29% tokens
   (docs/research/learning-effect.md).
 - Every entity name is added to the BPE training text `name_repeats` times, so names become few, stable tokens.
-- A BPE trained on repetitive triple text stops far below the requested size (STACK.md pitfall 7); the corpus
+- A BPE trained on repetitive triple text stops far below the requested size (1.9k of 8k, seen here); the corpus
   mixes verbalized facts with conversations, and the achieved size is reported, not assumed.
 - Special tokens: `<|endoftext|>` (document separator, padding), `<|im_start|>`, `<|im_end|>` (eos for chat);
   the Hermes markup tags (`<tool_call>` ...) are single added tokens that still decode as text.
 - Saved with `save_pretrained`, so `AutoTokenizer.from_pretrained` loads it (transformers 5 writes the
-  template to a separate `chat_template.jinja`, STACK.md pitfall 6).
+  template to a separate `chat_template.jinja`).
 """
 
 from __future__ import annotations

@@ -1,0 +1,86 @@
+"""What every training run of kg2tool does alike, whatever its trainer: decide whether an output folder is
+resumed or refused, log the last step, bound warm-ups and data preparation by `--max_steps`, and summarize the
+logged loss in one line.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from transformers import TrainerCallback
+
+from ..common.errors import InputError, NothingToDoError, OutputError
+
+
+def check_run_dir(config, run_markers: tuple[str, ...] = ("prepared",)) -> str | None:
+    """Decide what to resume from; refuse to silently mix a new run into an old one.
+
+    `config` has `output_dir`, `resume`, `resume_from_checkpoint`, `overwrite` and `max_steps`; a folder holding a
+    `checkpoint-*` or any of `run_markers` already holds a run. Returns the checkpoint folder to resume from, or
+    None for a fresh run (an `--overwrite` run also drops `prepared/`)."""
+    out = Path(config.output_dir)
+    checkpoints = sorted(
+        (p for p in out.glob("checkpoint-*") if p.name.split("-")[-1].isdigit()),
+        key=lambda p: int(p.name.split("-")[-1]),
+    )
+    if config.resume or config.resume_from_checkpoint:
+        if config.resume_from_checkpoint:
+            if not Path(config.resume_from_checkpoint).is_dir():
+                raise InputError(f"checkpoint not found: {config.resume_from_checkpoint}")
+            return config.resume_from_checkpoint
+        if not checkpoints:
+            raise InputError(f"--resume: no checkpoint-* folder in {out}")
+        last = checkpoints[-1]
+        state_file = last / "trainer_state.json"
+        step = json.loads(state_file.read_text()).get("global_step", 0) if state_file.exists() else 0
+        if 0 < config.max_steps <= step:
+            raise NothingToDoError(
+                f"{last} is already at step {step} >= max_steps={config.max_steps}; raise --max_steps to go on"
+            )
+        return str(last)
+    held = checkpoints or any((out / marker).exists() for marker in run_markers)
+    if out.exists() and held and not config.overwrite:
+        raise OutputError(f"{out} already holds a run: pass --resume to continue it or --overwrite to start over")
+    if config.overwrite and (out / "prepared").exists():
+        import shutil
+
+        shutil.rmtree(out / "prepared")
+    return None
+
+
+def bounded_steps(configured: int, max_steps: int) -> int:
+    """The steps a warm-up of `configured` steps gets in a run of `max_steps` (<= 0: no bound): at most
+    `max_steps`, so `--max_steps 5` makes a 5-step try of the whole run, warm-up included."""
+    return min(configured, max_steps) if max_steps > 0 else configured
+
+
+def rows_needed(args) -> int | None:
+    """Rows a run of `args.max_steps` optimizer steps can draw (steps x per-device batch x accumulation x
+    processes), or None when the run is bounded by epochs instead."""
+    if args.max_steps <= 0:
+        return None
+    return args.max_steps * args.per_device_train_batch_size * args.gradient_accumulation_steps * args.world_size
+
+
+class LogLastStep(TrainerCallback):
+    """Logs the last optimizer step when `logging_steps` does not fall on it, so a run shorter than
+    `logging_steps` (a `--max_steps 5` try) still logs its loss, and every run's report has a last loss."""
+
+    def on_step_end(self, args, state, control, **kwargs):
+        if state.max_steps > 0 and state.global_step >= state.max_steps:
+            control.should_log = True
+        return control
+
+
+def round_loss(value: float | None, digits: int = 3) -> float | None:
+    """`value` rounded to `digits` decimals (None stays None): the first/last losses of the run reports."""
+    return None if value is None else round(float(value), digits)
+
+
+def loss_summary(label: str, first: float | None, last: float | None) -> str | None:
+    """`"<label> 7.341 -> 2.518"` (3 decimals), or None when nothing was logged (the caller then prints no
+    loss at all, rather than `None -> None`)."""
+    if first is None or last is None:
+        return None
+    return f"{label} {first:.3f} -> {last:.3f}"
