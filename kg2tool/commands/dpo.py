@@ -36,9 +36,10 @@ def run(args: argparse.Namespace) -> int:
     setup = parse_stage(KgDPOConfig, list(args.args), prog="kg2tool dpo")
     report = run_dpo(setup)
     save_stage_config(setup, "dpo")
-    print(
-        f"dpo: {report['global_step']} steps in {report['train_seconds']:.0f} s, loss {report['first_loss']} -> "
-        f"{report['last_loss']}, reward margin {report['first_margin']} -> {report['last_margin']}; "
-        f"saved {', '.join(f'{k} to {v}' for k, v in report['saved'].items())}"
-    )
+    from ..train.runs import loss_summary
+
+    parts = [f"{report['global_step']} steps in {report['train_seconds']:.0f} s"]
+    parts += [s for s in [loss_summary("loss", report["first_loss"], report["last_loss"]),
+                          loss_summary("reward margin", report["first_margin"], report["last_margin"])] if s]  # fmt: skip
+    print(f"dpo: {', '.join(parts)}; saved {', '.join(f'{k} to {v}' for k, v in report['saved'].items())}")
     return 0

@@ -55,9 +55,12 @@ def run(args: argparse.Namespace) -> int:
     report = run_pretrain(config)
     if config.should_save:
         save_run_config(config.output_dir, "pretrain", {"pretrain": config}, lang=config.lang, graphs=config.graph)
+    from ..train.runs import loss_summary
+
+    loss = loss_summary("LM loss", report["first_lm_loss"], report["last_lm_loss"])
     print(
         f"pretrained {report['preset']} in {report['train_seconds']:.0f} s ({report['global_step']} steps): "
-        f"LM loss {report['first_lm_loss']} -> {report['last_lm_loss']}, "
-        f"{report['spike_skipped']} update(s) skipped by the spike guard; saved to {config.output_dir}"
+        + (f"{loss}, " if loss else "")
+        + f"{report['spike_skipped']} update(s) skipped by the spike guard; saved to {config.output_dir}"
     )
     return 0

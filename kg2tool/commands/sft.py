@@ -36,10 +36,11 @@ def run(args: argparse.Namespace) -> int:
     setup = parse_stage(KgSFTConfig, list(args.args), prog="kg2tool sft")
     report = run_sft(setup)
     save_stage_config(setup, "sft")
-    print(
-        f"sft: {report['global_step']} steps in {report['train_seconds']:.0f} s, loss {report['first_loss']} -> "
-        f"{report['last_loss']}; saved {', '.join(f'{k} to {v}' for k, v in report['saved'].items())}"
-    )
+    from ..train.runs import loss_summary
+
+    parts = [f"{report['global_step']} steps in {report['train_seconds']:.0f} s"]
+    parts += [s for s in [loss_summary("loss", report["first_loss"], report["last_loss"])] if s]
+    print(f"sft: {', '.join(parts)}; saved {', '.join(f'{k} to {v}' for k, v in report['saved'].items())}")
     return 0
 
 
