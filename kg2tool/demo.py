@@ -60,6 +60,7 @@ class DemoPlan:
 
     @classmethod
     def load(cls, path: str) -> DemoPlan:
+        """Read a pipeline file (YAML); unknown top-level keys are a UsageError naming the file."""
         from .train.args import load_yaml
 
         data = load_yaml(path)

@@ -21,22 +21,27 @@ class Kg2ToolError(Exception):
 
 
 class UsageError(Kg2ToolError):
+    """A wrong flag, option value or config field (exit 2)."""
     exit_code = 2
 
 
 class InputError(Kg2ToolError):
+    """A missing, unreadable or malformed input file; the message names file and line (exit 3)."""
     exit_code = 3
 
 
 class OutputError(Kg2ToolError):
+    """An output that exists without --overwrite or cannot be written (exit 4)."""
     exit_code = 4
 
 
 class MissingExtraError(Kg2ToolError):
+    """An optional extra is not installed; the message says which `pip install 'kg2tool[...]'` (exit 5)."""
     exit_code = 5
 
 
 class NothingToDoError(Kg2ToolError):
+    """Nothing to produce: no relation with enough support, or every candidate dropped (exit 6)."""
     exit_code = 6
 
 

@@ -51,10 +51,12 @@ class ExecTask:
 
     @property
     def gold_steps(self) -> int:
+        """How many assistant turns of the gold conversation make calls."""
         return sum(1 for t in self.gold_turns if t.get("calls"))
 
     @property
     def gold_calls(self) -> int:
+        """How many calls the gold conversation makes in all."""
         return sum(len(t.get("calls") or ()) for t in self.gold_turns)
 
 

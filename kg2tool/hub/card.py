@@ -50,9 +50,11 @@ class CardReport:
 
     @property
     def ok(self) -> bool:
+        """True when the card has no errors (warnings allowed)."""
         return not self.errors
 
     def format(self) -> str:
+        """The check's result as printed by `kg2tool card check`: status, configs and splits, errors, warnings."""
         lines = [f"card {self.path}: {'ok' if self.ok else 'INVALID'}"]
         for name, splits in self.configs.items():
             lines.append(f"  config {name}: {', '.join(splits) or '(no splits)'}")

@@ -52,6 +52,8 @@ class NameMaker:
         self.invented_share = invented_share
 
     def word(self, old: str, rng: random.Random) -> str:
+        """A new word for `old` of the same kind: short lowercase particles kept, capitalized/lowercase words drawn
+        from the graph's pools (or invented), digits varied."""
         if old[:1].islower() and len(old) <= PARTICLE_MAX_LEN:
             return old
         if old[:1].isupper():
@@ -65,6 +67,7 @@ class NameMaker:
         return rng.choice(pool)
 
     def name(self, old: str, rng: random.Random) -> str:
+        """A new name with one new word per word of `old`."""
         return " ".join(self.word(w, rng) for w in old.split(" ") if w) or _invented(rng, True)
 
 

@@ -37,9 +37,11 @@ from ..llm.chat_format import normalize_row
 class FactSource(Protocol):
     """What the corpus needs from a knowledge graph (`kg2tool.graph.model.KnowledgeGraph` satisfies it)."""
 
-    def iter_facts(self) -> Iterator[tuple[str, str, str]]: ...
+    def iter_facts(self) -> Iterator[tuple[str, str, str]]:
+        """(subject name, relation label, object name) for every fact."""
 
-    def entity_names(self) -> list[str]: ...
+    def entity_names(self) -> list[str]:
+        """Every entity's unique name."""
 
 
 FACT_TEMPLATES = [
@@ -101,6 +103,7 @@ class CorpusStats:
     blocks: int = 0
 
     def add(self, kind: str, docs: list[str]) -> None:
+        """Count `docs` (documents and characters) under their kind."""
         self.documents[kind] = self.documents.get(kind, 0) + len(docs)
         self.characters[kind] = self.characters.get(kind, 0) + sum(len(d) for d in docs)
 

@@ -64,6 +64,7 @@ class MoePreset:
 
     @property
     def head_dim(self) -> int:
+        """Width of one attention head."""
         return self.hidden_size // self.num_attention_heads
 
     def to_config(self, **overrides: Any):
@@ -158,6 +159,7 @@ class MoePreset:
         return replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
+        """The preset's fields as a plain dict (for reports)."""
         return asdict(self)
 
 

@@ -92,6 +92,7 @@ class SpikeGuard(TrainerCallback, ExportableState):
         return False
 
     def state(self) -> dict:
+        """The guard's settings and counts, for the run report."""
         return {
             "args": {
                 "factor": self.factor,
@@ -155,6 +156,7 @@ class MoeLossMixin:
         return (loss, outputs) if return_outputs else loss
 
     def args_coef(self, name: str) -> float:
+        """A router-loss coefficient: the stage's override (`loss_coefs`), else the training argument, else 0."""
         coefs = getattr(self, "loss_coefs", None) or {}
         return float(coefs.get(name, getattr(self.args, name, 0.0)) or 0.0)
 

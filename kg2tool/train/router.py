@@ -79,6 +79,7 @@ class RouterCapture:
             self._active = False
 
     def remove(self) -> None:
+        """Detach the forward hooks from the model."""
         for handle in self._handles:
             handle.remove()
         self._handles = []
@@ -150,6 +151,7 @@ class ExpertLoadTracker:
     tokens: int = 0
 
     def update(self, capture: RouterCapture, mask=None) -> None:
+        """Add the expert choices of one forward pass (tokens under `mask` only) to the per-layer counts."""
         import torch
 
         with torch.no_grad():
@@ -173,6 +175,8 @@ class ExpertLoadTracker:
                     self.tokens += int(m.sum()) if m is not None else ent.shape[0]
 
     def summary(self) -> dict[str, float]:
+        """Figures since the last reset, for the logs: per layer the max expert load (relative to an even share) and
+        the load entropy (normalized), their means, and the mean router entropy per token."""
         if not self.counts:
             return {}
         out: dict[str, float] = {}
@@ -196,6 +200,7 @@ class ExpertLoadTracker:
         return out
 
     def reset(self) -> None:
+        """Start counting afresh (after each logging step)."""
         self.counts = []
         self.token_entropy_sum = 0.0
         self.tokens = 0
