@@ -160,7 +160,7 @@ def test_no_file_is_named_from_graph_text(run):
     # nothing beside the output but the graph itself (no work or temporary folder), nothing outside it
     assert sorted(p.name for p in base.iterdir()) == ["hostile.ttl", "out"]
     allowed = re.compile(
-        r"^(README\.md|validation_report\.json"
+        r"^(README\.md|validation_report\.json|kg2tool_config\.yaml"
         r"|(sft|dpo)/(train|validation|test)-[0-9a-f]{16}\.parquet"
         r"|bfcl/(possible_answer/)?BFCL_v4_(simple|multiple|parallel|parallel_multiple|irrelevance)\.json)$"
     )
