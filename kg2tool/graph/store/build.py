@@ -12,11 +12,12 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from ... import __version__
 from ...common.errors import InputError, UsageError, require_extra
 from ...common.files import atomic_path
 from ..parse import detect_format
 from .index import IndexBuilder
-from .manifest import INDEX_FORMAT, file_info, mismatch, read_manifest
+from .manifest import FIX, INDEX_FORMAT, check_files, checksums, file_info, mismatch, read_manifest
 from .reader import StoreGraph
 from .source import OX_FORMATS, open_graph_file
 
@@ -24,15 +25,25 @@ from .source import OX_FORMATS, open_graph_file
 def open_store(path, graphs: Sequence[str | Path], lang: str = "en", rebuild: bool = False, log=print) -> StoreGraph:
     """The StoreGraph at `path`, built from `graphs` first if there is none (or if `rebuild`); `log` gets one line
     per step. Raises UsageError when the store was built from other files or another language (or `path` is not a
-    store), InputError for unreadable graph files, MissingExtraError without pyoxigraph."""
+    store), InputError for unreadable graph files and for a damaged store or one of another index format (an index
+    file missing, cut short or changed: see kg2tool.graph.store.manifest), MissingExtraError without pyoxigraph."""
     require_extra("pyoxigraph", "store")
     path = Path(path)
     if not graphs:
         raise InputError("no graph file given (use --graph FILE)")
     files = [file_info(Path(g)) for g in graphs]
-    manifest = read_manifest(path)
-    if manifest is None and path.exists() and (not path.is_dir() or any(path.iterdir())):
+    try:
+        manifest = read_manifest(path)
+    except InputError:
+        if not rebuild:
+            raise
+        manifest, damaged = None, True  # a damaged store, rebuilt as asked
+    else:
+        damaged = manifest is None and ((path / "index").is_dir() or (path / "oxigraph").is_dir())
+    if manifest is None and not damaged and path.exists() and (not path.is_dir() or any(path.iterdir())):
         raise UsageError(f"--store {path}: exists and is not a kg2tool store (no manifest.json); choose another path")
+    if damaged and not rebuild:
+        raise InputError(f"--store {path}: {path / 'manifest.json'} is missing (a damaged or partly copied store); {FIX}")
     if manifest is not None and not rebuild:
         problem = mismatch(manifest, files, lang)
         if problem:
@@ -40,6 +51,7 @@ def open_store(path, graphs: Sequence[str | Path], lang: str = "en", rebuild: bo
                 f"--store {path}: {problem}; rerun with --rebuild-store to rebuild it from the given files "
                 "(or use another --store path)"
             )
+        check_files(path, manifest)
         log(f"store {path}: reusing the index and triple store built from {len(files)} file(s)")
     else:
         t0 = time.perf_counter()
@@ -59,7 +71,7 @@ def build_store(path: Path, graphs: list[Path], lang: str = "en", log=print) -> 
     pyoxigraph's bulk load runs in a second process while this one computes the index from the same files: on two
     free cores the build takes about as long as the bulk load alone."""
     path = Path(path)
-    with atomic_path(path, folder=True) as tmp:
+    with atomic_path(path, folder=True, what="the graph store") as tmp:
         _build_into(tmp, path, graphs, lang, log)
 
 
@@ -94,13 +106,16 @@ def _build_into(tmp: Path, path: Path, graphs: list[Path], lang: str, log) -> No
         meta_path.write_text(json.dumps(meta, ensure_ascii=False), encoding="utf-8")
         manifest = {
             "index_format": INDEX_FORMAT,
+            "kg2tool_version": __version__,
             "lang": lang,
             "files": [file_info(g) | {"sha256": d} for g, d in zip(graphs, digests)],
             "entities": stats["entities"],
             "triples": triples,
+            "checksums": checksums(tmp),
         }
         (tmp / "loaded.json").unlink()
         (tmp / "loader.log").unlink()
+        # Written last, and the folder is renamed into place only after: a store with a manifest is complete.
         (tmp / "manifest.json").write_text(json.dumps(manifest, indent=1), encoding="utf-8")
     except BaseException:
         if loader is not None and loader.poll() is None:
