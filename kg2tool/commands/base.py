@@ -50,7 +50,7 @@ def dispatch(parser: argparse.ArgumentParser, argv: list[str] | None = None) -> 
         print(f"kg2tool {args.command}: interrupted", file=sys.stderr)
         return 130
     except Exception as exc:  # a bug: keep the message short unless asked for the traceback
-        if isinstance(exc, OSError) and is_output_fault(exc):  # a full or read-only disk is never a bug
+        if is_output_fault(exc):  # a full or read-only disk is never a bug
             error = output_error(exc.filename or "an output", exc)
             print(f"kg2tool {args.command}: error: {error}", file=sys.stderr)
             return error.exit_code

@@ -44,8 +44,11 @@ def free_space(path: str | Path) -> int | None:
         return None
 
 
-def is_output_fault(exc: OSError) -> bool:
-    """Whether `exc` can only come from the disk written to: full (ENOSPC, EDQUOT) or read-only (EROFS)."""
+def is_output_fault(exc: BaseException) -> bool:
+    """Whether `exc` is an OSError that can only come from the disk written to: full (ENOSPC, EDQUOT) or read-only
+    (EROFS)."""
+    if not isinstance(exc, OSError):
+        return False
     return exc.errno in _NO_SPACE or exc.errno == errno.EROFS or "No space left on device" in str(exc)
 
 
