@@ -319,6 +319,41 @@ def test_tmpfs_600k_synth_store_export(tiny_fs, tmp_path):
     assert not (fs / "x.jsonl").exists() and not leftovers(fs, "x.jsonl")
 
 
+def test_tmpfs_store_bulk_load_out_of_space(tiny_fs, tmp_path):
+    """pyoxigraph's RocksDB reports a full disk as "IO error: No space left on device" in the loader process: the
+    build still ends with exit 4, not as a bad input (exit 3). At 1500 KB, the index (~1 MB) or the triple store
+    (~2 MB) runs out of space first, depending on which process is faster: both are a full disk."""
+    from kg2tool.graph.store.build import bulk_load
+
+    fs = tiny_fs("1500k")
+    bulk_load(str(fs / "ox"), [str(EXAMPLE)], str(fs / "res.json"))
+    result = json.loads((fs / "res.json").read_text())
+    assert "No space left on device" in result["error"] and result["output_fault"]
+    shutil.rmtree(fs / "ox")
+    (fs / "res.json").unlink()
+    res = cli("synth", *ARGS, "--store", fs / "st", "--out", tmp_path / "data")
+    assert res.returncode == 4 and f"{fs / 'st'}: cannot write the graph store" in res.stderr, res.stderr
+    assert "free there" in res.stderr and not list(fs.iterdir())
+
+
+def test_a_loader_out_of_space_is_an_output_fault(tmp_path):
+    """The loader's report of a full disk (as test_tmpfs_store_bulk_load_out_of_space sees it) becomes ENOSPC, which
+    the build's atomic_path makes exit 4; any other loader failure stays a bad input (exit 3)."""
+    from kg2tool.graph.store.build import _wait_for_loader
+
+    def finished(result: dict):
+        (tmp_path / "loaded.json").write_text(json.dumps(result))
+        (tmp_path / "loader.log").write_text("")
+        return subprocess.Popen([sys.executable, "-c", "pass"])
+
+    full = {"error": "bulk load failed: OSError: IO error: No space left on device: ...", "output_fault": True}
+    with pytest.raises(OSError) as info:
+        _wait_for_loader(finished(full), tmp_path, tmp_path / "st", quiet)
+    assert info.value.errno == errno.ENOSPC
+    with pytest.raises(InputError, match="malformed"):
+        _wait_for_loader(finished({"error": "g.ttl: malformed turtle"}), tmp_path, tmp_path / "st", quiet)
+
+
 def test_tmpfs_eval_reports(tiny_fs):
     from kg2tool.evaluation.report import write_reports
 

@@ -5,6 +5,7 @@ beside its final path and moved into place only when complete.
 
 from __future__ import annotations
 
+import errno
 import json
 import subprocess
 import sys
@@ -14,7 +15,7 @@ from pathlib import Path
 
 from ... import __version__
 from ...common.errors import InputError, UsageError, require_extra
-from ...common.files import atomic_path
+from ...common.files import atomic_path, is_output_fault
 from ..parse import detect_format
 from .index import IndexBuilder
 from .manifest import FIX, INDEX_FORMAT, check_files, checksums, file_info, mismatch, read_manifest
@@ -128,10 +129,17 @@ def _wait_for_loader(loader: subprocess.Popen, tmp: Path, path: Path, log) -> in
     """Wait for the bulk-load process; return the number of triples it loaded, or raise InputError with its
     reason (its result file, else the last line of its log, else its exit status)."""
     code = loader.wait()
-    loaded = json.loads((tmp / "loaded.json").read_text(encoding="utf-8")) if code == 0 else {}
+    try:
+        loaded = json.loads((tmp / "loaded.json").read_text(encoding="utf-8")) if code == 0 else {}
+    except (OSError, ValueError):  # a result file cut short: the disk filled
+        loaded = {}
     if "triples" not in loaded:
         log_text = (tmp / "loader.log").read_text(errors="replace").strip().splitlines()
         why = loaded.get("error") or (log_text[-1] if log_text else f"exit status {code}")
+        if "No space left on device" in why:  # an output fault (exit 4), not the input's
+            raise OSError(errno.ENOSPC, f"No space left on device (in pyoxigraph's bulk load: {why})")
+        if loaded.get("output_fault"):
+            raise OSError(errno.EROFS, f"Read-only file system (in pyoxigraph's bulk load: {why})")
         raise InputError(f"the bulk load into pyoxigraph failed: {why}")
     log(f"store {path}: bulk-loaded {loaded['triples']:,} triples into pyoxigraph in {loaded['seconds']:.1f}s")
     return loaded["triples"]
@@ -164,6 +172,8 @@ def bulk_load(store_dir: str, graphs: list[str], result: str) -> None:
         del store
     except Exception as exc:  # reported by the building process
         out = {"error": str(exc) if isinstance(exc, InputError) else f"bulk load failed: {type(exc).__name__}: {exc}"}
+        if is_output_fault(exc):  # RocksDB's "IO error: No space left on device" is an OSError without errno
+            out["output_fault"] = True
     Path(result).write_text(json.dumps(out), encoding="utf-8")
 
 
