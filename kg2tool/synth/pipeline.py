@@ -40,11 +40,12 @@ def run_synth(
     `workers` > 1 computes shards in parallel (same output as one worker); finished shards are checkpointed beside
     `out` and `resume` continues an interrupted run from them (see kg2tool.synth.shards). `store_path` reads the graph
     from an on-disk store built from `graphs` on first use (see kg2tool.graph.store) instead of loading it in memory."""
+    import time
     from pathlib import Path
 
     from .. import __version__
-    from ..common.errors import OutputError
-    from ..hub.dataset import check_output
+    from ..common.errors import NothingToDoError
+    from ..hub.dataset import SPLITS, check_output, write_dataset
 
     out = Path(out)
     check_output(out, overwrite)  # fail before the expensive part
@@ -54,32 +55,12 @@ def run_synth(
     log(f"derived {len(synth.ts.specs)} tools; sampling shapes: {', '.join(synth.shapes)}")
     fp = fingerprint(graph_sha256, config.to_dict(), lang, synth.renderer.dir, __version__)
     store = ShardStore(out, fp, resume=resume, overwrite=overwrite)
-    try:
-        return _run(synth, kg, store, out, graphs, lang, config, template_dir, workers, backend, store_path,
-                    paraphrase_backend, graph_sha256, meta, overwrite, progress, log)  # fmt: skip
-    except OutputError as exc:  # a full disk, say: the finished shards are kept for --resume
-        done = sum(1 for _ in store.dir.glob("*.json"))
-        raise OutputError(
-            f"{exc}; the {done} finished shard(s) are kept in {store.work}: rerun the same command with --resume "
-            "to continue"
-        ) from None
-
-
-def _run(synth, kg, store, out, graphs, lang, config, template_dir, workers, backend, store_path,
-         paraphrase_backend, graph_sha256, meta, overwrite, progress, log) -> dict:  # fmt: skip
-    """run_synth after the shard store is open: sample and merge the shards, write the dataset, remove the work
-    folder; returns the report."""
-    import time
-
-    from .. import __version__
-    from ..common.errors import NothingToDoError
-    from ..hub.dataset import SPLITS, write_dataset
-
     if store.resumed:
         log(f"resuming: {store.resumed} finished shard(s) found in {store.work}")
     build_args = (list(graphs), lang, config, template_dir, store_path and str(store_path))
     t1 = time.perf_counter()
-    kept, stats = merge_shards(iter_shards(synth, workers, store, backend, build_args=build_args), config, progress)
+    with store.kept_for_resume():  # a full disk, say: the finished shards are kept and --resume continues
+        kept, stats = merge_shards(iter_shards(synth, workers, store, backend, build_args=build_args), config, progress)
     elapsed = time.perf_counter() - t1
     total = sum(len(v) for v in kept.values())
     if total == 0:
@@ -109,7 +90,8 @@ def _run(synth, kg, store, out, graphs, lang, config, template_dir, workers, bac
     }
     bfcl = bfcl_records(rows["test"], kg)
     report["bfcl"] = {cat: len(tests) for cat, (tests, _) in bfcl.items()}
-    write_dataset(out, rows, report, meta, overwrite, pairs_by_split=pairs, bfcl=bfcl)
+    with store.kept_for_resume():
+        write_dataset(out, rows, report, meta, overwrite, pairs_by_split=pairs, bfcl=bfcl)
     store.remove()
     log(
         f"wrote {total} conversations to {out} ({', '.join(f'{len(rows[s])} {s}' for s in SPLITS)}) "

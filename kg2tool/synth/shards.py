@@ -20,6 +20,7 @@ import multiprocessing as mp
 import shutil
 from collections import deque
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from ..common.errors import OutputError, UsageError
@@ -88,6 +89,19 @@ class ShardStore:
     def save(self, i: int, candidates: list[Candidate], stats: ShardStats) -> None:
         """Checkpoint shard i (atomically)."""
         write_atomic(self.path(i), _shard_json(candidates, stats), what=f"the checkpoint of shard {i}")
+
+    @contextmanager
+    def kept_for_resume(self) -> Iterator[None]:
+        """An OutputError raised in the block (a full disk, say) gets told that the finished shards are kept and
+        that `--resume` continues from them once the cause is fixed."""
+        try:
+            yield
+        except OutputError as exc:
+            done = sum(1 for _ in self.dir.glob("*.json"))
+            raise OutputError(
+                f"{exc}; the {done} finished shard(s) are kept in {self.work}: rerun the same command with --resume "
+                "to continue"
+            ) from None
 
     def remove(self) -> None:
         """Delete the work folder (once the dataset is written)."""
