@@ -174,6 +174,25 @@ def test_full_disk_at_a_shard_checkpoint_then_resume(tmp_path, monkeypatch, refe
     assert digest(out) == reference
 
 
+def test_full_disk_in_a_pool_worker_then_resume(tmp_path, monkeypatch, reference):
+    """With --workers 2 the workers write the checkpoints: their OutputError reaches the command as is."""
+    out = tmp_path / "run"
+    real = Path.write_text
+
+    def write_text(self, *a, **k):
+        if self.name.startswith(".000001.json.tmp"):
+            no_space()
+        return real(self, *a, **k)
+
+    monkeypatch.setattr(Path, "write_text", write_text)  # inherited by the forked workers
+    with pytest.raises(OutputError, match=r"000001.json: cannot write the checkpoint of shard 1: No space.*--resume"):
+        run_synth([str(EXAMPLE)], out, SynthConfig(n=300, seed=5), progress=False, log=quiet, workers=2)
+    assert not out.exists()
+    monkeypatch.undo()
+    run_synth([str(EXAMPLE)], out, SynthConfig(n=300, seed=5), progress=False, log=quiet, resume=True, workers=2)
+    assert digest(out) == reference
+
+
 def test_full_disk_writing_the_dataset_then_resume(tmp_path, monkeypatch, reference):
     from datasets import Dataset
 
@@ -288,17 +307,20 @@ def cli_reference(tmp_path_factory) -> dict[str, str]:
     return digest(out)
 
 
-def test_tmpfs_synth_out_and_resume_after_freeing_space(tiny_fs, tmp_path, cli_reference):
+@pytest.mark.parametrize("workers", [1, 2])
+def test_tmpfs_synth_out_and_resume_after_freeing_space(tiny_fs, tmp_path, cli_reference, workers):
     fs = tiny_fs("6m")
     filler = fill(fs, 2_000_000)  # room for the first shard checkpoint (~1.4 MB), not for the second
     out = fs / "run"
-    res = cli("synth", *ARGS, "--out", out)
+    res = cli("synth", *ARGS, "--out", out, "--workers", workers)
     assert res.returncode == 4, res.stderr
-    assert "cannot write the checkpoint of shard 1: No space left on device" in res.stderr
+    # with 2 workers, shards 0 and 1 are written at the same time: either may be the one that fails
+    assert f"cannot write the checkpoint of shard {'1' if workers == 1 else ''}" in res.stderr
+    assert "No space left on device" in res.stderr
     assert "free there" in res.stderr and "--resume" in res.stderr and "internal error" not in res.stderr
     assert not out.exists()
     filler.unlink()
-    res = cli("synth", *ARGS, "--out", out, "--resume")
+    res = cli("synth", *ARGS, "--out", out, "--resume", "--workers", workers)
     assert res.returncode == 0, res.stderr
     assert digest(out) == cli_reference and not (fs / ".run.work").exists()
 
