@@ -386,6 +386,24 @@ def test_tmpfs_eval_reports(tiny_fs):
     assert not [p for p in (fs / "ev").iterdir()]
 
 
+def test_tmpfs_eval_score_out(tiny_fs, tmp_path, capsys):
+    """`kg2tool eval score --out` on a full disk: exit 4 with the path and the free space, no results file."""
+    from kg2tool.cli import main
+
+    tests = {"id": "simple_0", "question": [[{"role": "user", "content": "Capital of France?"}]],
+             "function": [{"name": "capital_of", "parameters": {"type": "dict", "properties": {}}}]}  # fmt: skip
+    (tmp_path / "tests.json").write_text(json.dumps(tests) + "\n")
+    (tmp_path / "answers.json").write_text(json.dumps({"id": "simple_0", "ground_truth": [{"capital_of": {}}]}) + "\n")
+    (tmp_path / "pred.jsonl").write_text(json.dumps({"id": "simple_0", "result": [{"capital_of": {}}]}) + "\n")
+    fs = tiny_fs("600k")
+    fill(fs, 0)
+    code = main(["eval", "score", "--predictions", str(tmp_path / "pred.jsonl"), "--tests", str(tmp_path / "tests.json"),
+                 "--answers", str(tmp_path / "answers.json"), "--out", str(fs / "res.jsonl")])  # fmt: skip
+    err = capsys.readouterr().err
+    assert code == 4 and "res.jsonl: cannot write the scored results: No space left on device" in err, err
+    assert "free there" in err and not (fs / "res.jsonl").exists() and not leftovers(fs, "res.jsonl")
+
+
 # -- kill -9 ---------------------------------------------------------------------------------------------------
 KILL_ARGS = ["--graph", str(EXAMPLE), "-n", "2000", "--seed", "5", "--no-progress"]
 
