@@ -82,3 +82,34 @@ def test_write_helpers_and_writing(tmp_path, monkeypatch):
     with pytest.raises(ValueError):  # only OS errors are output errors
         with writing(tmp_path / "d"):
             raise ValueError("a bug")
+
+
+def test_atomic_folder_replaces_a_folder_whole(tmp_path):
+    target = tmp_path / "folder"
+    target.mkdir()
+    (target / "old.txt").write_text("old")
+    with atomic_path(target, folder=True) as tmp:
+        (tmp / "new.txt").write_text("new")
+    assert [p.name for p in target.iterdir()] == ["new.txt"]
+    assert [p.name for p in tmp_path.iterdir()] == ["folder"]  # neither the temporary nor the old folder is left
+
+
+def test_atomic_folder_keeps_the_old_folder_when_the_new_cannot_move_in(tmp_path, monkeypatch):
+    import os
+
+    target = tmp_path / "folder"
+    target.mkdir()
+    (target / "old.txt").write_text("old")
+    real = os.replace
+
+    def replace(src, dst):
+        if ".tmp-" in str(src):  # moving the new folder in fails
+            raise OSError(errno.EIO, "Input/output error")
+        return real(src, dst)
+
+    monkeypatch.setattr(os, "replace", replace)
+    with pytest.raises(OutputError, match="cannot write the store: Input/output error"):
+        with atomic_path(target, folder=True, what="the store") as tmp:
+            (tmp / "new.txt").write_text("new")
+    assert [p.name for p in target.iterdir()] == ["old.txt"]
+    assert [p.name for p in tmp_path.iterdir()] == ["folder"]

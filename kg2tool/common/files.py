@@ -109,18 +109,31 @@ def atomic_path(
             tmp = Path(name)
     except OSError as exc:
         raise output_error(path, exc, what) from None
+    old = None  # where an existing folder at `path` is set aside until the new one is in place
     try:
         yield tmp
         if folder:
             os.chmod(tmp, 0o777 & ~_umask())
             if path.is_dir():
-                shutil.rmtree(path)
+                # Set the old folder aside (a rename) rather than deleting it in place: a run killed while deleting
+                # would leave a folder that still has some of its files, which could pass for complete.
+                old = Path(tempfile.mkdtemp(prefix=f".{path.name}.old-", dir=path.parent))
+                os.replace(path, old / "old")
         else:
             os.chmod(tmp, 0o666 & ~_umask())  # mkstemp creates 0600; give the file the usual permissions
         os.replace(tmp, path)
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
     except BaseException as exc:
         # The error (and the free space it reports) is made before the temporary is removed, which frees space.
         error = output_error(path, exc, what) if isinstance(exc, OSError) else None
+        if old is not None:
+            try:
+                if not path.exists() and (old / "old").exists():  # the new folder could not be moved in
+                    os.replace(old / "old", path)  # put the old one back
+                shutil.rmtree(old, ignore_errors=True)
+            except OSError:  # leave the old folder where it was set aside rather than lose the first error
+                pass
         if tmp.is_dir():
             shutil.rmtree(tmp, ignore_errors=True)
         else:
