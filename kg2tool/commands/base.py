@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from .. import __version__
 from ..common.errors import Kg2ToolError
+from ..common.files import is_output_fault, output_error
 
 
 def build_parser(modules: Sequence[str]) -> argparse.ArgumentParser:
@@ -49,6 +50,10 @@ def dispatch(parser: argparse.ArgumentParser, argv: list[str] | None = None) -> 
         print(f"kg2tool {args.command}: interrupted", file=sys.stderr)
         return 130
     except Exception as exc:  # a bug: keep the message short unless asked for the traceback
+        if is_output_fault(exc):  # a full or read-only disk is never a bug
+            error = output_error(exc.filename or "an output", exc)
+            print(f"kg2tool {args.command}: error: {error}", file=sys.stderr)
+            return error.exit_code
         if os.environ.get("KG2TOOL_DEBUG"):
             raise
         print(

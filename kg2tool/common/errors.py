@@ -4,8 +4,9 @@ Exit codes (also in the README):
     0  success
     1  unexpected internal error (a bug: please report it; rerun with KG2TOOL_DEBUG=1 for the traceback)
     2  usage error: a wrong flag, option value or config field
-    3  input error: a missing, unreadable or malformed input file (graph, dataset, config)
-    4  output error: the output exists (use --overwrite) or cannot be written
+    3  input error: a missing, unreadable or malformed input file (graph, dataset, config), or a damaged --store
+    4  output error: the output exists (use --overwrite) or cannot be written (a full or read-only disk: the message
+       names the path, what was being written and the free space left; nothing half-written is left)
     5  a missing optional extra (the message says which `pip install kg2tool[...]` to run)
     6  nothing to produce: e.g. no relation with enough support, or every candidate was dropped
   130  interrupted (Ctrl-C); nothing half-written is left at the output path
@@ -31,7 +32,7 @@ class InputError(Kg2ToolError):
 
 
 class OutputError(Kg2ToolError):
-    """An output that exists without --overwrite or cannot be written (exit 4)."""
+    """An output that exists without --overwrite or cannot be written, e.g. a full disk (exit 4)."""
     exit_code = 4
 
 

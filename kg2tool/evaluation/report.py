@@ -23,7 +23,7 @@ from collections import Counter
 from pathlib import Path
 
 from ..common.errors import MissingExtraError
-from ..common.files import write_atomic
+from ..common.files import atomic_path, write_atomic, writing
 from .stepwise import STEP_KINDS
 
 EXEC_METRICS = {
@@ -212,9 +212,8 @@ def bar_chart(summary: dict[str, float], path: str | Path, title: str = "kg2tool
     fig.savefig(buffer, format="png", dpi=100)
     plt.close(fig)
     path = Path(path)
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_bytes(buffer.getvalue())
-    tmp.replace(path)
+    with atomic_path(path, what="the eval chart") as tmp:
+        tmp.write_bytes(buffer.getvalue())
     return path
 
 
@@ -224,15 +223,17 @@ def write_reports(
     """Write the report files into ``out``; returns their paths."""
     out = Path(out)
     dump = lambda value: json.dumps(value, indent=2, ensure_ascii=False) + "\n"  # noqa: E731
-    write_atomic(out / "results.jsonl", "".join(json.dumps(r, ensure_ascii=False, default=str) + "\n" for r in rows))
-    write_atomic(out / "summary.json", dump(summary))
-    write_atomic(out / "details.json", dump(details))
-    write_atomic(out / "report.md", markdown(summary, details, title))
+    results = "".join(json.dumps(r, ensure_ascii=False, default=str) + "\n" for r in rows)
+    write_atomic(out / "results.jsonl", results, what="the eval results")
+    write_atomic(out / "summary.json", dump(summary), what="the eval summary")
+    write_atomic(out / "details.json", dump(details), what="the eval details")
+    write_atomic(out / "report.md", markdown(summary, details, title), what="the eval report")
     paths = [out / name for name in REPORT_FILES[:4]]
     if plot:
         paths.append(bar_chart(summary, out / "summary.png", title))
     else:
-        (out / "summary.png").unlink(missing_ok=True)  # never leave an earlier run's chart beside new results
+        with writing(out / "summary.png", "the eval chart (removing an earlier one)"):
+            (out / "summary.png").unlink(missing_ok=True)  # never leave an earlier run's chart beside new results
     return paths
 
 

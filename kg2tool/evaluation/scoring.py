@@ -95,7 +95,8 @@ def summary_path(results_path: str | Path) -> Path:
 
 def write_results(path: str | Path, rows: list[dict], summary: dict) -> Path:
     """Write result rows (JSON lines) and the summary JSON beside them; returns the summary's path."""
-    write_atomic(path, "".join(json.dumps(row, ensure_ascii=False, default=str) + "\n" for row in rows))
+    results = "".join(json.dumps(row, ensure_ascii=False, default=str) + "\n" for row in rows)
+    write_atomic(path, results, what="the scored results")
     target = summary_path(path)
-    write_atomic(target, json.dumps(summary, indent=2, ensure_ascii=False) + "\n")
+    write_atomic(target, json.dumps(summary, indent=2, ensure_ascii=False) + "\n", what="the score summary")
     return target

@@ -25,6 +25,7 @@ import yaml
 
 from ..common.config import SAVED_NAME, resolved_record, resolved_yaml
 from ..common.errors import OutputError
+from ..common.files import output_error, writing
 
 SPLITS = ("train", "validation", "test")
 
@@ -369,11 +370,12 @@ def write_dataset(
     out = Path(out)
     check_output(out, overwrite)
     parent = out.resolve().parent
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=parent))
+    with writing(out, "the dataset"):
+        tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=parent))
     umask = os.umask(0)
     os.umask(umask)
-    os.chmod(tmp, 0o777 & ~umask)  # mkdtemp makes it private; the dataset folder should not be
     try:
+        os.chmod(tmp, 0o777 & ~umask)  # mkdtemp makes it private; the dataset folder should not be
         feats = sft_features()
         files: dict[str, dict[str, str]] = {"sft": {}}
         for split in SPLITS:
@@ -402,8 +404,12 @@ def write_dataset(
         (tmp / SAVED_NAME).write_text(resolved_yaml(synth_record(meta, report)), encoding="utf-8")
         _fsync_dir(tmp)
         replace_folder(tmp, out)
-    except BaseException:
+    except BaseException as exc:
+        # A full disk, say: made into an OutputError (with the free space) before the temporary folder is removed.
+        error = output_error(out, exc, "the dataset") if isinstance(exc, OSError) else None
         shutil.rmtree(tmp, ignore_errors=True)
+        if error is not None:
+            raise error from None
         raise
 
 

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..common.errors import InputError, OutputError, UsageError
-from ..common.files import write_lines
+from ..common.files import output_error, write_lines, writing
 from .dataset import replace_folder
 
 FORMATS = ("openai", "sharegpt", "bfcl")
@@ -253,10 +253,16 @@ def export_bfcl(folder: Path, out: Path, overwrite: bool) -> ExportResult:
     if out.exists() and not out.is_dir():
         raise OutputError(f"{out} exists and is not a folder; --out for bfcl is a folder")
     parent = out.resolve().parent
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=parent)) / "bfcl"
+    with writing(out, "the BFCL export"):
+        tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=parent)) / "bfcl"
     try:
         shutil.copytree(src, tmp)
         replace_folder(tmp, out)
+    except shutil.Error as exc:  # copytree gathers its errors: the first one's reason
+        first = exc.args[0][0] if exc.args and exc.args[0] else ("", "", str(exc))
+        raise output_error(out, OSError(None, first[2]), "the BFCL export") from None
+    except OSError as exc:
+        raise output_error(out, exc, "the BFCL export") from None
     finally:
         shutil.rmtree(tmp.parent, ignore_errors=True)
     files = sorted(p for p in out.rglob("*") if p.is_file())
@@ -289,5 +295,5 @@ def export(
     if out.is_dir():
         raise OutputError(f"{out} is a folder; --out for {fmt} is a JSON-lines file")
     rows = load_split(folder, config, split or "train")
-    n = write_lines(out, _converted(rows, CONVERTERS[fmt, config], progress))
+    n = write_lines(out, _converted(rows, CONVERTERS[fmt, config], progress), what=f"the {fmt} export")
     return ExportResult(out=out, rows=n, files=[out])

@@ -13,6 +13,7 @@ from collections import Counter
 from pathlib import Path
 
 from ..common.errors import InputError, MissingExtraError
+from ..common.files import atomic_path, writing
 
 
 def load_rows(folder: str | Path, config: str = "sft") -> dict[str, list[dict]]:
@@ -114,7 +115,8 @@ def plot(s: dict, out_dir: str | Path) -> list[Path]:
     except ImportError:
         raise MissingExtraError("plots need matplotlib: install it with `pip install 'kg2tool[plot]'`") from None
     out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
+    with writing(out_dir, "the plots folder"):
+        out_dir.mkdir(parents=True, exist_ok=True)
     specs = [
         ("shape_mix.png", "Query shapes", s["patterns"], "conversations"),
         ("categories.png", "Categories", s["categories"], "conversations"),
@@ -137,8 +139,11 @@ def plot(s: dict, out_dir: str | Path) -> list[Path]:
         ax.set_title(title)
         fig.tight_layout()
         path = out_dir / name
-        fig.savefig(path, dpi=100)
-        plt.close(fig)
+        try:
+            with atomic_path(path, keep_suffix=True, what="a plot") as tmp:
+                fig.savefig(tmp, dpi=100, format="png")
+        finally:
+            plt.close(fig)
         paths.append(path)
     return paths
 

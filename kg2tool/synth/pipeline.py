@@ -59,7 +59,8 @@ def run_synth(
         log(f"resuming: {store.resumed} finished shard(s) found in {store.work}")
     build_args = (list(graphs), lang, config, template_dir, store_path and str(store_path))
     t1 = time.perf_counter()
-    kept, stats = merge_shards(iter_shards(synth, workers, store, backend, build_args=build_args), config, progress)
+    with store.kept_for_resume():  # a full disk, say: the finished shards are kept and --resume continues
+        kept, stats = merge_shards(iter_shards(synth, workers, store, backend, build_args=build_args), config, progress)
     elapsed = time.perf_counter() - t1
     total = sum(len(v) for v in kept.values())
     if total == 0:
@@ -89,7 +90,8 @@ def run_synth(
     }
     bfcl = bfcl_records(rows["test"], kg)
     report["bfcl"] = {cat: len(tests) for cat, (tests, _) in bfcl.items()}
-    write_dataset(out, rows, report, meta, overwrite, pairs_by_split=pairs, bfcl=bfcl)
+    with store.kept_for_resume():
+        write_dataset(out, rows, report, meta, overwrite, pairs_by_split=pairs, bfcl=bfcl)
     store.remove()
     log(
         f"wrote {total} conversations to {out} ({', '.join(f'{len(rows[s])} {s}' for s in SPLITS)}) "

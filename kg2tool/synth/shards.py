@@ -20,10 +20,11 @@ import multiprocessing as mp
 import shutil
 from collections import deque
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from ..common.errors import OutputError, UsageError
-from ..common.files import write_atomic
+from ..common.files import write_atomic, writing
 from .candidate import Candidate, ShardStats
 
 _WORKER = None  # the Synthesizer of a pool worker (inherited by fork, or built by _init_worker)
@@ -67,9 +68,10 @@ class ShardStore:
                     f"an unfinished run of this output exists ({self.work}): pass --resume to continue it, "
                     "or --overwrite to start over"
                 )
-        self.dir.mkdir(parents=True, exist_ok=True)
+        with writing(self.work, "the run's work folder (shard checkpoints)"):
+            self.dir.mkdir(parents=True, exist_ok=True)
         if not state.exists():
-            write_atomic(state, json.dumps({"fingerprint": fp}))
+            write_atomic(state, json.dumps({"fingerprint": fp}), what="the run's fingerprint")
         self.resumed = sum(1 for _ in self.dir.glob("*.json"))
 
     def path(self, i: int) -> Path:
@@ -86,7 +88,20 @@ class ShardStore:
 
     def save(self, i: int, candidates: list[Candidate], stats: ShardStats) -> None:
         """Checkpoint shard i (atomically)."""
-        write_atomic(self.path(i), _shard_json(candidates, stats))
+        write_atomic(self.path(i), _shard_json(candidates, stats), what=f"the checkpoint of shard {i}")
+
+    @contextmanager
+    def kept_for_resume(self) -> Iterator[None]:
+        """An OutputError raised in the block (a full disk, say) gets told that the finished shards are kept and
+        that `--resume` continues from them once the cause is fixed."""
+        try:
+            yield
+        except OutputError as exc:
+            done = sum(1 for _ in self.dir.glob("*.json"))
+            raise OutputError(
+                f"{exc}; the {done} finished shard(s) are kept in {self.work}: rerun the same command with --resume "
+                "to continue"
+            ) from None
 
     def remove(self) -> None:
         """Delete the work folder (once the dataset is written)."""
@@ -117,7 +132,7 @@ def _run_shard(i: int, save_dir: str | None = None):
     global _KEYS
     candidates, stats = _WORKER.candidates(i)
     if save_dir is not None:
-        write_atomic(Path(save_dir) / f"{i:06d}.json", _shard_json(candidates, stats))
+        write_atomic(Path(save_dir) / f"{i:06d}.json", _shard_json(candidates, stats), what=f"the checkpoint of shard {i}")
     if _KEYS is None:
         from .diversity import DiversityFilter
 

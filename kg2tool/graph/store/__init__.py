@@ -1,7 +1,9 @@
 """An on-disk knowledge graph for graphs that do not fit comfortably in memory (`kg2tool synth --store PATH`).
 
     PATH/manifest.json  the files it was built from (path, size, mtime, sha256), the label language, the index
-                        format; written last, so a folder without it is not a store
+                        format, the size and checksum of every index file; written last, and the folder is built
+                        under a hidden temporary name and renamed into place only when complete, so a killed or
+                        failed build never leaves anything at PATH
     PATH/oxigraph/      pyoxigraph's persistent (RocksDB) store of every triple, bulk-loaded from the files; it can
                         be queried with SPARQL (`pyoxigraph.Store.read_only("PATH/oxigraph")`)
     PATH/index/         kg2tool's index of the graph as flat arrays, read through mmap: entity IRIs, labels,
@@ -9,7 +11,9 @@
                         degrees, every relation's adjacency both ways (CSR), attribute values
 
 `open_store(PATH, graphs)` builds the store on first use and reuses it after; it refuses a store built from other
-files (path, size or modification time changed) or with another `--lang` unless asked to rebuild it.
+files (path, size or modification time changed) or with another `--lang` unless asked to rebuild it (exit 2), and
+a damaged store (an index file missing, cut short or changed; a damaged manifest) or one of another index format
+(exit 3, naming the file and `--rebuild-store`; see `manifest` for the cost of the check).
 `StoreGraph` has the interface of `kg2tool.graph.model.KnowledgeGraph` that the walker, the executor and the
 writers use.
 

@@ -9,6 +9,7 @@ offsets, and sorted lookup tables (key -> entity id) searched by binary search o
 
 from __future__ import annotations
 
+import errno
 import mmap
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -19,7 +20,13 @@ def save_array(out: Path, name: str, arr) -> None:
     """Save a numpy array as `out/NAME.npy`."""
     import numpy as np
 
-    np.save(out / f"{name}.npy", arr)
+    try:
+        np.save(out / f"{name}.npy", arr)
+    except OSError as exc:
+        if exc.errno is None and "requested and" in str(exc):
+            # numpy's short write ("N requested and M written") carries no errno; a short write is a full disk.
+            raise OSError(errno.ENOSPC, f"No space left on device ({exc})") from None
+        raise
 
 
 def save_strings(out: Path, name: str, arr) -> None:
