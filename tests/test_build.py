@@ -62,7 +62,7 @@ def test_literal_values_by_datatype():
 def test_build_graph_rules_on_triples():
     g = rdflib.Graph()
     g.add((EX.a, EX.knows, EX.b))
-    g.add((EX.a, rdflib.RDFS.seeAlso, EX.c))  # a schema predicate: no relation, c is no entity
+    g.add((EX.a, rdflib.RDFS.seeAlso, EX.c))  # a link predicate: a URL value, c is no entity
     g.add((EX.a, rdflib.RDF.type, EX.Person))
     g.add((EX.Person, rdflib.RDFS.label, rdflib.Literal("person", lang="en")))
     g.add((EX.a, EX.knows, rdflib.BNode()))  # skipped and counted
@@ -82,5 +82,6 @@ def test_build_graph_rules_on_triples():
     assert (motto.kind, motto.values) == ("string", {0: ("hello",)})
     assert kg.labels == ["a", "b"] and kg.stats.unlabeled_entities == 2
     assert kg.stats.blank_node_triples_skipped == 1 and kg.stats.ill_typed_literals_skipped == 1
-    assert (kg.stats.relation_triples, kg.stats.attribute_values, kg.stats.files) == (1, 3, ["g.ttl"])
+    assert kg.attributes[str(rdflib.RDFS.seeAlso)].values == {0: (str(EX.c),)}
+    assert (kg.stats.relation_triples, kg.stats.attribute_values, kg.stats.files) == (1, 4, ["g.ttl"])
     assert kg.degree == [1, 1] and list(kg.iter_facts()) == [("a", "knows", "b")]

@@ -23,6 +23,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from ..common.errors import InputError
+from .hygiene import is_opaque_id, local_part, tidy_edges
 from .model import (
     ALT_LABEL_PREDICATES,
     DESCRIPTION_PREDICATES,
@@ -36,7 +37,6 @@ from .model import (
     PredicateRules,
     Relation,
 )
-from .hygiene import is_opaque_id, local_part, tidy_edges
 from .names import clean_text, lang_rank, pick_texts, readable_local_name
 from .parse import parse_files
 

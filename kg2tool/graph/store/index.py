@@ -272,7 +272,6 @@ class IndexBuilder:
             labels, lambda i: self._text(2, ent_pid_list[i]), _Ids(ids.iris),
             lambda i: json.loads(types[i])[0] if types[i] else "",
         )  # fmt: skip
-        del types
         self._write_names(out, labels, names, alts)
         self._write_lookup(out, names, labels, alts, degree)
         del names, labels, alts
