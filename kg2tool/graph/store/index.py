@@ -12,6 +12,9 @@ in-memory load (the rules of kg2tool.graph.build.build_graph) computed with nump
 Per triple the pass does a few dict and array operations (edges are kept as typed arrays of provisional ids,
 texts per entity only as needed), so the build's memory grows with the number of entities, not with the size of
 the files.
+
+Long because the pass, the hygiene step (kg2tool.graph.hygiene) and the tables share one builder's state, and each
+mirrors a step of kg2tool.graph.build that must stay side by side with it to give the same graph.
 """
 
 from __future__ import annotations
@@ -125,7 +128,7 @@ class IndexBuilder:
 
     def _scan(self, parser) -> None:
         """Sort every parsed triple into texts, literal values, type links and relation edges (provisional ids).
-        One loop with local names: it runs once per triple of the graph."""
+        Long because it is the per-triple hot loop: one loop with local names and no helper call per triple."""
         import pyoxigraph as ox
         from rdflib import Literal as RdfLiteral
 
