@@ -65,3 +65,12 @@ def test_unique_names_never_use_iris_or_opaque_ids():
     assert len(set(names)) == len(names)
     for n in names:
         assert "http" not in n and "<" not in n and "(13951335)" not in n and "(660)" not in n
+
+
+def test_entity_name_from_iri_splits_pascal_case_and_never_gives_the_iri():
+    from kg2tool.graph.names import entity_name_from_iri
+
+    assert entity_name_from_iri("https://www.omg.org/spec/LCC/UnitedStatesOfAmerica") == "United States Of America"
+    assert entity_name_from_iri("http://ex.org/BNYMellon") == "BNY Mellon"
+    assert entity_name_from_iri("http://ex.org/ZeroX") == "ZeroX" and entity_name_from_iri("http://e/iPhone") == "iPhone"
+    assert entity_name_from_iri("http://ex.org/_/") == "ex.org"  # nothing readable: the host, not the IRI

@@ -37,7 +37,7 @@ from .model import (
     PredicateRules,
     Relation,
 )
-from .names import clean_text, lang_rank, pick_texts, readable_local_name
+from .names import clean_text, entity_name_from_iri, lang_rank, pick_texts, readable_local_name
 from .parse import parse_files
 
 _INTEGER_TYPES = {
@@ -191,7 +191,7 @@ def _entity_texts(got: _Triples, entities: list[str], stats: LoadStats) -> tuple
         lab = lab_vals[0] if lab_vals else ""
         if not lab:
             stats.unlabeled_entities += 1
-            lab = readable_local_name(iri)
+            lab = entity_name_from_iri(iri)
         labels.append(lab)
         pref_alts = [v for v, lg in texts["alt"].get(iri, []) + texts["label"].get(iri, []) if lang_rank(lg, lang) < 3]
         alts.append(tuple(sorted({a for a in pref_alts if a and a != lab})))

@@ -53,6 +53,8 @@ AXIOM_PREDICATES = frozenset(
         "annotatedSource", "annotatedProperty", "annotatedTarget", "members", "distinctMembers",
     )]
     + [SKOS + p for p in ("inScheme", "topConceptOf", "hasTopConcept", "exactMatch", "closeMatch")]
+    # a web page's topic: the page is no entity to ask about (its link is kept by the inverse, mainEntityOfPage)
+    + [FOAF + "primaryTopic", "http://schema.org/mainEntity", "https://schema.org/mainEntity"]
 )  # fmt: skip
 # Predicates whose objects are web pages, files or images: their IRIs become string attributes (URLs), not
 # entities to ask about.
@@ -60,7 +62,8 @@ LINK_PREDICATES = frozenset(
     [RDFS + "seeAlso"]
     + [FOAF + p for p in ("page", "homepage", "depiction", "img", "logo", "isPrimaryTopicOf", "weblog")]
     + [s + p for s in ("http://schema.org/", "https://schema.org/") for p in ("image", "url", "sameAs", "logo",
-                                                                              "thumbnailUrl", "contentUrl")]
+                                                                              "thumbnailUrl", "contentUrl",
+                                                                              "mainEntityOfPage")]
 )  # fmt: skip
 # Predicates about the schema itself, never turned into relation tools.
 META_PREDICATES = frozenset(

@@ -27,6 +27,28 @@ def readable_local_name(iri: str) -> str:
     return local or iri
 
 
+_PASCAL_PART = re.compile(r"[A-Z][a-z0-9]+|[A-Z]+(?=[A-Z][a-z]|$)")
+
+
+def entity_name_from_iri(iri: str) -> str:
+    """The name of an entity without a label: its readable local name (`readable_local_name`), PascalCase split
+    into words (`UnitedStatesOfAmerica` -> `United States Of America`; `ZeroX`, `iPhone` stay), and never the
+    IRI itself (an IRI without a readable local part gives its host)."""
+    local = readable_local_name(iri)
+    if local == iri:
+        from urllib.parse import urlsplit
+
+        try:
+            return urlsplit(iri).netloc or iri.split(":", 1)[-1].strip("/") or "unnamed"
+        except ValueError:
+            return "unnamed"
+    if " " not in local and local[:1].isupper():
+        parts = _PASCAL_PART.findall(local)
+        if len(parts) >= 2 and "".join(parts) == local and all(len(p) >= 2 for p in parts):
+            return " ".join(parts)
+    return local
+
+
 def lang_rank(lang: str | None, pref: str) -> int:
     """How well a language tag fits the preferred language `pref` (lower is better): 0 the same tag, 1 the same
     base language, 2 no tag, 3 another language. Only ranks below 3 count as the preferred languages."""
@@ -82,7 +104,10 @@ def _disambiguators(i: int, lab: str, description, kind, entities) -> list[str]:
     """The texts that may follow a shared label in parentheses, best first: the description, the kind (a type
     label), the readable local name, the IRI's folder and host; never an opaque id (a number, a Wikidata id)."""
     folder, host = _namespace(entities[i])
-    got = [clean_text(description(i), 80), kind(i), readable_local_name(entities[i]), folder, host]
+    desc = clean_text(description(i), 80)
+    local = entity_name_from_iri(entities[i])
+    # a long description makes a long name: the kind, local name or folder first when one of them is unique
+    got = [desc, kind(i), local, folder, host] if len(desc) <= 60 else [kind(i), local, folder, desc, host]
     return [g if g and g != lab and not is_opaque_id(g) and "://" not in g else "" for g in got]
 
 
@@ -171,6 +196,7 @@ class EntityNames:
 __all__ = [
     "EntityNames",
     "clean_text",
+    "entity_name_from_iri",
     "lang_rank",
     "normalize_name",
     "pick_texts",

@@ -38,7 +38,7 @@ from ..model import (
     TYPE_PREDICATES,
     PredicateRules,
 )
-from ..names import clean_text, lang_rank, normalize_name, readable_local_name, unique_names
+from ..names import clean_text, entity_name_from_iri, lang_rank, normalize_name, readable_local_name, unique_names
 from ..parse import detect_format
 from .arrays import save_array, save_strings, save_table
 from .source import OX_FORMATS, HashingReader, ox_literal_value
@@ -398,7 +398,7 @@ class IndexBuilder:
             got = best_label.get(pid)
             if got is None or not got[2]:
                 unlabeled += 1
-                labels.append(readable_local_name(pid_iri[pid]))
+                labels.append(entity_name_from_iri(pid_iri[pid]))
             else:
                 labels.append(got[2])
         return labels, unlabeled
