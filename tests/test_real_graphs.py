@@ -16,7 +16,7 @@ from conftest import EXAMPLE
 
 from kg2tool.graph.build import load_graph
 from kg2tool.graph.hygiene import is_opaque_id
-from kg2tool.graph.model import AXIOM_PREDICATES
+from kg2tool.graph.model import AXIOM_PREDICATES, PredicateRules
 from kg2tool.synth.synthesizer import SynthConfig, Synthesizer
 from kg2tool.synth.tools import ToolSet
 
@@ -111,3 +111,30 @@ def test_store_gives_the_same_dataset_on_real_graphs(tmp_path):
             outs.append(out)
         for f in sorted(p.relative_to(outs[0]) for p in (outs[0] / "sft").rglob("*.parquet")):
             assert (outs[0] / f).read_bytes() == (outs[1] / f).read_bytes(), f
+
+
+def test_predicate_flags_reach_the_graph_and_are_recorded(tmp_path):
+    """--include-predicate makes owl:sameAs a relation, --exclude-predicate drops one; both land in
+    kg2tool_config.yaml and the card's command."""
+    from kg2tool.cli import main
+    from kg2tool.common.config import read_resolved
+
+    owl_same, city = "http://www.w3.org/2002/07/owl#sameAs", "http://data.nobelprize.org/terms/city"
+    graph = tmp_path / "g.ttl"
+    lines = ["@prefix ex: <http://ex.org/> . @prefix owl: <http://www.w3.org/2002/07/owl#> ."]
+    for i in range(8):
+        lines.append(f'ex:p{i} <http://www.w3.org/2000/01/rdf-schema#label> "Person {i}" ; ex:knows ex:p{(i + 1) % 8} ;'
+                     f' owl:sameAs ex:q{i} ; <{city}> ex:c{i % 2} .')  # fmt: skip
+        lines.append(f'ex:q{i} <http://www.w3.org/2000/01/rdf-schema#label> "Twin {i}" .')
+    graph.write_text("\n".join(lines), encoding="utf-8")
+    out = tmp_path / "out"
+    args = ["synth", "--graph", str(graph), "--out", str(out), "-n", "20", "--no-progress", "--min-support", "2"]
+    assert main(args + ["--include-predicate", owl_same, "--exclude-predicate", city]) == 0
+    options = read_resolved(out)["options"]
+    assert options["include_predicate"] == [owl_same] and options["exclude_predicate"] == [city]
+    assert f"--include-predicate '{owl_same}' --exclude-predicate {city}" in read_resolved(out)["card_command"]
+    kg = load_graph([graph], predicates=PredicateRules(frozenset({owl_same}), frozenset({city})))
+    assert owl_same in kg.relations and city not in kg.relations
+    assert owl_same not in load_graph([graph]).relations
+    bad = ["synth", "--graph", str(graph), "--out", str(tmp_path / "bad"), "--include-predicate", city]
+    assert main(bad + ["--exclude-predicate", city]) == 2 and not (tmp_path / "bad").exists()

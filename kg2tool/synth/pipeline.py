@@ -34,6 +34,7 @@ def run_synth(
     backend: str = "process",
     store_path=None,
     rebuild_store: bool = False,
+    predicates=None,
 ) -> dict:
     """Load the graph(s), synthesize `config.n` verified conversations, write the dataset folder; return the report.
 
@@ -50,14 +51,16 @@ def run_synth(
     out = Path(out)
     check_output(out, overwrite)  # fail before the expensive part
     paraphrase_backend = _check_options(config, workers, backend, store_path, rebuild_store)
-    kg, graph_sha256 = _load_graph(graphs, lang, store_path, rebuild_store, log)
+    kg, graph_sha256 = _load_graph(graphs, lang, store_path, rebuild_store, log, predicates)
     synth = Synthesizer(kg, config, template_dir)
     log(f"derived {len(synth.ts.specs)} tools; sampling shapes: {', '.join(synth.shapes)}")
-    fp = fingerprint(graph_sha256, config.to_dict(), lang, synth.renderer.dir, __version__)
+    fp_config = config.to_dict() | ({"predicates": [sorted(predicates.include), sorted(predicates.exclude)]}
+                                    if predicates is not None else {})  # fmt: skip
+    fp = fingerprint(graph_sha256, fp_config, lang, synth.renderer.dir, __version__)
     store = ShardStore(out, fp, resume=resume, overwrite=overwrite)
     if store.resumed:
         log(f"resuming: {store.resumed} finished shard(s) found in {store.work}")
-    build_args = (list(graphs), lang, config, template_dir, store_path and str(store_path))
+    build_args = (list(graphs), lang, config, template_dir, store_path and str(store_path), predicates)
     t1 = time.perf_counter()
     kept, stats = merge_shards(iter_shards(synth, workers, store, backend, build_args=build_args), config, progress)
     elapsed = time.perf_counter() - t1
@@ -119,7 +122,7 @@ def _check_options(config: SynthConfig, workers: int, backend: str, store_path, 
     return make_paraphrase_backend(config.paraphrase)
 
 
-def _load_graph(graphs: list[str], lang: str, store_path, rebuild_store: bool, log):
+def _load_graph(graphs: list[str], lang: str, store_path, rebuild_store: bool, log, predicates=None):
     """(graph, its identity for the fingerprint and card): loaded in memory (identity: the files' SHA-256), or
     opened from the on-disk store at `store_path` (identity: the store's)."""
     import time
@@ -130,10 +133,10 @@ def _load_graph(graphs: list[str], lang: str, store_path, rebuild_store: bool, l
     if store_path:
         from ..graph.store import open_store
 
-        kg = open_store(store_path, graphs, lang=lang, rebuild=rebuild_store, log=log)
+        kg = open_store(store_path, graphs, lang=lang, rebuild=rebuild_store, log=log, predicates=predicates)
         graph_sha256 = kg.sha256
     else:
-        kg = load_graph(graphs, lang=lang)
+        kg = load_graph(graphs, lang=lang, predicates=predicates)
         graph_sha256 = [file_sha256(g) for g in graphs]
     log(f"loaded {kg.summary()} from {len(graphs)} file(s) in {time.perf_counter() - t0:.1f}s")
     return kg, graph_sha256

@@ -34,13 +34,22 @@ def file_info(path: Path) -> dict:
     return {"path": str(path.resolve()), "size": st.st_size, "mtime_ns": st.st_mtime_ns}
 
 
-def mismatch(manifest: dict, files: list[dict], lang: str) -> str:
-    """Why a store with `manifest` cannot serve the graph files `files` (file_info of each) in language `lang`, or
-    "" when it can."""
+def rules_record(predicates) -> dict:
+    """The manifest's record of `PredicateRules` (--include/--exclude-predicate): {} for the defaults."""
+    if predicates is None or not (predicates.include or predicates.exclude):
+        return {}
+    return {"include": sorted(predicates.include), "exclude": sorted(predicates.exclude)}
+
+
+def mismatch(manifest: dict, files: list[dict], lang: str, predicates: dict | None = None) -> str:
+    """Why a store with `manifest` cannot serve the graph files `files` (file_info of each) in language `lang` with
+    the predicate rules `predicates` (`rules_record`), or "" when it can."""
     if manifest.get("index_format") != INDEX_FORMAT:
         return "it was built by another version of kg2tool"
     if manifest.get("lang") != lang:
         return f"it was built with --lang {manifest.get('lang')}, not {lang}"
+    if manifest.get("predicates", {}) != (predicates or {}):
+        return "it was built with other --include-predicate/--exclude-predicate options"
     built = [{k: f[k] for k in ("path", "size", "mtime_ns")} for f in manifest.get("files", [])]
     if [f["path"] for f in built] != [f["path"] for f in files]:
         was = ", ".join(f["path"] for f in built)
@@ -51,4 +60,4 @@ def mismatch(manifest: dict, files: list[dict], lang: str) -> str:
     return ""
 
 
-__all__ = ["INDEX_FORMAT", "file_info", "mismatch", "read_manifest"]
+__all__ = ["INDEX_FORMAT", "file_info", "mismatch", "read_manifest", "rules_record"]
