@@ -54,9 +54,7 @@ def run_synth(
     kg, graph_sha256 = _load_graph(graphs, lang, store_path, rebuild_store, log, predicates)
     synth = Synthesizer(kg, config, template_dir)
     log(f"derived {len(synth.ts.specs)} tools; sampling shapes: {', '.join(synth.shapes)}")
-    fp_config = config.to_dict() | ({"predicates": [sorted(predicates.include), sorted(predicates.exclude)]}
-                                    if predicates is not None else {})  # fmt: skip
-    fp = fingerprint(graph_sha256, fp_config, lang, synth.renderer.dir, __version__)
+    fp = fingerprint(graph_sha256, _fingerprinted(config, predicates), lang, synth.renderer.dir, __version__)
     store = ShardStore(out, fp, resume=resume, overwrite=overwrite)
     if store.resumed:
         log(f"resuming: {store.resumed} finished shard(s) found in {store.work}")
@@ -100,6 +98,14 @@ def run_synth(
         f"({', '.join(f'{k} {v}' for k, v in sorted(report['dropped'].items())) or 'none'})"
     )
     return report
+
+
+def _fingerprinted(config: SynthConfig, predicates) -> dict:
+    """What of the config identifies a run for resuming: the SynthConfig, plus the --include/--exclude-predicate
+    rules when given (left out otherwise, so runs without them keep their fingerprint)."""
+    if predicates is None:
+        return config.to_dict()
+    return config.to_dict() | {"predicates": [sorted(predicates.include), sorted(predicates.exclude)]}
 
 
 def _check_options(config: SynthConfig, workers: int, backend: str, store_path, rebuild_store: bool):
