@@ -5,7 +5,7 @@ Rules:
   links, relation edges and literal values; the rdflib graph is then dropped. Everything is sorted by IRI, so the
   same files give the same indexes whatever the parse order.
 - Schema and axiom predicates (owl:sameAs, rdfs:subClassOf, ...) are skipped, link predicates (foaf:page,
-  schema:image, ...) and link-only relations become URL string attributes, self-loops and unlabeled nodes with
+  schema:image, ...) and link-only relations become URL string attributes, unlabeled nodes with
   opaque ids are dropped (kg2tool.graph.hygiene; `PredicateRules` from --include/--exclude-predicate override).
 - Blank nodes get random ids from the parser, which would break determinism and cannot be named by a user;
   triples that touch them are skipped and counted in `LoadStats`.
@@ -145,7 +145,7 @@ def _collect(rdf, lang: str, stats: LoadStats, rules: PredicateRules) -> _Triple
 
 
 def _tidy(got: _Triples, stats: LoadStats, rules: PredicateRules) -> None:
-    """Apply kg2tool.graph.hygiene's rules to the collected edges in place: self-loops and opaque unlabeled nodes
+    """Apply kg2tool.graph.hygiene's rules to the collected edges in place: opaque unlabeled nodes
     dropped, link-only relations turned into URL string attributes."""
     subjects = set(got.type_links) | set(got.texts["label"]) | set(got.texts["desc"])
     for by_s in list(got.attr_vals.values()) + list(got.str_attr_lang.values()):
@@ -163,7 +163,6 @@ def _tidy(got: _Triples, stats: LoadStats, rules: PredicateRules) -> None:
         for s in [s for s in by_s if not labels.get(s) and is_opaque_id(local_part(s))]:
             dropped.add(s)
             del by_s[s]
-    stats.self_loops_skipped += tidy.self_loops
     stats.opaque_nodes_skipped += len(dropped)
     stats.link_relations += len(tidy.links)
 

@@ -2,7 +2,6 @@
 relation edges are kept, which become URL attributes, and which nodes are never shown to a user.
 
 Rules, applied after the pass over the triples (they need to know which nodes have a label or outgoing triples):
-- An edge from a node to itself is dropped (`x wikidataLink x`, `x sameAs x`): no question has it as an answer.
 - A node without any label whose local name is an opaque id (a number, a Wikidata id or statement id, a UUID, a
   long hex string) is dropped with its edges and values: it would be an entity named "13951335" or
   "Q181795-7ED1FB19-...". Such nodes are mostly the intermediate nodes of reified n-ary relations (a film role,
@@ -63,12 +62,11 @@ def is_link(subject_iri: str, object_iri: str) -> bool:
 @dataclass
 class Tidied:
     """What `tidy_edges` keeps: relation edges by predicate, URL values by predicate (subject node, IRI text), the
-    opaque nodes dropped, and counts of what was dropped."""
+    opaque nodes dropped, and the number of edges dropped with them."""
 
     edges: dict = field(default_factory=dict)
     links: dict = field(default_factory=dict)
     opaque: set = field(default_factory=set)
-    self_loops: int = 0
     opaque_edges: int = 0
 
 
@@ -95,9 +93,7 @@ def tidy_edges(
     for p in sorted(rel_edges):
         pairs = []
         for s, o in rel_edges[p]:
-            if s == o:
-                out.self_loops += 1
-            elif opaque(s):
+            if opaque(s):
                 out.opaque_edges += 1
                 out.opaque.add(s)
             else:

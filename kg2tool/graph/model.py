@@ -142,7 +142,6 @@ class LoadStats:
     ill_typed_literals_skipped: int = 0
     unlabeled_entities: int = 0
     schema_triples_skipped: int = 0
-    self_loops_skipped: int = 0
     opaque_nodes_skipped: int = 0
     link_relations: int = 0
 

@@ -84,7 +84,7 @@ class IndexBuilder:
         self.lang = lang
         self.rules = predicates or PredicateRules()
         self.schema_skipped = 0
-        self.tidy_stats = {"self_loops_skipped": 0, "opaque_nodes_skipped": 0, "link_relations": 0}
+        self.tidy_stats = {"opaque_nodes_skipped": 0, "link_relations": 0}
         self.ids: dict[str, int] = {}  # IRI -> provisional id, in order of first sight
         self.rels: dict[str, tuple[array, array]] = {}  # predicate -> (subjects, objects) provisional ids
         self.best: list[dict[int, tuple]] = [{}, {}, {}]  # label / (unused) / description: pid -> (key, text)
@@ -226,7 +226,7 @@ class IndexBuilder:
         return _LINK if rule == "link" else _OTHER
 
     def _tidy(self) -> None:
-        """kg2tool.graph.hygiene's rules on the collected edges (as kg2tool.graph.build._tidy): self-loops and opaque
+        """kg2tool.graph.hygiene's rules on the collected edges (as kg2tool.graph.build._tidy): opaque
         unlabeled nodes dropped, link-only relations turned into URL string values."""
         pid_iri = list(self.ids)
         labelled = self.best[0].__contains__
@@ -249,7 +249,6 @@ class IndexBuilder:
                     dropped |= bad
                     table[p] = [v for v in vals if v[0] not in bad]
         self.tidy_stats = {
-            "self_loops_skipped": tidy.self_loops,
             "opaque_nodes_skipped": len(dropped),
             "link_relations": len(tidy.links),
         }
