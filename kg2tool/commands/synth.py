@@ -42,7 +42,7 @@ def _add_data_options(p: argparse.ArgumentParser) -> None:
         action="append",
         required=True,
         metavar="FILE",
-        help="RDF file (.ttl .nt .nq .rdf/.xml/.owl .jsonld/.json, optionally .gz); repeat to merge",
+        help="RDF file (.ttl .nt .nq .trig .rdf/.xml/.owl .jsonld/.json, optionally .gz); repeat to merge",
     )
     p.add_argument("--out", required=True, help="output folder (must not exist unless --overwrite)")
     p.add_argument("-n", "--num", type=int, default=None, help="number of conversations (default 2000)")
