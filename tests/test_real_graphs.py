@@ -117,7 +117,7 @@ def test_predicate_flags_reach_the_graph_and_are_recorded(tmp_path):
     """--include-predicate makes owl:sameAs a relation, --exclude-predicate drops one; both land in
     kg2tool_config.yaml and the card's command."""
     from kg2tool.cli import main
-    from kg2tool.common.config import read_resolved
+    from kg2tool.common.config import read_resolved, recorded_predicates
 
     owl_same, city = "http://www.w3.org/2002/07/owl#sameAs", "http://data.nobelprize.org/terms/city"
     graph = tmp_path / "g.ttl"
@@ -132,6 +132,7 @@ def test_predicate_flags_reach_the_graph_and_are_recorded(tmp_path):
     assert main(args + ["--include-predicate", owl_same, "--exclude-predicate", city]) == 0
     options = read_resolved(out)["options"]
     assert options["include_predicate"] == [owl_same] and options["exclude_predicate"] == [city]
+    assert recorded_predicates(out) == ([owl_same], [city])  # for eval/train to load the graph the same way
     assert f"--include-predicate '{owl_same}' --exclude-predicate {city}" in read_resolved(out)["card_command"]
     kg = load_graph([graph], predicates=PredicateRules(frozenset({owl_same}), frozenset({city})))
     assert owl_same in kg.relations and city not in kg.relations
