@@ -111,6 +111,15 @@ def test_store_gives_the_same_dataset_on_real_graphs(tmp_path):
             outs.append(out)
         for f in sorted(p.relative_to(outs[0]) for p in (outs[0] / "sft").rglob("*.parquet")):
             assert (outs[0] / f).read_bytes() == (outs[1] / f).read_bytes(), f
+    # the executor's view of shared names (ids_named) is the same in memory and in the store
+    from kg2tool.graph.store import open_store
+
+    mem = load_graph(GRAPHS["nobel"])
+    disk = open_store(tmp_path / "nobel.store", GRAPHS["nobel"], log=lambda msg: None)
+    shared = sorted(lab for lab, n in Counter(mem.labels).items() if n > 1)[:40]
+    assert len(shared) > 5
+    for text in shared + ["naples", "William Golding", "no such name"]:
+        assert [mem.name(i) for i in mem.ids_named(text)] == [disk.name(i) for i in disk.ids_named(text)], text
 
 
 def test_predicate_flags_reach_the_graph_and_are_recorded(tmp_path):

@@ -215,21 +215,18 @@ class KnowledgeGraph(EntityNames):
         return self._by_norm.get(normalize_name(name))
 
     def ids_named(self, name: str) -> list[int]:
-        """Every entity `name` may mean, sorted: the one with that display name; else all with that label; else
-        all whose name, label or alternative label has the same lenient key (see `resolve`)."""
+        """Every entity `name` may mean, sorted: the one with that display name; else every entity with that label;
+        else the one `resolve` gives (the lenient key), or none. The on-disk store answers the same."""
         if name in self._by_name:
             return [self._by_name[name]]
         if not hasattr(self, "_all_by_label"):
             self._all_by_label: dict[str, list[int]] = {}
-            self._all_by_norm: dict[str, list[int]] = {}
-            for i in range(len(self.entities)):
-                self._all_by_label.setdefault(self.labels[i], []).append(i)
-                for key in {normalize_name(t) for t in (self.names[i], self.labels[i], *self.alt_labels[i])}:
-                    if key:
-                        self._all_by_norm.setdefault(key, []).append(i)
+            for i, lab in enumerate(self.labels):
+                self._all_by_label.setdefault(lab, []).append(i)
         if name in self._all_by_label:
             return list(self._all_by_label[name])
-        return list(self._all_by_norm.get(normalize_name(name), []))
+        eid = self.resolve(name)
+        return [] if eid is None else [eid]
 
     def longest_name_in(self, text: str) -> str | None:
         """The longest entity name that occurs in `text` (the first in id order among equally long), or None."""

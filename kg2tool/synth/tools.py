@@ -317,7 +317,7 @@ class ToolSet:
         if eid is not None and kg.name(eid) == text:
             return eid
         scope = self._scope(spec)
-        cands = kg.ids_named(text) if hasattr(kg, "ids_named") else ([eid] if eid is not None else [])
+        cands = kg.ids_named(text)
         inside = [c for c in cands if c in scope]
         if len(inside) == 1:
             return inside[0]
