@@ -7,6 +7,7 @@ It re-validates every call with jsonschema directly and re-executes it through a
 from __future__ import annotations
 
 import json
+import re
 
 from jsonschema import Draft202012Validator
 
@@ -73,4 +74,38 @@ def check_row(row: dict, toolset) -> list[str]:
             got |= {str(x) for x in r} if isinstance(r, list) else {str(r)}
         if got != set(row["answers"]):
             problems.append("last results differ from answers")
+    return problems
+
+
+# ---------------------------------------------------------------------------------------------- language lint
+# Rules over the questions and answers a user would read. HYGIENE rules are about the graph's data (kg2tool.graph:
+# IRIs, opaque ids, numeric disambiguators); WORDING rules are about the templates and relation wording.
+HYGIENE_RULES = {
+    "raw IRI": re.compile(r"<?https?://|urn:[a-z]"),
+    "numeric-id disambiguator": re.compile(r"\(\d{3,}\)"),
+    "statement id": re.compile(r"\bQ\d+-[0-9A-Fa-f]{8}"),
+    "uuid": re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"),
+}
+WORDING_RULES = {
+    "the has": re.compile(r"\bthe has[A-Z_ ]"),
+    "of of": re.compile(r"\bof of\b"),
+    "entities whose": re.compile(r"\bentities whose\b"),
+}
+
+
+def lint_row(row: dict, rules: dict) -> list[str]:
+    """Problems `rules` (name -> regex) find in the text a user reads: every user message and the final answer.
+    Gold answers that are URLs (values of link attributes such as an image) are allowed in the answer, nowhere
+    else. Returns "rule: snippet" strings (empty: clean)."""
+    urls = [a for a in row["answers"] if str(a).startswith(("http://", "https://"))]
+    texts = [m["content"] for m in row["messages"] if m["role"] == "user"]
+    final = row["messages"][-1]["content"]
+    for url in urls:
+        final = final.replace(url, "URL")
+    problems = []
+    for text in texts + [final]:
+        for name, rx in rules.items():
+            hit = rx.search(text)
+            if hit:
+                problems.append(f"{name}: ...{text[max(0, hit.start() - 40) : hit.end() + 40]}...")
     return problems

@@ -62,7 +62,7 @@ def test_literal_values_by_datatype():
 def test_build_graph_rules_on_triples():
     g = rdflib.Graph()
     g.add((EX.a, EX.knows, EX.b))
-    g.add((EX.a, rdflib.RDFS.seeAlso, EX.c))  # a schema predicate: no relation, c is no entity
+    g.add((EX.a, rdflib.RDFS.seeAlso, EX.c))  # a link predicate: a URL value, c is no entity
     g.add((EX.a, rdflib.RDF.type, EX.Person))
     g.add((EX.Person, rdflib.RDFS.label, rdflib.Literal("person", lang="en")))
     g.add((EX.a, EX.knows, rdflib.BNode()))  # skipped and counted
@@ -82,5 +82,59 @@ def test_build_graph_rules_on_triples():
     assert (motto.kind, motto.values) == ("string", {0: ("hello",)})
     assert kg.labels == ["a", "b"] and kg.stats.unlabeled_entities == 2
     assert kg.stats.blank_node_triples_skipped == 1 and kg.stats.ill_typed_literals_skipped == 1
-    assert (kg.stats.relation_triples, kg.stats.attribute_values, kg.stats.files) == (1, 3, ["g.ttl"])
+    assert kg.attributes[str(rdflib.RDFS.seeAlso)].values == {0: (str(EX.c),)}
+    assert (kg.stats.relation_triples, kg.stats.attribute_values, kg.stats.files) == (1, 4, ["g.ttl"])
     assert kg.degree == [1, 1] and list(kg.iter_facts()) == [("a", "knows", "b")]
+
+
+HYGIENE_TTL = """@prefix ex: <http://ex.org/> . @prefix owl: <http://www.w3.org/2002/07/owl#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> . @prefix foaf: <http://xmlns.com/foaf/0.1/> .
+@prefix schema: <http://schema.org/> . @prefix wds: <http://www.wikidata.org/entity/statement/> .
+ex:golding rdfs:label "William Golding" ; ex:bornIn ex:newquay ; owl:sameAs <http://dbpedia.org/resource/W_G> ;
+    foaf:page <http://nobelprize.org/golding.html> ; schema:image <http://img.org/golding.jpg> ;
+    ex:work <http://pubmed.org/13951335> ; ex:self ex:golding ; owl:versionInfo "v1" .
+ex:newquay rdfs:label "Newquay" ; owl:disjointWith ex:golding ; rdfs:subClassOf ex:Place .
+ex:Dry rdfs:label "Dry" ; ex:near ex:newquay . <http://other.org/ns#Dry> rdfs:label "Dry" ; ex:near ex:newquay .
+wds:Q1-7ED1FB19-89C0-480D-A000-000000000001 a ex:FilmRole ; ex:person ex:golding ; ex:film ex:film1 ;
+    ex:year 1960 .
+ex:film1 rdfs:label "Lord of the Flies" .
+"""
+
+
+def _hygiene_graph(tmp_path, **kw):
+    path = tmp_path / "h.ttl"
+    path.write_text(HYGIENE_TTL, encoding="utf-8")
+    return load_graph([path], **kw)
+
+
+def test_real_graph_hygiene(tmp_path):
+    kg = _hygiene_graph(tmp_path)
+    owl, golding = "http://www.w3.org/2002/07/owl#", kg.index["http://ex.org/golding"]
+    # axioms are no relations (nor attributes); the statement node is gone; a self-link is data and stays
+    for p in ("sameAs", "disjointWith", "versionInfo"):
+        assert owl + p not in kg.relations and owl + p not in kg.attributes
+    assert "http://www.w3.org/2000/01/rdf-schema#subClassOf" not in kg.relations
+    assert kg.relations["http://ex.org/self"].forward == {golding: (golding,)}
+    assert "http://ex.org/person" not in kg.relations
+    assert not any("7ED1FB19" in iri for iri in kg.entities) and "http://ex.org/year" not in kg.attributes
+    # pages, images and external records are URL values, not entities
+    urls = {p.rsplit("/", 1)[-1]: a.values[golding] for p, a in kg.attributes.items() if a.kind == "string"}
+    assert urls == {"page": ("http://nobelprize.org/golding.html",), "image": ("http://img.org/golding.jpg",),
+                    "work": ("http://pubmed.org/13951335",)}  # fmt: skip
+    assert not any(iri.startswith(("http://nobelprize.org", "http://img.org", "http://pubmed.org")) for iri in kg.entities)
+    # homonyms from two namespaces: no IRI in a name
+    dry = sorted(n for n in kg.names if n.startswith("Dry"))
+    assert len(dry) == 2 and not any("http" in n or "<" in n for n in kg.names), dry
+    stats = kg.stats
+    assert stats.opaque_nodes_skipped == 1 and stats.link_relations == 1
+    assert stats.schema_triples_skipped == 4  # sameAs, versionInfo, disjointWith, subClassOf
+
+
+def test_include_and_exclude_predicates_override_the_defaults(tmp_path):
+    from kg2tool.graph.model import PredicateRules
+
+    same_as, born_in = "http://www.w3.org/2002/07/owl#sameAs", "http://ex.org/bornIn"
+    rules = PredicateRules(include=frozenset({same_as}), exclude=frozenset({born_in}))
+    kg = _hygiene_graph(tmp_path, predicates=rules)
+    assert same_as in kg.relations and born_in not in kg.relations
+    assert same_as not in _hygiene_graph(tmp_path).relations

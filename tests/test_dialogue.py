@@ -1,5 +1,7 @@
 """Dialogue shapes (kg2tool.synth.dialogue): follow-up, missing-info and error-recovery conversations verify."""
 
+import json
+
 import pytest
 from checks import check_row
 
@@ -35,3 +37,31 @@ def test_every_dialogue_shape_has_one_builder(small_kg):
     synth = Synthesizer(small_kg, SynthConfig(seed=1))
     assert set(synth.dialogue.builders) == set(DIALOGUE_SHAPES)
     assert synth.dialogue.kg is small_kg and synth.dialogue.ts is synth.ts  # the graph and tools the walker uses
+
+
+def test_error_recovery_teaches_the_right_thing(small_kg):
+    """The user misspells a name; the assistant passes it on as written; the error offers the closest names; the
+    retry uses one of them. An assistant slip of its own (wrong key or type) carries weight 0."""
+    synth = Synthesizer(small_kg, SynthConfig(seed=3, mix={s: float(s == "error_recovery") for s in ALL_SHAPES}))
+    rows, _ = synth.shard(0)
+    typos = slips = 0
+    for row in rows:
+        msgs = row["messages"]
+        bad_call, error, retry = msgs[1], msgs[2], msgs[3]
+        bad_args = bad_call["tool_calls"][0]["function"]["arguments"]
+        good_args = retry["tool_calls"][0]["function"]["arguments"]
+        assert json.loads(error["content"])["error"]
+        if bad_call.get("weight") == 0:  # the assistant's own mistake: never trained
+            slips += 1
+            assert set(bad_args) != set(good_args) or bad_args != good_args
+            assert "invalid argument" in error["content"]
+        else:  # the user's typo, passed on faithfully
+            typos += 1
+            (typed,) = bad_args.values()
+            (fixed,) = good_args.values()
+            assert typed in msgs[0]["content"] and fixed not in msgs[0]["content"]  # the user wrote it wrong
+            assert small_kg.resolve(typed) is None
+            text = json.loads(error["content"])["error"]
+            assert "closest names: " in text and repr(fixed) in text.split("closest names: ")[1]
+        assert all("weight" not in m for m in msgs[3:])  # everything after the first call is trained
+    assert typos > 10 and slips > 3 and typos > slips

@@ -16,7 +16,7 @@ from kg2tool.hub.export import OBSERVATION_SEP, check_sharegpt, sharegpt_turns, 
 
 OPENAI_KEYS = {
     "user": {"role", "content"},
-    "assistant": {"role", "content", "tool_calls"},
+    "assistant": {"role", "content", "tool_calls", "weight"},
     "tool": {"role", "tool_call_id", "content"},
 }
 
@@ -52,6 +52,7 @@ def check_openai_messages(messages: list[dict]) -> None:
         assert set(m) <= OPENAI_KEYS[m["role"]], m
         if m["role"] == "assistant":
             assert "content" in m or m.get("tool_calls"), m
+            assert m.get("weight", 1) in (0, 1)  # OpenAI's per-message loss switch
             for c in m.get("tool_calls", []):
                 assert set(c) == {"id", "type", "function"} and c["type"] == "function"
                 assert isinstance(c["function"]["arguments"], str)
@@ -73,6 +74,7 @@ def test_openai_sft_matches_source_rows(wiki, sft, tmp_path):
         for got, src in zip(line["messages"], row["messages"]):
             assert got["role"] == src["role"] and got.get("tool_call_id") == src.get("tool_call_id")
             assert got.get("content", "") == src["content"]
+            assert got.get("weight") == (0 if src.get("weight") == 0 else None)  # an untrained turn stays untrained
             calls = [
                 (c["function"]["name"], json.loads(c["function"]["arguments"])) for c in got.get("tool_calls", [])
             ]
@@ -91,8 +93,10 @@ def test_sharegpt_sft_alternates_and_round_trips(wiki, sft, tmp_path, capsys):
         }
     }
     lines = read_jsonl(out)
-    assert len(lines) == len(sft["test"])
-    for line, row in zip(lines, sft["test"]):
+    # ShareGPT cannot mark an untrained turn: rows with one are left out
+    kept = [row for row in sft["test"] if not any(m.get("weight") == 0 for m in row["messages"])]
+    assert len(lines) == len(kept) > 0
+    for line, row in zip(lines, kept):
         check_sharegpt(line["conversations"])
         assert json.loads(line["tools"]) == [t["function"] for t in row["tools"]]
         # calls in order, and one observation per call-turn holding every result of that turn
@@ -113,9 +117,15 @@ def test_every_pattern_converts(sft):
     for split in sft:
         for row in sft[split]:
             check_openai_messages(to_openai(row)["messages"])
-            check_sharegpt(to_sharegpt(row)["conversations"])
+            untrained = any(m.get("weight") == 0 for m in row["messages"])
+            got = to_sharegpt(row)
+            assert (got is None) == untrained
+            if got is not None:
+                check_sharegpt(got["conversations"])
             seen[row["pattern"]] += 1
+            seen["untrained"] += untrained
     assert {"1p", "parallel", "parallel_multiple", "irrelevance", "missing_info", "error_recovery"} <= set(seen)
+    assert seen["untrained"] > 0  # error-recovery rows with a slip of the assistant's own
 
 
 @pytest.mark.parametrize(

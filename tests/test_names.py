@@ -40,10 +40,37 @@ def test_unique_names_disambiguate_shared_labels():
         return descs[i]
 
     names = unique_names(labels, description, iris)
-    assert names[0] == "Paris (Paris)"  # its description is shared: the local name
+    # a shared description and a local name equal to the label tell nothing apart: the first text there is
+    assert names[0] == "Paris (capital of France)"
     assert names[1] == "Paris (city in Texas)"
-    assert names[2] == "Paris (Paris 2)"
+    assert names[2] == "Paris (Paris 2)"  # the description is shared: the local name
     assert names[3] == "Lyon"
-    assert names[4] == "Twin (Twin)" and names[5] == "Twin <http://b.org/y/Twin>"  # last resort: the full IRI
+    assert names[4] == "Twin (x)" and names[5] == "Twin (y)"  # the IRI's folder, never the IRI
     assert len(set(names)) == len(names)
     assert sorted(asked) == [0, 1, 2, 4, 5]  # only entities with a shared label are asked for a description
+
+
+def test_unique_names_never_use_iris_or_opaque_ids():
+    # the Nobel graph: a laureate and a sameAs target with the same name and numeric local names
+    labels = ["William Golding", "William Golding", "13951335", "13951335", "Naples", "Naples", "Cambridge", "Cambridge"]
+    iris = ["http://data.nobelprize.org/resource/laureate/660", "http://data.nobelprize.org/resource/laureateaward/643",
+            "http://bio2rdf.org/pubmed:13951335", "http://linkedlifedata.com/resource/pubmed-article/13951335",
+            "http://data.nobelprize.org/resource/university/Naples", "http://data.nobelprize.org/resource/city/Naples",
+            "http://ex.org/Q350", "http://ex.org/Q49111"]  # fmt: skip
+    kinds = {0: "Laureate", 1: "Laureate award", 6: "city", 7: "city"}
+    names = unique_names(labels, lambda i: "", iris, lambda i: kinds.get(i, ""))
+    assert names[:2] == ["William Golding (Laureate)", "William Golding (Laureate award)"]  # the kind, not "660"
+    assert names[4:6] == ["Naples (university)", "Naples (city)"]  # the IRI's folder
+    assert names[6:] == ["Cambridge (city)", "Cambridge (city, no. 2)"]  # nothing tells them apart: an ordinal
+    assert len(set(names)) == len(names)
+    for n in names:
+        assert "http" not in n and "<" not in n and "(13951335)" not in n and "(660)" not in n
+
+
+def test_entity_name_from_iri_splits_pascal_case_and_never_gives_the_iri():
+    from kg2tool.graph.names import entity_name_from_iri
+
+    assert entity_name_from_iri("https://www.omg.org/spec/LCC/UnitedStatesOfAmerica") == "United States Of America"
+    assert entity_name_from_iri("http://ex.org/BNYMellon") == "BNY Mellon"
+    assert entity_name_from_iri("http://ex.org/ZeroX") == "ZeroX" and entity_name_from_iri("http://e/iPhone") == "iPhone"
+    assert entity_name_from_iri("http://ex.org/_/") == "ex.org"  # nothing readable: the host, not the IRI

@@ -23,6 +23,7 @@ NT = """<http://ex.org/a> <http://www.w3.org/2000/01/rdf-schema#label> "Alpha"@e
     [
         ("g.nt", NT),
         ("g.nq", NT.replace(" .\n", " <http://ex.org/graph> .\n")),
+        ("g.trig", "<http://ex.org/graph> {\n" + NT + "}\n"),  # a named graph: merged like N-Quads
         (
             "g.jsonld",
             json.dumps(
@@ -118,3 +119,16 @@ def test_detect_format_by_extension():
     assert detect_format(Path("x.owl.gzip")) == ("xml", True)
     with pytest.raises(InputError, match=r"'\(none\)'"):
         detect_format(Path("graph.gz"))
+
+
+def test_trig_named_graphs_merge_and_errors_name_the_line(tmp_path):
+    trig = tmp_path / "two.trig"
+    trig.write_text("<http://ex.org/g1> {\n" + NT + "}\n<http://ex.org/g2> { <http://ex.org/b> <http://ex.org/knows> "
+                    "<http://ex.org/a> . }\n", encoding="utf-8")  # fmt: skip
+    kg = load_graph([trig])
+    a, b = kg.resolve("Alpha"), kg.resolve("Beta")
+    assert kg.relations["http://ex.org/knows"].forward == {a: (b,), b: (a,)}  # both named graphs, one relation
+    bad = tmp_path / "bad.trig"
+    bad.write_text("<http://ex.org/g1> {\n<http://ex.org/a> <http://ex.org/knows> .\n}\n", encoding="utf-8")
+    with pytest.raises(InputError, match=r"bad.trig:2: malformed trig"):
+        load_graph([bad])

@@ -97,3 +97,42 @@ def test_fast_items_validator_agrees_with_jsonschema():
         got = sorted((list(e.absolute_path), e.message) for e in fast.iter_errors(case))
         want = sorted((list(e.absolute_path), e.message) for e in ref.iter_errors(case))
         assert got == want, case
+
+
+def test_unknown_name_error_offers_the_closest_names(ts):
+    with pytest.raises(ToolError) as err:
+        ts.execute("get_place_of_birth", {"entity": "Persn 12"})
+    assert err.value.kind == "unknown_entity" and "Person 12" in err.value.suggestions
+    assert "closest names: " in str(err.value) and "'Person 12'" in str(err.value)
+    with pytest.raises(ToolError) as err:  # nothing close: no suggestion, and the message says only what failed
+        ts.execute("get_place_of_birth", {"entity": "Zzyzx Qwv"})
+    assert err.value.suggestions == () and "closest" not in str(err.value)
+
+
+def _homonym_graph(tmp_path):
+    from kg2tool.graph.build import load_graph
+
+    ttl = ["@prefix ex: <http://ex.org/> .", "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> ."]
+    ttl += ['ex:paris_fr rdfs:label "Paris" . ex:paris_tx rdfs:label "Paris" . ex:paris_p rdfs:label "Paris" .']
+    for i in range(6):  # people born in the French Paris; Texas' Paris is only a twin town; the person is a person
+        ttl.append(f'ex:p{i} rdfs:label "Person {i}" ; ex:bornIn ex:paris_fr ; ex:knows ex:paris_p .')
+        ttl.append(f'ex:t{i} rdfs:label "Town {i}" ; ex:twin ex:paris_tx ; ex:twin ex:paris_fr .')
+    path = tmp_path / "homonyms.ttl"
+    path.write_text("\n".join(ttl), encoding="utf-8")
+    return load_graph([path])
+
+
+def test_a_shared_name_resolves_within_the_tools_domain_or_fails_listing_the_candidates(tmp_path):
+    kg = _homonym_graph(tmp_path)
+    ts = ToolSet.from_graph(kg, min_support=1)
+    # "Paris" is a display name of none of them; only one Paris is anyone's birthplace (validate=False: in this
+    # small graph the schema's enum would refuse the label before the executor sees it; a large range has none)
+    assert "Paris" not in kg.names
+    assert ts.execute("find_by_bornin", {"value": "Paris"}, validate=False) == [f"Person {i}" for i in range(6)]
+    # two Parises are twin towns: the name fits both, so the executor says so instead of picking one
+    with pytest.raises(ToolError) as err:
+        ts.execute("find_by_twin", {"value": "Paris"}, validate=False)
+    assert err.value.kind == "ambiguous" and len(err.value.suggestions) == 2
+    assert all(name in str(err.value) for name in err.value.suggestions)
+    # a display name is never ambiguous
+    assert ts.execute("find_by_twin", {"value": err.value.suggestions[0]}) == [f"Town {i}" for i in range(6)]

@@ -42,7 +42,7 @@ def _add_data_options(p: argparse.ArgumentParser) -> None:
         action="append",
         required=True,
         metavar="FILE",
-        help="RDF file (.ttl .nt .nq .rdf/.xml/.owl .jsonld/.json, optionally .gz); repeat to merge",
+        help="RDF file (.ttl .nt .nq .trig .rdf/.xml/.owl .jsonld/.json, optionally .gz); repeat to merge",
     )
     p.add_argument("--out", required=True, help="output folder (must not exist unless --overwrite)")
     p.add_argument("-n", "--num", type=int, default=None, help="number of conversations (default 2000)")
@@ -53,6 +53,11 @@ def _add_data_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--splits", default=None, help="train,validation,test fractions (default 0.8,0.1,0.1)")
     p.add_argument("--min-support", type=int, default=None, help="facts a relation needs to get tools (default 5)")
     p.add_argument("--max-answers", type=int, default=None, help="largest answer set per question (default 8)")
+    p.add_argument("--include-predicate", action="append", default=None, metavar="IRI",
+                   help="use this predicate even if it is a schema/axiom or link predicate (owl:sameAs, "
+                   "rdfs:subClassOf, foaf:page, ...; skipped or made URLs by default); repeatable")  # fmt: skip
+    p.add_argument("--exclude-predicate", action="append", default=None, metavar="IRI",
+                   help="never use this predicate (no relation, no attribute); repeatable")  # fmt: skip
     p.add_argument("--config", default=None, help="YAML file with SynthConfig fields; flags override it")
     p.add_argument("--templates", default=None, help="folder of question templates (default: the bundled ones)")
     p.add_argument("--license", default="other", help="license written in the dataset card (default other)")
@@ -262,7 +267,28 @@ def _card_meta(args: argparse.Namespace, parser: argparse.ArgumentParser) -> dic
         "paraphrase_prompt": args.paraphrase_prompt,
         "store": args.store,
     }
+    for flag in ("include_predicate", "exclude_predicate"):  # recorded only when given: other configs unchanged
+        if getattr(args, flag, None):
+            meta["options"][flag] = sorted(set(getattr(args, flag)))
     return meta
+
+
+def predicate_rules(args: argparse.Namespace):
+    """The `PredicateRules` of --include-predicate / --exclude-predicate, or None when neither is given. UsageError
+    for an IRI named by both or one that is not an absolute IRI."""
+    from ..common.errors import UsageError
+    from ..graph.model import PredicateRules
+
+    include, exclude = set(args.include_predicate or ()), set(args.exclude_predicate or ())
+    if not include and not exclude:
+        return None
+    for iri in sorted(include | exclude):
+        if ":" not in iri or any(c.isspace() for c in iri):
+            raise UsageError(f"--include-predicate/--exclude-predicate {iri!r}: expected a full IRI (http://...)")
+    both = include & exclude
+    if both:
+        raise UsageError(f"{', '.join(sorted(both))}: given to both --include-predicate and --exclude-predicate")
+    return PredicateRules(include=frozenset(include), exclude=frozenset(exclude))
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
@@ -270,6 +296,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from ..synth.pipeline import run_synth
 
     cfg = build_config(args)
+    predicates = predicate_rules(args)
     run_synth(
         args.graph,
         args.out,
@@ -285,5 +312,6 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         backend=args.backend,
         store_path=args.store,
         rebuild_store=args.rebuild_store,
+        **({"predicates": predicates} if predicates is not None else {}),
     )
     return 0

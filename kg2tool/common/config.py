@@ -266,6 +266,15 @@ def read_resolved(folder) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
+def recorded_predicates(folder) -> tuple[list[str], list[str]]:
+    """The `--include-predicate` and `--exclude-predicate` IRIs a dataset folder was made with (its
+    `kg2tool_config.yaml` options; two empty lists when none were given), for loading its graph the same way again
+    (`kg2tool.graph.model.PredicateRules(frozenset(include), frozenset(exclude))`)."""
+    options = read_resolved(folder).get("options") or {}
+    got = [options.get(key) or [] for key in ("include_predicate", "exclude_predicate")]
+    return tuple([str(x) for x in v] if isinstance(v, list) else [] for v in got)  # type: ignore[return-value]
+
+
 def recorded_lang(folder) -> str | None:
     """The label language a dataset folder was made with: its `kg2tool_config.yaml`'s `lang`, else the first
     `language` of its card's front matter (folders written before the config file was saved); None if neither."""

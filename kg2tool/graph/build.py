@@ -4,6 +4,9 @@ Rules:
 - After parsing, one pass over the triples sorts each into texts (labels, alternative labels, descriptions), type
   links, relation edges and literal values; the rdflib graph is then dropped. Everything is sorted by IRI, so the
   same files give the same indexes whatever the parse order.
+- Schema and axiom predicates (owl:sameAs, rdfs:subClassOf, ...) are skipped, link predicates (foaf:page,
+  schema:image, ...) and link-only relations become URL string attributes, unlabeled nodes with
+  opaque ids are dropped (kg2tool.graph.hygiene; `PredicateRules` from --include/--exclude-predicate override).
 - Blank nodes get random ids from the parser, which would break determinism and cannot be named by a user;
   triples that touch them are skipped and counted in `LoadStats`.
 - Names: the preferred label (rdfs:label, skos:prefLabel, schema:name; language by `lang`, then untagged, then
@@ -20,6 +23,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from ..common.errors import InputError
+from .hygiene import is_opaque_id, local_part, tidy_edges
 from .model import (
     ALT_LABEL_PREDICATES,
     DESCRIPTION_PREDICATES,
@@ -30,9 +34,10 @@ from .model import (
     Attribute,
     KnowledgeGraph,
     LoadStats,
+    PredicateRules,
     Relation,
 )
-from .names import clean_text, lang_rank, pick_texts, readable_local_name
+from .names import clean_text, entity_name_from_iri, lang_rank, pick_texts, readable_local_name
 from .parse import parse_files
 
 _INTEGER_TYPES = {
@@ -89,8 +94,9 @@ class _Triples:
         return pick_texts(vals, self.lang)[0] if vals else ""
 
 
-def _collect(rdf, lang: str, stats: LoadStats) -> _Triples:
-    """One pass over the rdflib graph: sort every triple into `_Triples`, counting skipped ones in `stats`."""
+def _collect(rdf, lang: str, stats: LoadStats, rules: PredicateRules) -> _Triples:
+    """One pass over the rdflib graph: sort every triple into `_Triples`, counting skipped ones in `stats`; schema,
+    axiom and excluded predicates (`rules`) are skipped, link predicates keep their object IRIs as URL strings."""
     from rdflib import BNode, Literal
 
     got = _Triples(lang)
@@ -111,6 +117,9 @@ def _collect(rdf, lang: str, stats: LoadStats) -> _Triples:
                 continue
             if p in TYPE_PREDICATES:
                 continue
+            if rules.kind(p) == "skip":
+                stats.schema_triples_skipped += 1
+                continue
             val = literal_value(o)
             if val is None:
                 stats.ill_typed_literals_skipped += 1
@@ -124,10 +133,38 @@ def _collect(rdf, lang: str, stats: LoadStats) -> _Triples:
         if p in TYPE_PREDICATES:
             type_links[s].add(o)
             continue
-        if p in META_PREDICATES:
+        rule = rules.kind(p)
+        if rule == "skip" or (p in META_PREDICATES and p not in rules.include):
+            stats.schema_triples_skipped += 1
+            continue
+        if rule == "link":
+            str_attr_lang[p][s].append((o, None))
             continue
         rel_edges[p].add((s, o))
     return got
+
+
+def _tidy(got: _Triples, stats: LoadStats, rules: PredicateRules) -> None:
+    """Apply kg2tool.graph.hygiene's rules to the collected edges in place: opaque unlabeled nodes
+    dropped, link-only relations turned into URL string attributes."""
+    subjects = set(got.type_links) | set(got.texts["label"]) | set(got.texts["desc"])
+    for by_s in list(got.attr_vals.values()) + list(got.str_attr_lang.values()):
+        subjects.update(by_s)
+    for edges in got.rel_edges.values():
+        subjects.update(s for s, _ in edges)
+    labels = got.texts["label"]
+    tidy = tidy_edges(got.rel_edges, str, lambda n: bool(labels.get(n)), subjects.__contains__, rules.include)
+    got.rel_edges = defaultdict(set, {p: set(v) for p, v in tidy.edges.items()})
+    for p, vals in tidy.links.items():
+        for s, url in vals:
+            got.str_attr_lang[p][s].append((url, None))
+    dropped = set(tidy.opaque)
+    for by_s in list(got.attr_vals.values()) + list(got.str_attr_lang.values()):
+        for s in [s for s in by_s if not labels.get(s) and is_opaque_id(local_part(s))]:
+            dropped.add(s)
+            del by_s[s]
+    stats.opaque_nodes_skipped += len(dropped)
+    stats.link_relations += len(tidy.links)
 
 
 def _entities(got: _Triples) -> list[str]:
@@ -153,7 +190,7 @@ def _entity_texts(got: _Triples, entities: list[str], stats: LoadStats) -> tuple
         lab = lab_vals[0] if lab_vals else ""
         if not lab:
             stats.unlabeled_entities += 1
-            lab = readable_local_name(iri)
+            lab = entity_name_from_iri(iri)
         labels.append(lab)
         pref_alts = [v for v, lg in texts["alt"].get(iri, []) + texts["label"].get(iri, []) if lang_rank(lg, lang) < 3]
         alts.append(tuple(sorted({a for a in pref_alts if a and a != lab})))
@@ -213,11 +250,16 @@ def _attributes(got: _Triples, index: dict[str, int], stats: LoadStats) -> dict[
     return attributes
 
 
-def build_graph(rdf, lang: str = "en", files: Iterable[str] = ()) -> KnowledgeGraph:
+def build_graph(
+    rdf, lang: str = "en", files: Iterable[str] = (), predicates: PredicateRules | None = None
+) -> KnowledgeGraph:
     """Index an rdflib graph (any iterable of rdflib triples) into a KnowledgeGraph, texts chosen by language
-    `lang`; `files` are recorded in its stats. See the module docstring for the rules."""
+    `lang`, predicates kept or skipped by `predicates`; `files` are recorded in its stats. See the module
+    docstring for the rules."""
     stats = LoadStats(files=[str(f) for f in files])
-    got = _collect(rdf, lang, stats)
+    rules = predicates or PredicateRules()
+    got = _collect(rdf, lang, stats, rules)
+    _tidy(got, stats, rules)
     entities = _entities(got)
     index = {iri: i for i, iri in enumerate(entities)}
     labels, alts, descs, types = _entity_texts(got, entities, stats)
@@ -226,13 +268,16 @@ def build_graph(rdf, lang: str = "en", files: Iterable[str] = ()) -> KnowledgeGr
     return KnowledgeGraph(entities, labels, alts, descs, types, relations, attributes, stats)
 
 
-def load_graph(paths: Sequence[str | Path], lang: str = "en") -> KnowledgeGraph:
-    """Parse and index one or more RDF files (merged; one path is accepted too) into a KnowledgeGraph. Raises
-    InputError on unreadable or malformed input, or when the graph has nothing to build tools from."""
+def load_graph(
+    paths: Sequence[str | Path], lang: str = "en", predicates: PredicateRules | None = None
+) -> KnowledgeGraph:
+    """Parse and index one or more RDF files (merged; one path is accepted too) into a KnowledgeGraph (predicates
+    kept or skipped by `predicates`, see `PredicateRules`). Raises InputError on unreadable or malformed input, or
+    when the graph has nothing to build tools from."""
     if isinstance(paths, (str, Path)):
         paths = [paths]
     rdf = parse_files(paths)
-    kg = build_graph(rdf, lang=lang, files=[str(p) for p in paths])
+    kg = build_graph(rdf, lang=lang, files=[str(p) for p in paths], predicates=predicates)
     if not kg.entities:
         raise InputError(
             f"{', '.join(map(str, paths))}: the graph has no relation between two IRIs and no typed attribute "

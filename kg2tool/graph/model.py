@@ -39,14 +39,62 @@ DESCRIPTION_PREDICATES = (
     SKOS + "definition",
 )
 TYPE_PREDICATES = (RDF_TYPE, WIKIDATA_P31)
+OWL = "http://www.w3.org/2002/07/owl#"
+FOAF = "http://xmlns.com/foaf/0.1/"
+# Schema and axiom predicates: statements about classes, properties and identity, not facts a user asks about.
+# Never relations unless `--include-predicate` names them.
+AXIOM_PREDICATES = frozenset(
+    [RDFS + p for p in ("domain", "range", "subPropertyOf", "subClassOf", "isDefinedBy", "member")]
+    + [OWL + p for p in (
+        "sameAs", "differentFrom", "disjointWith", "equivalentClass", "equivalentProperty", "inverseOf",
+        "imports", "versionInfo", "versionIRI", "priorVersion", "backwardCompatibleWith", "incompatibleWith",
+        "onProperty", "someValuesFrom", "allValuesFrom", "hasValue", "onClass", "complementOf", "unionOf",
+        "intersectionOf", "oneOf", "propertyDisjointWith", "disjointUnionOf", "hasKey", "propertyChainAxiom",
+        "annotatedSource", "annotatedProperty", "annotatedTarget", "members", "distinctMembers",
+    )]
+    + [SKOS + p for p in ("inScheme", "topConceptOf", "hasTopConcept", "exactMatch", "closeMatch")]
+    # a web page's topic: the page is no entity to ask about (its link is kept by the inverse, mainEntityOfPage)
+    + [FOAF + "primaryTopic", "http://schema.org/mainEntity", "https://schema.org/mainEntity"]
+)  # fmt: skip
+# Predicates whose objects are web pages, files or images: their IRIs become string attributes (URLs), not
+# entities to ask about.
+LINK_PREDICATES = frozenset(
+    [RDFS + "seeAlso"]
+    + [FOAF + p for p in ("page", "homepage", "depiction", "img", "logo", "isPrimaryTopicOf", "weblog")]
+    + [s + p for s in ("http://schema.org/", "https://schema.org/") for p in ("image", "url", "sameAs", "logo",
+                                                                              "thumbnailUrl", "contentUrl",
+                                                                              "mainEntityOfPage")]
+)  # fmt: skip
 # Predicates about the schema itself, never turned into relation tools.
 META_PREDICATES = frozenset(
-    LABEL_PREDICATES
-    + ALT_LABEL_PREDICATES
-    + DESCRIPTION_PREDICATES
-    + TYPE_PREDICATES
-    + (RDFS + "domain", RDFS + "range", RDFS + "subPropertyOf", RDFS + "subClassOf", RDFS + "seeAlso")
-)
+    LABEL_PREDICATES + ALT_LABEL_PREDICATES + DESCRIPTION_PREDICATES + TYPE_PREDICATES
+) | AXIOM_PREDICATES
+
+
+@dataclass(frozen=True)
+class PredicateRules:
+    """Which predicates are relations: `include` IRIs are relations (or attributes) even when they are schema,
+    axiom or link predicates; `exclude` IRIs are never used. Built from `--include-predicate` /
+    `--exclude-predicate`."""
+
+    include: frozenset = frozenset()
+    exclude: frozenset = frozenset()
+
+    def kind(self, p: str) -> str:
+        """"skip" (an excluded or schema/axiom predicate), "link" (objects become URL strings) or "" (as usual);
+        label, description and type predicates are not decided here."""
+        if p in self.exclude:
+            return "skip"
+        if p in self.include:
+            return ""
+        if p in AXIOM_PREDICATES:
+            return "skip"
+        return "link" if p in LINK_PREDICATES else ""
+
+
+def _kind(types: tuple[str, ...] | list[str]) -> str:
+    """The type label that tells homonyms apart: the first of an entity's sorted type labels, or ""."""
+    return types[0] if types else ""
 
 
 @dataclass(frozen=True)
@@ -93,6 +141,9 @@ class LoadStats:
     blank_node_triples_skipped: int = 0
     ill_typed_literals_skipped: int = 0
     unlabeled_entities: int = 0
+    schema_triples_skipped: int = 0
+    opaque_nodes_skipped: int = 0
+    link_relations: int = 0
 
 
 class KnowledgeGraph(EntityNames):
@@ -133,7 +184,9 @@ class KnowledgeGraph(EntityNames):
 
     # -- names -------------------------------------------------------------------------------------------
     def _unique_names(self) -> list[str]:
-        return unique_names(self.labels, self.descriptions.__getitem__, self.entities)
+        return unique_names(
+            self.labels, self.descriptions.__getitem__, self.entities, lambda i: _kind(self.types[i])
+        )
 
     def _build_lookup(self) -> None:
         # Tie-break for ambiguous labels: the entity with the highest degree, then the smallest IRI.
@@ -161,6 +214,20 @@ class KnowledgeGraph(EntityNames):
             return self._by_label[name]
         return self._by_norm.get(normalize_name(name))
 
+    def ids_named(self, name: str) -> list[int]:
+        """Every entity `name` may mean, sorted: the one with that display name; else every entity with that label;
+        else the one `resolve` gives (the lenient key), or none. The on-disk store answers the same."""
+        if name in self._by_name:
+            return [self._by_name[name]]
+        if not hasattr(self, "_all_by_label"):
+            self._all_by_label: dict[str, list[int]] = {}
+            for i, lab in enumerate(self.labels):
+                self._all_by_label.setdefault(lab, []).append(i)
+        if name in self._all_by_label:
+            return list(self._all_by_label[name])
+        eid = self.resolve(name)
+        return [] if eid is None else [eid]
+
     def longest_name_in(self, text: str) -> str | None:
         """The longest entity name that occurs in `text` (the first in id order among equally long), or None."""
         return max((n for n in self.names if n in text), key=len, default=None)
@@ -177,7 +244,10 @@ __all__ = [
     "ALT_LABEL_PREDICATES",
     "DESCRIPTION_PREDICATES",
     "LABEL_PREDICATES",
+    "AXIOM_PREDICATES",
+    "LINK_PREDICATES",
     "META_PREDICATES",
+    "PredicateRules",
     "TYPE_PREDICATES",
     "Attribute",
     "KnowledgeGraph",

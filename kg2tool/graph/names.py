@@ -4,7 +4,8 @@ display names unique per entity, and the name accessors both graph kinds share.
 - The preferred text of an entity is chosen by language: the exact `--lang` tag, then the same base language
   (`en-GB` for `en`), then untagged text, then any other language; ties by tag, then by text (deterministic).
 - A display name is the label, or for a label shared by several entities the label with the entity's
-  description (or its local name) in parentheses, so that every entity has its own name.
+  description, kind, local name or namespace in parentheses (never an IRI or an opaque id), so that every entity
+  has its own name.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from urllib.parse import unquote
 
+from .hygiene import is_opaque_id
+
 
 def readable_local_name(iri: str) -> str:
     """The readable local part of an IRI: `http://ex.org/Barack_Obama` -> `Barack Obama`; `.../resource/ZeroX`
@@ -22,6 +25,28 @@ def readable_local_name(iri: str) -> str:
     local = re.split(r"[#/:]", iri.rstrip("/#"))[-1] or iri
     local = unquote(local).replace("_", " ").strip()
     return local or iri
+
+
+_PASCAL_PART = re.compile(r"[A-Z][a-z0-9]+|[A-Z]+(?=[A-Z][a-z]|$)")
+
+
+def entity_name_from_iri(iri: str) -> str:
+    """The name of an entity without a label: its readable local name (`readable_local_name`), PascalCase split
+    into words (`UnitedStatesOfAmerica` -> `United States Of America`; `ZeroX`, `iPhone` stay), and never the
+    IRI itself (an IRI without a readable local part gives its host)."""
+    local = readable_local_name(iri)
+    if local == iri:
+        from urllib.parse import urlsplit
+
+        try:
+            return urlsplit(iri).netloc or iri.split(":", 1)[-1].strip("/") or "unnamed"
+        except ValueError:
+            return "unnamed"
+    if " " not in local and local[:1].isupper():
+        parts = _PASCAL_PART.findall(local)
+        if len(parts) >= 2 and "".join(parts) == local and all(len(p) >= 2 for p in parts):
+            return " ".join(parts)
+    return local
 
 
 def lang_rank(lang: str | None, pref: str) -> int:
@@ -60,11 +85,51 @@ def normalize_name(s: str) -> str:
     return re.sub(r"[\W_]+", "", s.casefold())
 
 
-def unique_names(labels: Sequence[str], description: Callable[[int], str], entities: Sequence[str]) -> list[str]:
-    """Display names, unique per entity: the label, or for a label shared by several entities the label with the
-    entity's description (`description(i)`, asked only for those) or its local name in parentheses.
+def _namespace(iri: str) -> tuple[str, str]:
+    """(the path segment before the local part, the host's main label) of an IRI, for telling apart homonyms:
+    `http://data.nobelprize.org/resource/city/Naples` -> ("city", "nobelprize")."""
+    from urllib.parse import urlsplit
 
-    `labels` and `entities` (IRIs) are indexed by entity id; returns one name per entity, in id order."""
+    try:
+        parts = urlsplit(iri)
+    except ValueError:
+        return "", ""
+    segs = [seg for seg in re.split(r"[/#]", parts.path) if seg]
+    folder = unquote(segs[-2]).replace("_", " ") if len(segs) >= 2 else ""
+    host = [h for h in parts.netloc.lower().split(".") if h not in ("www", "data", "com", "org", "net", "")]
+    return folder, (host[0] if host else "")
+
+
+def _disambiguators(i: int, lab: str, description, kind, entities) -> list[str]:
+    """The texts that may follow a shared label in parentheses, best first: the description, the kind (a type
+    label), the readable local name, the IRI's folder and host; never an opaque id (a number, a Wikidata id)."""
+    folder, host = _namespace(entities[i])
+    desc = clean_text(description(i), 80)
+    local = entity_name_from_iri(entities[i])
+    # a long description makes a long name: the kind, local name or folder first when one of them is unique
+    got = [desc, kind(i), local, folder, host] if len(desc) <= 60 else [kind(i), local, folder, desc, host]
+    return [g if g and g != lab and not is_opaque_id(g) and "://" not in g else "" for g in got]
+
+
+def _numbered(name: str, k: int) -> str:
+    """`name` with the ordinal k: "Cambridge (Location)" -> "Cambridge (Location, no. 2)", "Paris" -> "Paris (no. 2)"."""
+    return f"{name[:-1]}, no. {k})" if name.endswith(")") else f"{name} (no. {k})"
+
+
+def unique_names(
+    labels: Sequence[str],
+    description: Callable[[int], str],
+    entities: Sequence[str],
+    kind: Callable[[int], str] | None = None,
+) -> list[str]:
+    """Display names, unique per entity: the label, or for a label shared by several entities the label with a
+    disambiguator in parentheses: the first of the entity's description (`description(i)`), kind (`kind(i)`, a
+    type label), readable local name, IRI folder and IRI host that no other entity of the group shares. Opaque
+    ids (numbers, Wikidata ids) and IRIs are never used; what still collides gets "no. 2", "no. 3", ...
+
+    `labels` and `entities` (IRIs) are indexed by entity id; `description` and `kind` are asked only for entities
+    whose label is shared; returns one name per entity, in id order."""
+    kind = kind or (lambda i: "")
     by_label: dict[str, list[int]] = defaultdict(list)
     for i, lab in enumerate(labels):
         by_label[lab].append(i)
@@ -72,17 +137,26 @@ def unique_names(labels: Sequence[str], description: Callable[[int], str], entit
     for lab, ids in by_label.items():
         if len(ids) == 1:
             continue
-        descs = [description(i) for i in ids]
-        for i, d in zip(ids, descs):
-            if d and descs.count(d) == 1:
-                names[i] = f"{lab} ({clean_text(d, 80)})"
+        cands = {i: _disambiguators(i, lab, description, kind, entities) for i in ids}
+        for i in ids:
+            for level, c in enumerate(cands[i]):
+                if c and sum(cands[j][level] == c for j in ids) == 1:
+                    names[i] = f"{lab} ({c})"
+                    break
             else:
-                names[i] = f"{lab} ({readable_local_name(entities[i])})"
-    # last resort: anything still colliding gets its full IRI (rare: same label, description and local name)
+                first = next((c for c in cands[i] if c), "")
+                names[i] = f"{lab} ({first})" if first else lab
+    # last resort: anything still colliding gets an ordinal (rare: same label and the same texts everywhere)
     seen: dict[str, int] = {}
+    taken = set(names)
     for i, n in enumerate(names):
         if n in seen:
-            names[i] = f"{labels[i]} <{entities[i]}>"
+            k = 2
+            names[i] = _numbered(n, k)
+            while names[i] in taken:
+                k += 1
+                names[i] = _numbered(n, k)
+            taken.add(names[i])
         seen[names[i]] = i
     return names
 
@@ -122,6 +196,7 @@ class EntityNames:
 __all__ = [
     "EntityNames",
     "clean_text",
+    "entity_name_from_iri",
     "lang_rank",
     "normalize_name",
     "pick_texts",

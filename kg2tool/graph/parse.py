@@ -1,9 +1,9 @@
 """Reading RDF files with rdflib: the format from the file extension, gzipped and UTF-8 text, one merged rdflib
 graph, and parse errors as `InputError`s that name the file and, where the parser says or it can be found, the line.
 
-- Formats: Turtle, N3, N-Triples, N-Quads, RDF/XML and JSON-LD, chosen by extension, optionally followed by `.gz`.
-  Several files are merged into one rdflib graph, so duplicate triples across files count once; N-Quads graph
-  names are dropped.
+- Formats: Turtle, N3, N-Triples, N-Quads, TriG, RDF/XML and JSON-LD, chosen by extension, optionally followed by
+  `.gz`. Several files are merged into one rdflib graph, so duplicate triples across files count once; the graph
+  names of N-Quads and TriG (named graphs) are dropped and their triples merged.
 - rdflib's Turtle, N-Triples/N-Quads and RDF/XML readers are quadratic in the length of a literal; the same
   readers in linear time are registered as rdflib plugins (`kg2tool-turtle`, `kg2tool-xml`) and used instead.
 - JSON-LD that names an external `@context` or `@import` is refused (rdflib would fetch it).
@@ -27,6 +27,7 @@ FORMATS = {
     ".ntriples": "nt",
     ".nq": "nquads",
     ".nquads": "nquads",
+    ".trig": "trig",
     ".rdf": "xml",
     ".xml": "xml",
     ".owl": "xml",
@@ -359,6 +360,11 @@ def parse_files(paths: Sequence[str | Path]):
             if fmt == "nquads":  # quads: graph names are dropped, triples merged
                 ds = rdflib.Dataset()
                 ds.parse(source=_line_source(text), format=fmt)
+                for s, pr, o, _ in ds.quads():
+                    graph.add((s, pr, o))
+            elif fmt == "trig":  # named graphs: as N-Quads, graph names dropped
+                ds = rdflib.Dataset()
+                ds.parse(data=text, format=fmt)
                 for s, pr, o, _ in ds.quads():
                     graph.add((s, pr, o))
             elif fmt == "nt":

@@ -16,6 +16,10 @@ Design choices:
   LLaMA-Factory requires human/observation at odd and gpt/function_call at even positions. `dpo` rows become
   `{"conversations", "chosen", "rejected", "tools"}` (`ranking: true`). Every row is checked with
   `check_sharegpt` before it is written. `sharegpt_dataset_info` gives the `dataset_info.json` entry.
+- **Untrained turns**: an assistant message with `"weight": 0` (error-recovery rows mark a call that is wrong on
+  purpose this way) keeps `"weight": 0` in the openai export, OpenAI's own per-message switch for fine-tuning.
+  ShareGPT (LLaMA-Factory) has no per-turn loss switch, so the sharegpt export leaves such rows out rather than
+  teach the mistake; `ExportResult.rows` counts what was written.
 - **bfcl**: the folder `DIR/bfcl/` that synth writes (test split, BFCL's file names) is copied as is.
 
 Output is written to a temporary name beside `--out` and renamed when complete; an existing output is refused
@@ -63,6 +67,8 @@ def openai_message(msg: dict) -> dict:
     if role == "tool":
         return {"role": "tool", "tool_call_id": msg["tool_call_id"], "content": msg["content"]}
     out = {"role": role}
+    if role == "assistant" and msg.get("weight") == 0:
+        out["weight"] = 0  # wrong on purpose: OpenAI fine-tuning skips its loss
     if msg.get("content") or not msg.get("tool_calls"):
         out["content"] = msg.get("content") or ""
     if msg.get("tool_calls"):
@@ -148,8 +154,11 @@ def _sharegpt_tools(tools: list[dict]) -> str:
     return _dumps([t["function"] if t.get("type") == "function" else t for t in tools])
 
 
-def to_sharegpt(row: dict) -> dict:
-    """An sft row -> one ShareGPT record as LLaMA-Factory reads it (`conversations`, `tools`, `system`)."""
+def to_sharegpt(row: dict) -> dict | None:
+    """An sft row -> one ShareGPT record as LLaMA-Factory reads it (`conversations`, `tools`, `system`), or None for
+    a row with an untrained (`"weight": 0`) turn, which ShareGPT cannot mark."""
+    if any(m.get("weight") == 0 for m in row["messages"]):
+        return None
     system, turns = sharegpt_turns(row["messages"])
     check_sharegpt(turns)
     out = {"conversations": turns, "tools": _sharegpt_tools(row["tools"])}
@@ -183,7 +192,7 @@ def sharegpt_dataset_info(name: str, file_name: str, config: str = "sft") -> dic
     return {name: entry}
 
 
-CONVERTERS: dict[tuple[str, str], Callable[[dict], dict]] = {
+CONVERTERS: dict[tuple[str, str], Callable[[dict], dict | None]] = {
     ("openai", "sft"): to_openai,
     ("openai", "dpo"): to_openai_preference,
     ("sharegpt", "sft"): to_sharegpt,
@@ -236,7 +245,9 @@ def _converted(rows, convert: Callable[[dict], dict], progress: bool) -> Iterabl
     disable = not progress or len(rows) < PROGRESS_MIN_ROWS
     for row in tqdm(rows, desc="export", unit="row", disable=disable):
         try:
-            yield _dumps(convert(row))
+            got = convert(row)
+            if got is not None:
+                yield _dumps(got)
         except (ValueError, KeyError, TypeError) as exc:
             raise InputError(f"row {row.get('id')!r} cannot be converted: {exc}") from None
 

@@ -29,6 +29,8 @@ Design choices:
   between `{% generation %}` and `{% endgeneration %}`, so TRL's assistant-only loss trains the stop token too.
   The template uses `{{- ... }}` / `{%- ... %}` throughout, so Jinja's trim_blocks cannot eat a newline (it eats
   the one after `{% endgeneration %}`). The rendering is prefix-preserving: earlier turns render the same whatever follows them.
+- An assistant message with `"weight": 0` (the OpenAI fine-tuning convention; error-recovery rows mark a call that is
+  wrong on purpose this way) renders the same text outside the markers, so assistant-only loss does not train it.
 - `tools` and tool-call `arguments` may be dicts or JSON strings (datasets may store them as strings to avoid
   Arrow's merging of nested keys across rows, which adds null arguments); strings are emitted verbatim, dicts
   with `tojson`.
@@ -81,7 +83,7 @@ CHAT_TEMPLATE = """{#- kg2tool chat template (Hermes / Qwen2.5 tool-call format)
         {{- '<|im_start|>' + message.role + '\\n' + message.content + '<|im_end|>\\n' }}
     {%- elif message.role == 'assistant' %}
         {{- '<|im_start|>assistant\\n' }}
-        {%- generation %}
+        {%- set turn %}
         {%- if message.content %}
             {{- message.content }}
         {%- endif %}
@@ -99,7 +101,12 @@ CHAT_TEMPLATE = """{#- kg2tool chat template (Hermes / Qwen2.5 tool-call format)
             {%- endfor %}
         {%- endif %}
         {{- '<|im_end|>\\n' }}
-        {%- endgeneration %}
+        {%- endset %}
+        {%- if message.weight is defined and message.weight == 0 %}
+            {{- turn }}
+        {%- else %}
+            {%- generation %}{{- turn }}{%- endgeneration %}
+        {%- endif %}
     {%- elif message.role == 'tool' %}
         {%- if loop.first or messages[loop.index0 - 1].role != 'tool' %}
             {{- '<|im_start|>user' }}

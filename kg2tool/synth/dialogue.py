@@ -5,9 +5,13 @@
                     earlier tool result.
     missing_info    the user leaves out the entity; the assistant asks which one instead of guessing; the user
                     supplies it; the call follows (BFCL's miss-param idea).
-    error_recovery  the first call has a real mistake (a misspelled entity name, a wrong argument key, or a
-                    wrong type); its tool message is the executor's or validator's real error; the assistant
-                    corrects the call and goes on. Only the corrected trajectory's answer is judged.
+    error_recovery  the first call fails for real and the assistant recovers. Mostly the mistake comes from the
+                    situation: the user misspells the entity's name, the assistant passes the name on as written,
+                    the executor's error offers the closest names, and the assistant retries with the one that
+                    fits (grounded in that error message). Sometimes the assistant's own first call is wrong (a
+                    wrong argument key or type): that turn carries `"weight": 0` (OpenAI's fine-tuning
+                    convention), so training masks it from the loss (kg2tool.llm.chat_format's template) and only
+                    the correction is learnt. Only the corrected trajectory's answer is judged.
 
 Each builder returns (messages, the calls of the trajectory that is judged), or (None, None) when the shape cannot
 be made from this plan; verification (`verify_row`) then checks the whole conversation like any other, with failed
@@ -91,31 +95,51 @@ class DialogueBuilder:
         ctx = self.renderer.context(self.kg, shape, plan, gold)
         q, a = self.renderer.render(shape, ctx, rng)
         first = trace.calls[0]
-        bad_args = self._mistake(first.arguments, rng)
+        # two in three rows: the user's typo; else the assistant's own slip, kept out of the loss (weight 0)
+        user_typo = rng.random() < 2 / 3
+        if user_typo:
+            got = self._user_typo(q, first, rng)
+            if got is None:
+                return None, None
+            q, bad_args = got
+        else:
+            bad_args = self._slip(first.arguments, rng)
         try:
             self.ts.execute(first.name, bad_args)
         except ToolError as exc:
             failed = Call(first.name, bad_args, None, 0)
             content = error_json(exc)
+            if user_typo and first.arguments[next(iter(first.arguments))] not in exc.suggestions:
+                return None, None  # the error does not offer the right name: the retry would be a guess
         else:
             return None, None  # the mistake happened to work: not an error-recovery example
         shifted = Trace(calls=[Call(c.name, c.arguments, c.result, c.turn + 1) for c in trace.calls])
         msgs = messages_for(q, Trace(calls=[failed] + shifted.calls), a)
         msgs[2]["content"] = content  # the failed call's tool message: the real error
+        if not user_typo:
+            msgs[1]["weight"] = 0  # wrong on purpose: shown to the model, never trained
         return msgs, trace.calls
 
-    def _mistake(self, args: dict, rng: random.Random) -> dict:
+    @staticmethod
+    def _user_typo(question: str, first: Call, rng: random.Random) -> tuple[str, dict] | None:
+        """(the question with the first call's entity name misspelled, the call's arguments as the user wrote the
+        name), or None when the name is too short or not written exactly once in the question."""
+        key = next(iter(first.arguments))
+        name = first.arguments[key]
+        if not isinstance(name, str) or len(name) <= 3 or question.count(name) != 1:
+            return None
+        k = rng.randrange(1, len(name) - 1)
+        typo = name[:k] + name[k + 1 :] + rng.choice("aeiourstn")  # drop a letter, add one at the end
+        return question.replace(name, typo), {**first.arguments, key: typo}
+
+    @staticmethod
+    def _slip(args: dict, rng: random.Random) -> dict:
+        """The assistant's own mistake on the first call's arguments: a wrong key or a wrong type."""
         bad = copy.deepcopy(args)
         key = next(iter(bad))
-        kind = rng.choice(("misspelled", "wrong_key", "wrong_type"))
-        if kind == "misspelled" and isinstance(bad[key], str) and len(bad[key]) > 3:
-            name = bad[key]
-            k = rng.randrange(1, len(name) - 1)
-            bad[key] = name[:k] + name[k + 1 :] + rng.choice("aeiourstn")  # drop a letter, add one at the end
-        elif kind == "wrong_key":
-            bad = {"name" if key != "name" else "id": bad[key]}
-        else:
-            bad[key] = [bad[key]]
+        if rng.random() < 0.5:
+            return {"name" if key != "name" else "id": bad[key]}
+        bad[key] = [bad[key]]
         return bad
 
 

@@ -34,6 +34,7 @@ def run_synth(
     backend: str = "process",
     store_path=None,
     rebuild_store: bool = False,
+    predicates=None,
 ) -> dict:
     """Load the graph(s), synthesize `config.n` verified conversations, write the dataset folder; return the report.
 
@@ -50,14 +51,14 @@ def run_synth(
     out = Path(out)
     check_output(out, overwrite)  # fail before the expensive part
     paraphrase_backend = _check_options(config, workers, backend, store_path, rebuild_store)
-    kg, graph_sha256 = _load_graph(graphs, lang, store_path, rebuild_store, log)
+    kg, graph_sha256 = _load_graph(graphs, lang, store_path, rebuild_store, log, predicates)
     synth = Synthesizer(kg, config, template_dir)
     log(f"derived {len(synth.ts.specs)} tools; sampling shapes: {', '.join(synth.shapes)}")
-    fp = fingerprint(graph_sha256, config.to_dict(), lang, synth.renderer.dir, __version__)
+    fp = fingerprint(graph_sha256, _fingerprinted(config, predicates), lang, synth.renderer.dir, __version__)
     store = ShardStore(out, fp, resume=resume, overwrite=overwrite)
     if store.resumed:
         log(f"resuming: {store.resumed} finished shard(s) found in {store.work}")
-    build_args = (list(graphs), lang, config, template_dir, store_path and str(store_path))
+    build_args = (list(graphs), lang, config, template_dir, store_path and str(store_path), predicates)
     t1 = time.perf_counter()
     with store.kept_for_resume():  # a full disk, say: the finished shards are kept and --resume continues
         kept, stats = merge_shards(iter_shards(synth, workers, store, backend, build_args=build_args), config, progress)
@@ -75,13 +76,7 @@ def run_synth(
     report = build_report(synth, rows, stats)
     if paraphrased is not None:
         report["paraphrase"] = paraphrased
-    meta = dict(meta or {})
-    meta.setdefault("graphs", [str(g) for g in graphs])
-    meta.setdefault(
-        "command", f"kg2tool synth {' '.join('--graph ' + str(g) for g in graphs)} -n {config.n} --seed {config.seed}"
-    )
-    meta |= {"version": __version__, "seed": config.seed, "lang": lang}
-    meta["graph_sha256"] = graph_sha256
+    meta = _card_meta(meta, graphs, config, lang, graph_sha256, __version__)
     report["config"] = config.to_dict()
     report["graph"] = {"files": [str(g) for g in graphs], "summary": kg.summary(), "load": vars(kg.stats)}
     report["dpo"] = {
@@ -99,6 +94,27 @@ def run_synth(
         f"({', '.join(f'{k} {v}' for k, v in sorted(report['dropped'].items())) or 'none'})"
     )
     return report
+
+
+def _card_meta(meta: dict | None, graphs, config: SynthConfig, lang: str, graph_sha256: list[str], version: str) -> dict:
+    """What the dataset card records of the run: the caller's `meta` (its command, license, ...) completed with the
+    graph files and their sha256, a default command, the version, the seed and the label language."""
+    meta = dict(meta or {})
+    meta.setdefault("graphs", [str(g) for g in graphs])
+    meta.setdefault(
+        "command", f"kg2tool synth {' '.join('--graph ' + str(g) for g in graphs)} -n {config.n} --seed {config.seed}"
+    )
+    meta |= {"version": version, "seed": config.seed, "lang": lang}
+    meta["graph_sha256"] = graph_sha256
+    return meta
+
+
+def _fingerprinted(config: SynthConfig, predicates) -> dict:
+    """What of the config identifies a run for resuming: the SynthConfig, plus the --include/--exclude-predicate
+    rules when given (left out otherwise, so runs without them keep their fingerprint)."""
+    if predicates is None:
+        return config.to_dict()
+    return config.to_dict() | {"predicates": [sorted(predicates.include), sorted(predicates.exclude)]}
 
 
 def _check_options(config: SynthConfig, workers: int, backend: str, store_path, rebuild_store: bool):
@@ -121,7 +137,7 @@ def _check_options(config: SynthConfig, workers: int, backend: str, store_path, 
     return make_paraphrase_backend(config.paraphrase)
 
 
-def _load_graph(graphs: list[str], lang: str, store_path, rebuild_store: bool, log):
+def _load_graph(graphs: list[str], lang: str, store_path, rebuild_store: bool, log, predicates=None):
     """(graph, its identity for the fingerprint and card): loaded in memory (identity: the files' SHA-256), or
     opened from the on-disk store at `store_path` (identity: the store's)."""
     import time
@@ -132,10 +148,10 @@ def _load_graph(graphs: list[str], lang: str, store_path, rebuild_store: bool, l
     if store_path:
         from ..graph.store import open_store
 
-        kg = open_store(store_path, graphs, lang=lang, rebuild=rebuild_store, log=log)
+        kg = open_store(store_path, graphs, lang=lang, rebuild=rebuild_store, log=log, predicates=predicates)
         graph_sha256 = kg.sha256
     else:
-        kg = load_graph(graphs, lang=lang)
+        kg = load_graph(graphs, lang=lang, predicates=predicates)
         graph_sha256 = [file_sha256(g) for g in graphs]
     log(f"loaded {kg.summary()} from {len(graphs)} file(s) in {time.perf_counter() - t0:.1f}s")
     return kg, graph_sha256

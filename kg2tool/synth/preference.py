@@ -25,7 +25,7 @@ import copy
 import json
 import random
 
-from .tools import ToolSet
+from .tools import ToolError, ToolSet
 from .verify import AnswerView, CallView, NextView, RowView, check_call, first_failure, json_leaves
 
 REJECTION_TYPES = (
@@ -67,7 +67,7 @@ def check_continuation(
         return first_failure("answer", AnswerView(category, answers, len(prompt) + 1, last, str(msg["content"])))
     offered = {t["function"]["name"] for t in tools}
     question = "\n".join(m["content"] for m in prompt if m["role"] == "user")
-    known = {leaf for m in prompt if m["role"] == "tool" for leaf in json_leaves(json.loads(m["content"]))}
+    known = _known_leaves(ts, prompt)  # results, and the names an error offered (error-recovery prompts)
     for call in calls:
         fn = call.get("function", {})
         view = CallView(ts, offered, fn.get("name"), fn.get("arguments"), question, known)
@@ -77,6 +77,25 @@ def check_continuation(
         nxt.results.append(json.dumps(view.result, sort_keys=True))
         nxt.names.append(view.name)
     return first_failure("next", nxt)
+
+
+def _known_leaves(ts: ToolSet, messages: list[dict]) -> set:
+    """What a prompt's tool messages make known: the leaves of every result, and for a failed call (an
+    error-recovery prompt) the names its error offers, re-derived by running the call again."""
+    calls = {c["id"]: c["function"] for m in messages for c in (m.get("tool_calls") or [])}
+    known: set = set()
+    for m in messages:
+        if m.get("role") != "tool":
+            continue
+        value = json.loads(m["content"])
+        known.update(json_leaves(value))
+        fn = calls.get(m.get("tool_call_id"))
+        if isinstance(value, dict) and set(value) == {"error"} and fn is not None:
+            try:
+                ts.execute(fn["name"], fn["arguments"])
+            except ToolError as exc:
+                known.update(exc.suggestions)
+    return known
 
 
 def _last_tool_turn(prompt: list[dict]) -> list[dict]:

@@ -113,15 +113,16 @@ def _init_worker(build_args) -> None:
     if build_args is not None:  # spawn start method or Ray: rebuild the synthesizer in this process
         from .synthesizer import Synthesizer
 
-        graphs, lang, config, template_dir, store = build_args
+        graphs, lang, config, template_dir, store, *rest = build_args
+        predicates = rest[0] if rest else None  # PredicateRules of --include/--exclude-predicate
         if store:  # the store must be at the same path for the worker (a shared file system on a cluster)
             from ..graph.store import open_store
 
-            kg = open_store(store, graphs, lang=lang, log=lambda msg: None)
+            kg = open_store(store, graphs, lang=lang, log=lambda msg: None, predicates=predicates)
         else:
             from ..graph.build import load_graph
 
-            kg = load_graph(graphs, lang=lang)
+            kg = load_graph(graphs, lang=lang, predicates=predicates)
         _WORKER = Synthesizer(kg, config, template_dir)
 
 

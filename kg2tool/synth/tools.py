@@ -53,11 +53,18 @@ CallValidator = validators.extend(Draft202012Validator, {"items": _fast_items})
 
 
 class ToolError(Exception):
-    """A call that cannot be executed (unknown tool, invalid arguments, unknown entity, ...)."""
+    """A call that cannot be executed (unknown tool, invalid arguments, unknown or ambiguous entity, ...).
+    `suggestions`: the entity names the message offers instead (closest names, or the candidates of an ambiguous
+    name), so a retry with one of them is grounded in the tool's reply."""
 
-    def __init__(self, kind: str, message: str):
+    def __init__(self, kind: str, message: str, suggestions: tuple[str, ...] = ()):
         super().__init__(message)
         self.kind = kind
+        self.suggestions = tuple(suggestions)
+
+
+SUGGEST_MAX = 3  # closest names an unknown-entity error offers
+SUGGEST_POOL = 20000  # names of the relation's domain or range compared with an unknown name (the first ones)
 
 
 @dataclass(frozen=True)
@@ -280,9 +287,7 @@ class ToolSet:
         if spec.kind == "operator":
             return self._run[name](arguments)
         key = "value" if spec.kind == "inverse" else "entity"
-        eid = self.kg.resolve(arguments[key])
-        if eid is None:
-            raise ToolError("unknown_entity", f"{name}: no entity named {arguments[key]!r} in the graph")
+        eid = self._resolve(spec, arguments[key])
         if spec.kind == "attribute":
             vals = self.kg.attributes[spec.target].values.get(eid, ())
             if not vals:
@@ -293,6 +298,45 @@ class ToolSet:
         rel = self.kg.relations[spec.target]
         ids = (rel.forward if spec.kind == "forward" else rel.inverse).get(eid, ())
         return self.names_of(ids)
+
+    def _scope(self, spec: ToolSpec):
+        """The entity ids a tool's argument is meant to name: the relation's domain (forward), range (inverse) or
+        the attribute's subjects."""
+        if spec.kind == "attribute":
+            return self.kg.attributes[spec.target].values
+        rel = self.kg.relations[spec.target]
+        return rel.forward if spec.kind == "forward" else rel.inverse
+
+    def _resolve(self, spec: ToolSpec, text: str) -> int:
+        """The entity a tool's argument names. An exact display name wins; a label or spelling shared by several
+        entities is resolved within the tool's domain/range first, and a name that still fits several entities
+        raises ToolError('ambiguous') listing them; an unknown name raises ToolError('unknown_entity') with the
+        closest names of the domain/range (`suggestions`)."""
+        kg = self.kg
+        eid = kg.resolve(text)
+        if eid is not None and kg.name(eid) == text:
+            return eid
+        scope = self._scope(spec)
+        cands = kg.ids_named(text)
+        inside = [c for c in cands if c in scope]
+        if len(inside) == 1:
+            return inside[0]
+        several = inside if len(inside) > 1 else (cands if len(cands) > 1 else [])
+        if several:
+            names = sorted(kg.name(c) for c in several)
+            raise ToolError(
+                "ambiguous",
+                f"{spec.name}: {text!r} names several entities: {', '.join(map(repr, names))}; pass one of these names",
+                tuple(names),
+            )
+        if eid is not None:
+            return eid
+        import difflib
+
+        pool = sorted({kg.name(i) for i in itertools.islice(scope, SUGGEST_POOL)})
+        close = difflib.get_close_matches(text, pool, n=SUGGEST_MAX, cutoff=0.6)
+        hint = f"; closest names: {', '.join(map(repr, close))}" if close else ""
+        raise ToolError("unknown_entity", f"{spec.name}: no entity named {text!r} in the graph{hint}", tuple(close))
 
     def names_of(self, ids) -> list[str]:
         """The display names of entity ids, sorted."""

@@ -45,7 +45,8 @@ reason. Checks, by stage, with their reasons:
 
 In error-recovery rows (`allow_errors`) a call may fail valid_arguments or executes if its tool message is exactly
 the error (result_matches); grounded_arguments is then judged only for calls that execute (a misspelled name never
-is grounded), so it runs after executes there. Only the corrected trajectory's answer is judged.
+is grounded), so it runs after executes there; the names a failed call's error offers ground a retry from the next
+turn on. Only the corrected trajectory's answer is judged.
 """
 
 from __future__ import annotations
@@ -431,6 +432,7 @@ def verify_row(
                 return reason
             if failed:
                 now_failed.add(view.name)
+                turn_leaves.extend(getattr(view.error, "suggestions", ()))
                 continue
             turn.retried.add(view.name)
             turn.last_results.append(view.result)

@@ -18,16 +18,20 @@ from ...common.errors import InputError, UsageError, require_extra
 from ...common.files import atomic_path, is_output_fault
 from ..parse import detect_format
 from .index import IndexBuilder
-from .manifest import FIX, INDEX_FORMAT, check_files, checksums, file_info, mismatch, read_manifest
+from .manifest import FIX, INDEX_FORMAT, check_files, checksums, file_info, mismatch, read_manifest, rules_record
 from .reader import StoreGraph
 from .source import OX_FORMATS, open_graph_file
 
 
-def open_store(path, graphs: Sequence[str | Path], lang: str = "en", rebuild: bool = False, log=print) -> StoreGraph:
-    """The StoreGraph at `path`, built from `graphs` first if there is none (or if `rebuild`); `log` gets one line
-    per step. Raises UsageError when the store was built from other files or another language (or `path` is not a
-    store), InputError for unreadable graph files and for a damaged store or one of another index format (an index
-    file missing, cut short or changed: see kg2tool.graph.store.manifest), MissingExtraError without pyoxigraph."""
+def open_store(
+    path, graphs: Sequence[str | Path], lang: str = "en", rebuild: bool = False, log=print, predicates=None
+) -> StoreGraph:
+    """The StoreGraph at `path`, built from `graphs` first if there is none (or if `rebuild`), predicates kept or
+    skipped by `predicates` (`PredicateRules`, recorded in the manifest); `log` gets one line per step. Raises
+    UsageError when the store was built from other files, another language or other predicate rules (or `path` is
+    not a store), InputError for unreadable graph files and for a damaged store or one of another index format (an
+    index file missing, cut short or changed: see kg2tool.graph.store.manifest), MissingExtraError without
+    pyoxigraph."""
     require_extra("pyoxigraph", "store")
     path = Path(path)
     if not graphs:
@@ -46,7 +50,7 @@ def open_store(path, graphs: Sequence[str | Path], lang: str = "en", rebuild: bo
     if damaged and not rebuild:
         raise InputError(f"--store {path}: {path / 'manifest.json'} is missing (a damaged or partly copied store); {FIX}")
     if manifest is not None and not rebuild:
-        problem = mismatch(manifest, files, lang)
+        problem = mismatch(manifest, files, lang, rules_record(predicates))
         if problem:
             raise UsageError(
                 f"--store {path}: {problem}; rerun with --rebuild-store to rebuild it from the given files "
@@ -56,14 +60,14 @@ def open_store(path, graphs: Sequence[str | Path], lang: str = "en", rebuild: bo
         log(f"store {path}: reusing the index and triple store built from {len(files)} file(s)")
     else:
         t0 = time.perf_counter()
-        build_store(path, [Path(g) for g in graphs], lang, log=log)
+        build_store(path, [Path(g) for g in graphs], lang, log=log, predicates=predicates)
         log(f"store {path}: built in {time.perf_counter() - t0:.1f}s")
     kg = StoreGraph(path)
     kg.stats.files = [str(g) for g in graphs]
     return kg
 
 
-def build_store(path: Path, graphs: list[Path], lang: str = "en", log=print) -> None:
+def build_store(path: Path, graphs: list[Path], lang: str = "en", log=print, predicates=None) -> None:
     """Build the index and the pyoxigraph store of the files `graphs` (labels in `lang`) in a folder beside `path`,
     then move it into place (an interrupted build leaves no store behind; a previous store at `path` is replaced
     only when complete). Raises InputError for an unreadable or malformed file or a failed bulk load, OutputError
@@ -73,10 +77,10 @@ def build_store(path: Path, graphs: list[Path], lang: str = "en", log=print) -> 
     free cores the build takes about as long as the bulk load alone."""
     path = Path(path)
     with atomic_path(path, folder=True, what="the graph store") as tmp:
-        _build_into(tmp, path, graphs, lang, log)
+        _build_into(tmp, path, graphs, lang, log, predicates)
 
 
-def _build_into(tmp: Path, path: Path, graphs: list[Path], lang: str, log) -> None:
+def _build_into(tmp: Path, path: Path, graphs: list[Path], lang: str, log, predicates=None) -> None:
     """The build of `build_store` in the empty folder `tmp`: start the loader, index, wait, write the manifest."""
     # A new interpreter, not a fork (a process with a RocksDB store open has threads a forked child can deadlock
     # on) nor multiprocessing's spawn (which would rerun the caller's main script).
@@ -93,7 +97,7 @@ def _build_into(tmp: Path, path: Path, graphs: list[Path], lang: str, log) -> No
         t0 = time.perf_counter()
         with open(tmp / "loader.log", "wb") as err:
             loader = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=err, stderr=err)
-        index = IndexBuilder(lang)
+        index = IndexBuilder(lang, predicates)
         digests = [index.read(g) for g in graphs]
         stats = index.write(tmp / "index")
         log(
@@ -109,6 +113,7 @@ def _build_into(tmp: Path, path: Path, graphs: list[Path], lang: str, log) -> No
             "index_format": INDEX_FORMAT,
             "kg2tool_version": __version__,
             "lang": lang,
+            **({"predicates": rules_record(predicates)} if rules_record(predicates) else {}),
             "files": [file_info(g) | {"sha256": d} for g, d in zip(graphs, digests)],
             "entities": stats["entities"],
             "triples": triples,

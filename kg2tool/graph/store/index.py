@@ -12,6 +12,9 @@ in-memory load (the rules of kg2tool.graph.build.build_graph) computed with nump
 Per triple the pass does a few dict and array operations (edges are kept as typed arrays of provisional ids,
 texts per entity only as needed), so the build's memory grows with the number of entities, not with the size of
 the files.
+
+Long because the pass, the hygiene step (kg2tool.graph.hygiene) and the tables share one builder's state, and each
+mirrors a step of kg2tool.graph.build that must stay side by side with it to give the same graph.
 """
 
 from __future__ import annotations
@@ -26,8 +29,16 @@ from pathlib import Path
 
 from ...common.errors import InputError, UsageError
 from ..build import ATTRIBUTE_KINDS
-from ..model import ALT_LABEL_PREDICATES, DESCRIPTION_PREDICATES, LABEL_PREDICATES, META_PREDICATES, TYPE_PREDICATES
-from ..names import clean_text, lang_rank, normalize_name, readable_local_name, unique_names
+from ..hygiene import is_opaque_id, local_part, tidy_edges
+from ..model import (
+    ALT_LABEL_PREDICATES,
+    DESCRIPTION_PREDICATES,
+    LABEL_PREDICATES,
+    META_PREDICATES,
+    TYPE_PREDICATES,
+    PredicateRules,
+)
+from ..names import clean_text, entity_name_from_iri, lang_rank, normalize_name, readable_local_name, unique_names
 from ..parse import detect_format
 from .arrays import save_array, save_strings, save_table
 from .source import OX_FORMATS, HashingReader, ox_literal_value
@@ -36,7 +47,7 @@ from .source import OX_FORMATS, HashingReader, ox_literal_value
 # predicates, and everything else (relations and attributes).
 _TEXT_KIND = {p: 0 for p in LABEL_PREDICATES} | {p: 1 for p in ALT_LABEL_PREDICATES}
 _TEXT_KIND |= {p: 2 for p in DESCRIPTION_PREDICATES}
-_TYPE, _META, _OTHER = 3, 4, 5
+_TYPE, _META, _OTHER, _LINK = 3, 4, 5, 6
 
 
 class _Numbering:
@@ -69,8 +80,11 @@ class IndexBuilder:
     once per file), then `write()` computes the same tables as `kg2tool.graph.build.build_graph` and saves them
     as arrays. Built for the label language `lang`."""
 
-    def __init__(self, lang: str):
+    def __init__(self, lang: str, predicates: PredicateRules | None = None):
         self.lang = lang
+        self.rules = predicates or PredicateRules()
+        self.schema_skipped = 0
+        self.tidy_stats = {"opaque_nodes_skipped": 0, "link_relations": 0}
         self.ids: dict[str, int] = {}  # IRI -> provisional id, in order of first sight
         self.rels: dict[str, tuple[array, array]] = {}  # predicate -> (subjects, objects) provisional ids
         self.best: list[dict[int, tuple]] = [{}, {}, {}]  # label / (unused) / description: pid -> (key, text)
@@ -92,7 +106,7 @@ class IndexBuilder:
         fmt, gz = detect_format(path)
         if fmt not in OX_FORMATS:
             raise UsageError(
-                f"{path}: the on-disk store loads Turtle, N-Triples, N-Quads, N3 and RDF/XML files, not {fmt}; "
+                f"{path}: the on-disk store loads Turtle, N-Triples, N-Quads, TriG, N3 and RDF/XML files, not {fmt}; "
                 "convert it (e.g. to N-Triples) or leave out --store"
             )
         try:
@@ -114,7 +128,7 @@ class IndexBuilder:
 
     def _scan(self, parser) -> None:
         """Sort every parsed triple into texts, literal values, type links and relation edges (provisional ids).
-        One loop with local names: it runs once per triple of the graph."""
+        Long because it is the per-triple hot loop: one loop with local names and no helper call per triple."""
         import pyoxigraph as ox
         from rdflib import Literal as RdfLiteral
 
@@ -130,7 +144,7 @@ class IndexBuilder:
             p = q.predicate.value
             kind = kinds.get(p)
             if kind is None:
-                kind = kinds[p] = _TEXT_KIND.get(p, _TYPE if p in TYPE_PREDICATES else _META if p in META_PREDICATES else _OTHER)  # fmt: skip
+                kind = kinds[p] = self._kind(p)
             if to is LIT:
                 if kind <= 2:
                     sv = s.value
@@ -149,6 +163,9 @@ class IndexBuilder:
                     continue
                 if kind == _TYPE:
                     continue
+                if kind == _META:
+                    self.schema_skipped += 1
+                    continue
                 val = ox_literal_value(o, RdfLiteral)
                 if val is None:
                     self.ill_typed += 1
@@ -162,7 +179,16 @@ class IndexBuilder:
                 else:
                     self.attr_vals[p].append((i, val[0], val[1]))
                 continue
+            if kind == _LINK:
+                sv = s.value
+                i = ids.get(sv)
+                if i is None:
+                    i = ids[sv] = len(ids)
+                self.str_vals[p].append((i, o.value, None))
+                continue
             if kind != _OTHER:
+                if kind == _META:
+                    self.schema_skipped += 1
                 if kind == _TYPE:
                     sv, ov = s.value, o.value
                     i = ids.get(sv)
@@ -187,6 +213,46 @@ class IndexBuilder:
             edges[0].append(i)
             edges[1].append(j)
 
+    def _kind(self, p: str) -> int:
+        """The pass's kind of predicate `p`: a text kind, a type link, skipped (schema, axiom or excluded), a link
+        predicate, or a relation/attribute (the rules of kg2tool.graph.build._collect)."""
+        if p in _TEXT_KIND:
+            return _TEXT_KIND[p]
+        if p in TYPE_PREDICATES:
+            return _TYPE
+        rule = self.rules.kind(p)
+        if rule == "skip" or (p in META_PREDICATES and p not in self.rules.include):
+            return _META
+        return _LINK if rule == "link" else _OTHER
+
+    def _tidy(self) -> None:
+        """kg2tool.graph.hygiene's rules on the collected edges (as kg2tool.graph.build._tidy): opaque
+        unlabeled nodes dropped, link-only relations turned into URL string values."""
+        pid_iri = list(self.ids)
+        labelled = self.best[0].__contains__
+        subjects = set(self.best[0]) | set(self.best[2]) | set(self.type_s)
+        for vals in list(self.attr_vals.values()) + list(self.str_vals.values()):
+            subjects.update(v[0] for v in vals)
+        for s_arr, _ in self.rels.values():
+            subjects.update(s_arr)
+        edges = {p: set(zip(s_arr, o_arr)) for p, (s_arr, o_arr) in self.rels.items()}
+        tidy = tidy_edges(edges, pid_iri.__getitem__, labelled, subjects.__contains__, self.rules.include)
+        del edges
+        self.rels = {p: (array("i", [s for s, _ in v]), array("i", [o for _, o in v])) for p, v in tidy.edges.items()}
+        for p, vals in tidy.links.items():
+            self.str_vals[p].extend((s, url, None) for s, url in vals)
+        dropped = set(tidy.opaque)
+        for table in (self.attr_vals, self.str_vals):
+            for p, vals in table.items():
+                bad = {v[0] for v in vals if not labelled(v[0]) and is_opaque_id(local_part(pid_iri[v[0]]))}
+                if bad:
+                    dropped |= bad
+                    table[p] = [v for v in vals if v[0] not in bad]
+        self.tidy_stats = {
+            "opaque_nodes_skipped": len(dropped),
+            "link_relations": len(tidy.links),
+        }
+
     def _text(self, kind: int, pid: int | None) -> str:
         got = self.best[kind].get(pid) if pid is not None else None
         return got[2] if got else ""
@@ -197,13 +263,17 @@ class IndexBuilder:
         `out`; return the load stats (`triples` is 0 here: the triple store counts them). InputError when the graph
         has no entity. The builder's collections are released as they are used."""
         out.mkdir(parents=True)
+        self._tidy()
         ids = self._number_entities(out)
         degree, rel_meta, relation_triples = self._write_relations(out, ids)
         ent_pid_list, final_list = ids.ent_pids.tolist(), ids.final.tolist()  # Python ints: fast to index in loops
         labels, unlabeled = self._labels(ent_pid_list, ids.pid_iri)
         alts = self._alt_labels(final_list, labels, ids.n)
-        names = unique_names(labels, lambda i: self._text(2, ent_pid_list[i]), _Ids(ids.iris))
-        self._write_types(out, ids)
+        types = self._write_types(out, ids)
+        names = unique_names(
+            labels, lambda i: self._text(2, ent_pid_list[i]), _Ids(ids.iris),
+            lambda i: json.loads(types[i])[0] if types[i] else "",
+        )  # fmt: skip
         self._write_names(out, labels, names, alts)
         self._write_lookup(out, names, labels, alts, degree)
         del names, labels, alts
@@ -216,6 +286,8 @@ class IndexBuilder:
             "blank_node_triples_skipped": self.blank,
             "ill_typed_literals_skipped": self.ill_typed,
             "unlabeled_entities": unlabeled,
+            "schema_triples_skipped": self.schema_skipped,
+            **self.tidy_stats,
         }
         meta = {"relations": rel_meta, "attributes": attr_meta, "stats": stats, "lang": self.lang}
         (out / "meta.json").write_text(json.dumps(meta, ensure_ascii=False), encoding="utf-8")
@@ -325,7 +397,7 @@ class IndexBuilder:
             got = best_label.get(pid)
             if got is None or not got[2]:
                 unlabeled += 1
-                labels.append(readable_local_name(pid_iri[pid]))
+                labels.append(entity_name_from_iri(pid_iri[pid]))
             else:
                 labels.append(got[2])
         return labels, unlabeled
@@ -340,8 +412,9 @@ class IndexBuilder:
                 alts[fid] = tuple(sorted({a for a in texts if a and a != lab}))
         return alts
 
-    def _write_types(self, out: Path, ids: _Numbering) -> None:
-        """Types: the labels of an entity's distinct type IRIs, sorted (as build_graph's `types`), as JSON."""
+    def _write_types(self, out: Path, ids: _Numbering) -> list[str]:
+        """Types: the labels of an entity's distinct type IRIs, sorted (as build_graph's `types`), as JSON; saved
+        and returned (by entity id, "" when none)."""
         import numpy as np
         import pyarrow as pa
 
@@ -363,6 +436,7 @@ class IndexBuilder:
                     start = k
         self.type_s = self.type_o = array("i")
         save_strings(out, "types", pa.array(types, type=pa.large_string()))
+        return types
 
     @staticmethod
     def _write_names(out: Path, labels: list[str], names: list[str], alts: list[tuple]) -> None:

@@ -128,11 +128,21 @@ def file_info(path: Path) -> dict:
     return {"path": str(path.resolve()), "size": st.st_size, "mtime_ns": st.st_mtime_ns}
 
 
-def mismatch(manifest: dict, files: list[dict], lang: str) -> str:
-    """Why a store with `manifest` cannot serve the graph files `files` (file_info of each) in language `lang`, or
-    "" when it can (the index format is checked by check_files)."""
+def rules_record(predicates) -> dict:
+    """The manifest's record of `PredicateRules` (--include/--exclude-predicate): {} for the defaults."""
+    if predicates is None or not (predicates.include or predicates.exclude):
+        return {}
+    return {"include": sorted(predicates.include), "exclude": sorted(predicates.exclude)}
+
+
+def mismatch(manifest: dict, files: list[dict], lang: str, predicates: dict | None = None) -> str:
+    """Why a store with `manifest` cannot serve the graph files `files` (file_info of each) in language `lang` with
+    the predicate rules `predicates` (`rules_record`), or "" when it can (the index format is checked by
+    check_files)."""
     if manifest.get("lang") != lang:
         return f"it was built with --lang {manifest.get('lang')}, not {lang}"
+    if manifest.get("predicates", {}) != (predicates or {}):
+        return "it was built with other --include-predicate/--exclude-predicate options"
     built = [{k: f.get(k) for k in ("path", "size", "mtime_ns")} for f in manifest.get("files", [])]
     if [f["path"] for f in built] != [f["path"] for f in files]:
         was = ", ".join(str(f["path"]) for f in built)
@@ -143,4 +153,7 @@ def mismatch(manifest: dict, files: list[dict], lang: str) -> str:
     return ""
 
 
-__all__ = ["FIX", "INDEX_FORMAT", "check_files", "checksums", "file_digest", "file_info", "mismatch", "read_manifest"]
+__all__ = [
+    "FIX", "INDEX_FORMAT", "check_files", "checksums", "file_digest", "file_info", "mismatch", "read_manifest",
+    "rules_record",
+]  # fmt: skip

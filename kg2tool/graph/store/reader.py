@@ -278,6 +278,26 @@ class StoreGraph(EntityNames):
         """Entity id for a name, or None: the rule of KnowledgeGraph.resolve."""
         return self._resolve(name)
 
+    def ids_named(self, name: str) -> list[int]:
+        """KnowledgeGraph.ids_named from the names table: the entities labelled `name` are those whose display name
+        is `name` or starts with `name (` (kg2tool.graph.names.unique_names), found by one range of sorted keys."""
+        i = self._by_name.get(name)
+        if i is not None:
+            return [i]
+        keys, ids = self._by_name.keys, self._by_name.ids
+        prefix = (name + " (").encode("utf-8", "surrogatepass")
+        got = []
+        k = keys.lower_bound(prefix)
+        while k < keys.n and keys.bytes(k).startswith(prefix):
+            eid = int(ids[k])
+            if self.labels[eid] == name:
+                got.append(eid)
+            k += 1
+        if got:
+            return sorted(got)
+        eid = self.resolve(name)
+        return [] if eid is None else [eid]
+
     def longest_name_in(self, text: str) -> str | None:
         """KnowledgeGraph.longest_name_in without scanning every name: from each position of `text`, the names
         table is narrowed to the keys that start with a longer and longer prefix until none does."""

@@ -17,7 +17,8 @@ from ..model import XSD
 from ..names import clean_text
 
 # rdflib format name (kg2tool.graph.parse.detect_format) -> pyoxigraph.RdfFormat attribute.
-OX_FORMATS = {"turtle": "TURTLE", "nt": "N_TRIPLES", "nquads": "N_QUADS", "xml": "RDF_XML", "n3": "N3"}
+OX_FORMATS = {"turtle": "TURTLE", "nt": "N_TRIPLES", "nquads": "N_QUADS", "xml": "RDF_XML", "n3": "N3",
+              "trig": "TRIG"}
 # Plain lexical forms of common datatypes, converted directly (rdflib gives the same value for these forms; any
 # other form goes through rdflib): datatype -> (kind, pattern, conversion).
 _FAST = {

@@ -1,0 +1,115 @@
+"""Real-graph hygiene shared by the in-memory load (kg2tool.graph.build) and the on-disk store's index: which
+relation edges are kept, which become URL attributes, and which nodes are never shown to a user.
+
+Rules, applied after the pass over the triples (they need to know which nodes have a label or outgoing triples):
+- A node without any label whose local name is an opaque id (a number, a Wikidata id or statement id, a UUID, a
+  long hex string) is dropped with its edges and values: it would be an entity named "13951335" or
+  "Q181795-7ED1FB19-...". Such nodes are mostly the intermediate nodes of reified n-ary relations (a film role,
+  an award record, a statement).
+- A relation whose every object is a *link* becomes a string attribute holding the object IRIs (URLs): a link is
+  an http(s) IRI without a label and without outgoing triples that names a document or image (by its file
+  extension), a web site, or an opaque record on another host than its subject (a PubMed record, a Wikidata
+  item). Link-only relations are decided before opaque nodes are dropped, so such links are kept as URLs.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Hashable, Iterable
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit
+
+_OPAQUE = re.compile(
+    r"\d+|[QPLM]\d+([-$][0-9A-Fa-f-]+)?|[0-9A-Fa-f]{16,}|.*[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-"
+    r"[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}.*"
+)
+_DOC_EXT = re.compile(r"\.(jpe?g|png|gif|svg|webp|tiff?|bmp|pdf|html?|php|aspx?|txt|docx?|xlsx?|mp[34]|og[gv])$", re.I)
+
+
+def local_part(iri: str) -> str:
+    """The last segment of an IRI after `/`, `#` or `:` (may be empty)."""
+    return re.split(r"[#/:]", iri.rstrip("/#"))[-1]
+
+
+def is_opaque_id(text: str) -> bool:
+    """True when `text` (a label or the local part of an IRI) is an identifier no user would say: a number, a
+    Wikidata item/property/statement id, a UUID, a long hex string."""
+    return bool(_OPAQUE.fullmatch(text.strip()))
+
+
+def _host(iri: str) -> str:
+    try:
+        return urlsplit(iri).netloc.lower()
+    except ValueError:
+        return ""
+
+
+def is_link(subject_iri: str, object_iri: str) -> bool:
+    """True when `object_iri` (a node without label or outgoing triples) is a web link rather than a thing: an
+    http(s) IRI that names a document or image (by its file extension), a web site (no path), or a record on
+    another host than `subject_iri` whose local name is an opaque id (a PubMed number, a Wikidata item)."""
+    if not object_iri.startswith(("http://", "https://")):
+        return False
+    try:
+        parts = urlsplit(object_iri)
+    except ValueError:
+        return False
+    if _DOC_EXT.search(parts.path) or parts.path.strip("/") == "":
+        return True
+    return _host(object_iri) != _host(subject_iri) and is_opaque_id(local_part(object_iri))
+
+
+@dataclass
+class Tidied:
+    """What `tidy_edges` keeps: relation edges by predicate, URL values by predicate (subject node, IRI text), the
+    opaque nodes dropped, and the number of edges dropped with them."""
+
+    edges: dict = field(default_factory=dict)
+    links: dict = field(default_factory=dict)
+    opaque: set = field(default_factory=set)
+    opaque_edges: int = 0
+
+
+def tidy_edges(
+    rel_edges: dict[str, Iterable[tuple[Hashable, Hashable]]],
+    iri: Callable[[Hashable], str],
+    labelled: Callable[[Hashable], bool],
+    has_out: Callable[[Hashable], bool],
+    forced: frozenset = frozenset(),
+) -> Tidied:
+    """Apply the module's rules to relation edges (`rel_edges`: predicate -> (subject, object) node pairs; nodes
+    are any hashable key, `iri(node)` its IRI). `labelled(node)`: the node has a label in any language;
+    `has_out(node)`: the node is the subject of any triple. Predicates in `forced` (named by --include-predicate)
+    stay relations. Returns a `Tidied` whose dicts are in sorted predicate order, edges sorted."""
+    out = Tidied()
+    opaque_cache: dict = {}
+
+    def opaque(n) -> bool:
+        got = opaque_cache.get(n)
+        if got is None:
+            got = opaque_cache[n] = not labelled(n) and is_opaque_id(local_part(iri(n)))
+        return got
+
+    for p in sorted(rel_edges):
+        pairs = []
+        for s, o in rel_edges[p]:
+            if opaque(s):
+                out.opaque_edges += 1
+                out.opaque.add(s)
+            else:
+                pairs.append((s, o))
+        if not pairs:
+            continue
+        pairs.sort()
+        if p not in forced and all(not labelled(o) and not has_out(o) and is_link(iri(s), iri(o)) for s, o in pairs):
+            out.links[p] = [(s, iri(o)) for s, o in pairs]
+            continue
+        kept = [(s, o) for s, o in pairs if not opaque(o)]
+        out.opaque_edges += len(pairs) - len(kept)
+        out.opaque.update(o for s, o in pairs if opaque(o))
+        if kept:
+            out.edges[p] = kept
+    return out
+
+
+__all__ = ["Tidied", "is_link", "is_opaque_id", "local_part", "tidy_edges"]
