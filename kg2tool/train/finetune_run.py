@@ -142,7 +142,7 @@ def run_stage(
     compact_scoring_on_cpu()  # TRL scores only the labelled positions on CPU too
     set_threads(setup.extra)
     args = setup.training
-    resume_from = check_output_dir(setup)
+    resume_from = check_output_dir(setup, stage)
     tokenizer = load_tokenizer_for(setup, need_generation_markers)
     train, evaluation, full = load_rows(setup, columns, short_run_rows(args) if trim else None)
     if trim:

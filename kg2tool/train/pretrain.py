@@ -105,7 +105,7 @@ def run_pretrain(config: PretrainConfig, extra_callbacks: list | None = None) ->
         import torch
 
         torch.set_num_threads(config.torch_num_threads)
-    resume_from = check_run_dir(config)
+    resume_from = check_run_dir(config, finished_marker="pretrain_report.json")
     out = Path(config.output_dir)
     out.mkdir(parents=True, exist_ok=True)
     with config.main_process_first(desc="prepare the corpus and tokenizer"):  # other ranks then reuse it
@@ -135,7 +135,9 @@ def run_pretrain(config: PretrainConfig, extra_callbacks: list | None = None) ->
                          data_stats=data_stats, train_seconds=train_seconds, t_start=t_start,
                          resume_from=resume_from, warmup_history=warmup_history)  # fmt: skip
     if config.should_save:
-        (out / "pretrain_report.json").write_text(json.dumps(report, indent=2))
+        from ..common.files import write_atomic
+
+        write_atomic(out / "pretrain_report.json", json.dumps(report, indent=2))
     trainer.router_capture.remove()
     if config.sample_prompt and config.should_save:
         report["sample"] = sample_generation(config.output_dir, config.sample_prompt)
