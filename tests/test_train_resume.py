@@ -26,12 +26,14 @@ TINY = {"hidden_size": 32, "num_hidden_layers": 1, "num_attention_heads": 2, "nu
         "num_experts": 4, "num_experts_per_tok": 2, "moe_intermediate_size": 16,
         "shared_expert_intermediate_size": 32}  # fmt: skip
 
-# what each stage adds to the common flags: the copy loss (full SFT), LoRA with dropout (its RNG is resumed too),
-# DPO on the preference config
+# what each stage adds to the common flags: the copy loss and the recipes' `batch_rebalance` sampler (full SFT),
+# LoRA with dropout (its RNG is resumed too) and gradient accumulation, DPO on the preference config
 STAGES = {
-    "sft": ["--fused_lm_head", "false", "--copy_aux_weight", "0.5", "--first_turn_rows", "10"],
+    "sft": ["--fused_lm_head", "false", "--copy_aux_weight", "0.5", "--first_turn_rows", "10",
+            "--train_sampling_strategy", "batch_rebalance"],  # fmt: skip
     "sft-lora": ["--fused_lm_head", "false", "--use_peft", "true", "--lora_r", "4", "--lora_alpha", "8",
-                 "--lora_dropout", "0.1", "--gradient_accumulation_steps", "2"],  # fmt: skip
+                 "--lora_dropout", "0.1", "--gradient_accumulation_steps", "2",
+                 "--train_sampling_strategy", "batch_rebalance"],  # fmt: skip
     "dpo": ["--dataset_config", "dpo", "--beta", "0.1"],
 }
 
