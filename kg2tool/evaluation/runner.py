@@ -369,13 +369,13 @@ def evaluate(
     backend = make_backend(
         options.model, options.backend, parser=options.parser, oracle=oracle, **options.backend_options
     )
-    _timed(timing, "model_load_s", backend.load)
-    if checkpoint is not None:
+    if checkpoint is not None:  # before the model loads: a checkpoint of other settings is refused at once
         from .checkpoint import ResumableBackend
 
         settings = {k: v for k, v in asdict(options).items() if k != "backend_options"}
         settings["backend_options"] = {k: v for k, v in options.backend_options.items() if k != "api_key_env"}
         backend = ResumableBackend(backend, checkpoint, settings, resume)
+    _timed(timing, "model_load_s", backend.load)
     try:
         ast_rows, exec_results, step_rows = run_model(options, inputs, backend, parse)
     finally:
