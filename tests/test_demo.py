@@ -110,6 +110,23 @@ def test_shipped_plans_name_existing_recipes(plan):
         assert (root / getattr(parsed, stage)["recipe"]).is_file()
 
 
+def test_an_unfinished_stage_resumes_with_its_own_flags(tmp_path):
+    from kg2tool.demo import StageRun, resume_flags
+
+    context = {"pretrain": str(tmp_path / "pretrain"), "sft": str(tmp_path / "sft")}
+    (tmp_path / "pretrain" / "checkpoint-3").mkdir(parents=True)
+    (tmp_path / "sft").mkdir()
+
+    def flags(name):
+        return resume_flags(StageRun(name, [], tmp_path / "done"), context)
+
+    assert flags("synth") == ["--resume"] and flags("eval-sft") == ["--resume"]  # finished shards, saved generations
+    assert flags("pretrain") == ["--resume", "true"]  # from its checkpoint
+    assert flags("sft") == ["--overwrite", "true"]  # killed before any checkpoint: start over
+    context["dpo"] = str(tmp_path / "dpo")
+    assert flags("dpo") == []  # not started
+
+
 def resumable_plan(tmp_path):
     """The toy plan with checkpoints in the training stages, so a kill can land between two of them."""
     import yaml

@@ -27,7 +27,8 @@ TINY = {"hidden_size": 32, "num_hidden_layers": 1, "num_attention_heads": 2, "nu
         "shared_expert_intermediate_size": 32}  # fmt: skip
 
 # what each stage adds to the common flags: the copy loss and the recipes' `batch_rebalance` sampler (full SFT),
-# LoRA with dropout (its RNG is resumed too) and gradient accumulation, DPO on the preference config
+# LoRA with dropout (its RNG is resumed too) and gradient accumulation, DPO on the preference config (full:
+# a frozen reference copy; LoRA: the adapter-disabled model as reference)
 STAGES = {
     "sft": ["--fused_lm_head", "false", "--copy_aux_weight", "0.5", "--first_turn_rows", "10",
             "--train_sampling_strategy", "batch_rebalance"],  # fmt: skip
@@ -35,6 +36,7 @@ STAGES = {
                  "--lora_dropout", "0.1", "--gradient_accumulation_steps", "2",
                  "--train_sampling_strategy", "batch_rebalance"],  # fmt: skip
     "dpo": ["--dataset_config", "dpo", "--beta", "0.1"],
+    "dpo-lora": ["--dataset_config", "dpo", "--beta", "0.1", "--use_peft", "true", "--lora_r", "4", "--lora_alpha", "8"],
 }
 
 
