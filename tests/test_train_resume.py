@@ -156,6 +156,12 @@ def test_resume_from_a_checkpoint_gives_the_uninterrupted_weights(stage, base, d
     assert report["resumed_from"].endswith("checkpoint-2") and report["global_step"] == 4
     assert_same_weights(full, resumed)
 
+    def logged(out):  # every logged figure but the run's own averages and times
+        return [{k: v for k, v in h.items() if not k.startswith("train_")} for h in
+                json.loads((out / "trainer_state.json").read_text())["log_history"]]  # fmt: skip
+
+    assert logged(resumed) == logged(full)  # losses, and TRL's token count continued (RestoreTokenCount)
+
 
 def test_pretrain_with_the_copy_loss_resumes_exactly(small_graph_path, data_dir, tmp_path):
     """The auxiliary copy loss draws its segments from its own generator, saved in each checkpoint."""

@@ -33,7 +33,7 @@ from .finetune_outputs import (
     write_report,
 )
 from .finetune_rows import graph_names, load_rows
-from .runs import LogLastStep, round_loss, rows_needed
+from .runs import LogLastStep, RestoreTokenCount, round_loss, rows_needed
 
 # The command that writes a stage's starting model with the shipped tiny recipes (named in the missing-model error).
 MAKES_MODEL = {
@@ -115,6 +115,7 @@ def build_trainer(setup: RunSetup, base_cls, model, tokenizer, train, evaluation
         peft_config=peft,
         callbacks=[LogLastStep()],
     )
+    trainer.add_callback(RestoreTokenCount(trainer))
     # MoeLossMixin reads its coefficients from here (TRL's configs have no such fields)
     trainer.loss_coefs = {"aux_loss_coef": extra.aux_loss_coef, "z_loss_coef": extra.z_loss_coef}
     if extra.copy_aux_weight > 0:

@@ -104,6 +104,21 @@ class LogLastStep(TrainerCallback):
         return control
 
 
+class RestoreTokenCount(TrainerCallback):
+    """On a resumed run, TRL's running count of trained tokens (`num_tokens` in the log) continues from the last
+    value the checkpoint logged instead of restarting at 0 (TRL keeps it on the trainer, outside the checkpoint).
+    Logging only: the weights resume exactly without it."""
+
+    def __init__(self, trainer):
+        self.trainer = trainer
+
+    def on_train_begin(self, args, state, control, **kwargs):
+        logged = [h["num_tokens"] for h in state.log_history if "num_tokens" in h]
+        if logged and hasattr(self.trainer, "_total_train_tokens"):
+            self.trainer._total_train_tokens = int(logged[-1])
+        return control
+
+
 def round_loss(value: float | None, digits: int = 3) -> float | None:
     """`value` rounded to `digits` decimals (None stays None): the first/last losses of the run reports."""
     return None if value is None else round(float(value), digits)
