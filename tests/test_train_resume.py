@@ -176,8 +176,15 @@ def test_pretrain_with_the_copy_loss_resumes_exactly(small_graph_path, data_dir,
     assert (full / "checkpoint-2" / "copy_task_rng.pth").is_file()
     shutil.copytree(full / "prepared", resumed / "prepared")
     shutil.copytree(full / "checkpoint-2", resumed / "checkpoint-2")
+    shutil.copy(full / "copy_warmup.json", resumed / "copy_warmup.json")  # written by the run before the kill
     assert main([*argv(resumed), "--resume", "true"]) == 0
     assert_same_weights(full, resumed)
+
+    def report(out):
+        data = json.loads((out / "pretrain_report.json").read_text())
+        return {k: v for k, v in data.items() if not k.endswith("seconds") and k not in ("resumed_from", "train_loss")}
+
+    assert report(resumed) == report(full)  # the copy warm-up's history included
 
 
 # --------------------------------------------------------------------------------------------- SIGKILL mid-run
