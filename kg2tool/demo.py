@@ -7,8 +7,10 @@ Design choices:
   kept under `--out`: `data/`, `pretrain/`, `sft/`, `dpo/`, `eval-<stage>/`.
 - The pipeline file (YAML, `examples/demo.yaml`) names the stage recipes and per-stage flag overrides. String
   values may use `{graph}`, `{out}`, `{data}`, `{pretrain}`, `{sft}`, `{dpo}`, `{seed}`.
-- A stage whose output is complete (its report file exists) is skipped on a rerun with `--resume`, so an
-  interrupted demo continues where it stopped; without `--resume` a non-empty `--out` is refused.
+- A stage whose output is complete (its report file exists) is skipped on a rerun with `--resume`, and the stage a
+  kill interrupted continues with its own resume (synth's finished shards, a training stage's last complete
+  checkpoint, eval's saved generations), so an interrupted demo ends with the report an uninterrupted one writes;
+  without `--resume` a non-empty `--out` is refused.
 - The report: `report.json` shaped `{stage: {category_or_metric: score}}` (fractions in [0, 1]; AST categories by
   name, `multi_step_exec` for executable multi-step accuracy), `report.md` (the same table plus stage times) and
   `report.png` (grouped bars); `run.json` keeps timings and the resolved commands.
@@ -220,21 +222,31 @@ def plan_runs(graph: list[str], out_dir: Path, plan: DemoPlan, context: dict[str
     return runs
 
 
+def resume_flags(run: StageRun, context: dict[str, str]) -> list[str]:
+    """The flags that make an unfinished stage continue where a killed demo left it: synth and eval take their own
+    `--resume` (finished shards, saved generations), a training stage `--resume true` from its last complete
+    checkpoint (it starts over when a kill came before the first one finished), or `--overwrite true` when its
+    folder holds no checkpoint at all."""
+    if run.name == "synth" or run.name.startswith("eval-"):
+        return ["--resume"]
+    stage_dir = Path(context[run.name])
+    if stage_dir.exists() and any(stage_dir.glob("checkpoint-*")):
+        return ["--resume", "true"]
+    return ["--overwrite", "true"] if stage_dir.exists() else []
+
+
 def execute_runs(runs: list[StageRun], run_command: Callable[[list[str]], int], context: dict[str, str],
                  resume: bool) -> None:  # fmt: skip
-    """Run each command in turn, timing it. With `resume`, a finished one (its done marker exists) is skipped, an
-    unfinished training stage continues from its checkpoint (or starts over when it has none)."""
+    """Run each command in turn, timing it. With `resume`, a finished one (its done marker exists) is skipped and
+    an unfinished one continues from what it saved (`resume_flags`), so the demo ends with the report of an
+    uninterrupted run."""
     for run in runs:
         if resume and run.done_marker.exists():
             run.skipped = True
             print(f"== {run.name}: done already ({run.done_marker}), skipped", flush=True)
             continue
-        if resume and run.name in STAGES:  # an unfinished training stage: continue it, or start it over
-            stage_dir = Path(context[run.name])
-            if stage_dir.exists() and any(stage_dir.glob("checkpoint-*")):
-                run.argv = [*run.argv, "--resume", "true"]
-            elif stage_dir.exists():
-                run.argv = [*run.argv, "--overwrite", "true"]
+        if resume:
+            run.argv = [*run.argv, *resume_flags(run, context)]
         print(f"== {run.name}: kg2tool {shlex.join(run.argv)}", flush=True)
         t0 = time.time()
         _run(run_command, run.name, run.argv)

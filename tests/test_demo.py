@@ -108,3 +108,89 @@ def test_shipped_plans_name_existing_recipes(plan):
     parsed = DemoPlan.load(str(root / plan))
     for stage in ("pretrain", "sft", "dpo"):
         assert (root / getattr(parsed, stage)["recipe"]).is_file()
+
+
+def test_an_unfinished_stage_resumes_with_its_own_flags(tmp_path):
+    from kg2tool.demo import StageRun, resume_flags
+
+    context = {"pretrain": str(tmp_path / "pretrain"), "sft": str(tmp_path / "sft")}
+    (tmp_path / "pretrain" / "checkpoint-3").mkdir(parents=True)
+    (tmp_path / "sft").mkdir()
+
+    def flags(name):
+        return resume_flags(StageRun(name, [], tmp_path / "done"), context)
+
+    assert flags("synth") == ["--resume"] and flags("eval-sft") == ["--resume"]  # finished shards, saved generations
+    assert flags("pretrain") == ["--resume", "true"]  # from its checkpoint
+    assert flags("sft") == ["--overwrite", "true"]  # killed before any checkpoint: start over
+    context["dpo"] = str(tmp_path / "dpo")
+    assert flags("dpo") == []  # not started
+
+
+def resumable_plan(tmp_path):
+    """The toy plan with checkpoints in the training stages, so a kill can land between two of them."""
+    import yaml
+
+    plan = yaml.safe_load(toy_plan(tmp_path).read_text())
+    plan["pretrain"]["args"].update(save_strategy="steps", save_steps=3)
+    plan["sft"]["args"].update(save_strategy="steps", save_steps=2, max_steps=6)
+    plan["dpo"]["args"].update(save_strategy="steps", save_steps=2, max_steps=4)
+    path = tmp_path / "resumable.yaml"
+    path.write_text(yaml.safe_dump(plan))
+    return path
+
+
+def run_until(argv: list[str], ready) -> None:
+    """Start `python -m kg2tool argv` and SIGKILL it as soon as `ready()` holds (it must not end before)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-m", "kg2tool", *argv], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)  # fmt: skip
+    deadline = time.time() + 600
+    while time.time() < deadline and proc.poll() is None and not ready():
+        time.sleep(0.01)
+    os.kill(proc.pid, signal.SIGKILL)
+    assert proc.wait() == -signal.SIGKILL, "the demo ended before it could be killed"
+
+
+@pytest.mark.slow
+def test_demo_killed_in_each_kind_of_stage_resumes_to_the_uninterrupted_report(tmp_path, small_graph_path):
+    """Killed with SIGKILL while pretraining, while fine-tuning, while evaluating (each after the stage saved some
+    progress), then `--resume`d to the end: the report and the trained weights are the uninterrupted run's."""
+    from safetensors.torch import load_file
+
+    from kg2tool.cli import main
+
+    plan = resumable_plan(tmp_path)
+    ref, out = tmp_path / "ref", tmp_path / "demo"
+
+    def argv(folder, *extra):
+        return ["demo", "--graph", str(small_graph_path), "--out", str(folder), "--plan", str(plan), *extra]
+
+    assert main(argv(ref)) == 0
+
+    def lines(path):
+        return path.read_text().count("\n") if path.exists() else 0
+
+    run_until(argv(out), lambda: (out / "pretrain" / "checkpoint-3" / "trainer_state.json").exists())
+    run_until(argv(out, "--resume"), lambda: (out / "sft" / "checkpoint-2" / "trainer_state.json").exists())
+    run_until(argv(out, "--resume"), lambda: lines(out / "eval-sft" / "checkpoint.jsonl") >= 3)
+    assert not (out / "eval-sft" / "summary.json").exists()
+    assert main(argv(out, "--resume")) == 0
+    run = json.loads((out / "run.json").read_text())
+    assert [s["skipped"] for s in run["stages"]] == [True, True, True, True, False, False, False]
+    assert "--resume" in run["stages"][4]["command"]  # eval-sft continued from its saved generations
+    assert json.loads((out / "report.json").read_text()) == json.loads((ref / "report.json").read_text())
+    for stage in ("pretrain", "sft", "dpo"):
+        a, b = load_file(str(ref / stage / "model.safetensors")), load_file(str(out / stage / "model.safetensors"))
+        assert a.keys() == b.keys() and all(torch_equal(a[k], b[k]) for k in a), stage
+
+
+def torch_equal(a, b) -> bool:
+    import torch
+
+    return torch.equal(a, b)

@@ -10,7 +10,8 @@
 rules) and runs the model in a loop on the multi_step and multi_turn rows of DIR's sft test split, executing
 its calls on the graph (which must be the graph DIR was made from), its labels in DIR's language (--lang). It
 writes results.jsonl, summary.json, details.json, report.md, summary.png and kg2tool_config.yaml (the resolved
-flags, label language and graph checksums) to OUT. Semantics: docs/eval.md.
+flags, label language and graph checksums) to OUT, and checkpoint.jsonl (every generation as it returns:
+`--resume` continues a killed run from it). Semantics: docs/eval.md.
 
 For `score`, each prediction line is ``{"id": ..., "result": [{"fn": {"arg": value}}]}`` (``[]`` for no call).
 Results are one line per test (``id``, ``category``, ``valid``, ``error_type``, ``error``) plus
@@ -153,6 +154,11 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
     )
     run.add_argument("--no-plot", action="store_true", help="do not write summary.png (no matplotlib needed)")
     run.add_argument("--overwrite", action="store_true", help="replace an existing report folder")
+    run.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue an interrupted run in OUT: generations saved in OUT/checkpoint.jsonl are replayed, not redone",
+    )
 
 
 def _default_out(model: str, data: str) -> Path:
@@ -238,11 +244,18 @@ def run_eval(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     options = eval_options(args)
     check_options(options)  # before the output folder is looked at
     out = Path(args.out) if args.out else _default_out(args.model, args.data)
-    if out.exists() and (not out.is_dir() or any(out.iterdir())) and not args.overwrite:
-        raise OutputError(f"{out} exists and is not empty (use --overwrite to replace its reports)")
+    if out.exists() and not out.is_dir():
+        raise OutputError(f"{out} exists and is not a folder")
+    if out.exists() and any(out.iterdir()) and not (args.overwrite or args.resume):
+        raise OutputError(
+            f"{out} exists and is not empty (use --resume to continue an interrupted run, --overwrite to replace its "
+            "reports)"
+        )
     if not args.no_plot:
         require_matplotlib()  # before any generation, not after it
-    rows, summary, details = evaluate(options)
+    from ..evaluation.checkpoint import CHECKPOINT_NAME
+
+    rows, summary, details = evaluate(options, checkpoint=out / CHECKPOINT_NAME, resume=args.resume)
     title = f"kg2tool eval: {args.model} on {Path(args.data).name}"
     paths = write_reports(out, rows, summary, details, plot=not args.no_plot, title=title)
     run = details["run"]

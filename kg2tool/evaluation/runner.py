@@ -342,9 +342,14 @@ def run_model(options: EvalOptions, inputs: EvalInputs, backend: Backend, parse)
     return ast_rows, exec_results, step_rows
 
 
-def evaluate(options: EvalOptions) -> tuple[list[dict], dict, dict]:
+def evaluate(
+    options: EvalOptions, checkpoint: Path | None = None, resume: bool = False
+) -> tuple[list[dict], dict, dict]:
     """Run the evaluation; returns (result rows, summary ``{category_or_metric: score}``, details).
 
+    With `checkpoint` (a file path), every generation call's completions are appended to it as they come
+    (``checkpoint.ResumableBackend``); with `resume` too, the calls it already holds are replayed instead of
+    generated, so a killed run ends with the results of an uninterrupted one.
     ``details["run"]`` records the resolved settings, among them the graph files and the label language used."""
     from .report import summarize
 
@@ -364,11 +369,19 @@ def evaluate(options: EvalOptions) -> tuple[list[dict], dict, dict]:
     backend = make_backend(
         options.model, options.backend, parser=options.parser, oracle=oracle, **options.backend_options
     )
+    if checkpoint is not None:  # before the model loads: a checkpoint of other settings is refused at once
+        from .checkpoint import ResumableBackend
+
+        settings = {k: v for k, v in asdict(options).items() if k != "backend_options"}
+        settings["backend_options"] = {k: v for k, v in options.backend_options.items() if k != "api_key_env"}
+        backend = ResumableBackend(backend, checkpoint, settings, resume)
     _timed(timing, "model_load_s", backend.load)
     try:
         ast_rows, exec_results, step_rows = run_model(options, inputs, backend, parse)
     finally:
         backend.unload()
+    if getattr(backend, "replayed", 0):
+        _log(f"eval: {backend.replayed} generation call(s) replayed from {checkpoint}")
     timing["total_s"] = round(time.perf_counter() - started, 2)
 
     summary, details = summarize(ast_rows, exec_results)

@@ -16,7 +16,10 @@ steps, unless the copy task stays in the loss. Hence two knobs, used by `kg2tool
 Design choices:
 - Segments are drawn from the token ids that entity names use (`name_token_pool`): the circuit is then trained on
   the tokens it must copy later, and a pool of a few thousand ids learns faster than the whole vocabulary.
-- Batches come from a seeded `torch.Generator` per task, so runs repeat exactly.
+- Batches come from a seeded `torch.Generator` per task, so runs repeat exactly. The auxiliary task's generator
+  state is saved in every checkpoint (`copy_task_rng.pth`, beside Trainer's `rng_state.pth`) and restored on
+  `--resume`: without it a resumed run redrew the segments of steps 1, 2, ... after the checkpoint and its
+  final weights differed from an uninterrupted run's.
 - The auxiliary forward runs outside the MoE router capture, so it does not enter the load-balancing statistics.
 """
 
@@ -87,9 +90,7 @@ class CopyTask:
         """`(input_ids, labels)` of shape `[n, 2 * segment_length]`."""
         import torch
 
-        if self._gen is None:
-            self._gen = torch.Generator().manual_seed(self.seed)
-            self._pool = torch.as_tensor(list(self.pool), dtype=torch.long)
+        self._start()
         picks = torch.randint(len(self._pool), (n, self.segment_length), generator=self._gen)
         seg = self._pool[picks]
         ids = torch.cat([seg, seg], dim=1)
@@ -98,6 +99,24 @@ class CopyTask:
         if device is not None:
             ids, labels = ids.to(device), labels.to(device)
         return ids, labels
+
+
+    def _start(self) -> None:
+        import torch
+
+        if self._gen is None:
+            self._gen = torch.Generator().manual_seed(self.seed)
+            self._pool = torch.as_tensor(list(self.pool), dtype=torch.long)
+
+    def get_state(self):
+        """The generator's state (a uint8 tensor): where the stream of segments stands."""
+        self._start()
+        return self._gen.get_state()
+
+    def set_state(self, state) -> None:
+        """Continue the stream of segments from a `get_state()` result."""
+        self._start()
+        self._gen.set_state(state)
 
 
 def grad_accum_divisor(trainer, num_items_in_batch) -> int:
@@ -198,6 +217,28 @@ class CopyAuxMixin:
         self._copy_sum = getattr(self, "_copy_sum", 0.0) + float(copy_loss.detach())
         self._copy_n = getattr(self, "_copy_n", 0) + 1
         return (loss, outputs) if return_outputs else loss
+
+    def _copy_rng_file(self, folder: str):
+        from pathlib import Path
+
+        suffix = f"_{self.args.process_index}" if self.args.world_size > 1 else ""
+        return Path(folder) / f"copy_task_rng{suffix}.pth"
+
+    def _save_rng_state(self, output_dir: str) -> None:
+        """Trainer's RNG states plus the copy task's generator, so `--resume` draws the segments an uninterrupted
+        run would have drawn."""
+        super()._save_rng_state(output_dir)
+        if self.copy_task is not None:
+            import torch
+
+            torch.save(self.copy_task.get_state(), self._copy_rng_file(output_dir))
+
+    def _load_rng_state(self, checkpoint: str | None) -> None:
+        super()._load_rng_state(checkpoint)
+        if self.copy_task is not None and checkpoint is not None and self._copy_rng_file(checkpoint).is_file():
+            import torch
+
+            self.copy_task.set_state(torch.load(self._copy_rng_file(checkpoint), weights_only=True))
 
     def log(self, logs: dict[str, float], start_time: float | None = None) -> None:
         if "loss" in logs and getattr(self, "_copy_n", 0):

@@ -15,8 +15,9 @@ from .finetune import RunSetup
 from .finetune_model import load_model, load_tokenizer_checked
 
 
-def check_output_dir(setup: RunSetup) -> str | None:
-    """What to resume from (or None); refuses an `output_dir` that already holds a run unless told."""
+def check_output_dir(setup: RunSetup, stage: str) -> str | None:
+    """What to resume from (or None); refuses an `output_dir` that already holds a run unless told. The stage's
+    report (`<stage>_report.json`, written last) marks a run that has nothing left to do."""
     from .runs import check_run_dir
 
     args, extra = setup.training, setup.extra
@@ -28,7 +29,7 @@ def check_output_dir(setup: RunSetup) -> str | None:
         overwrite=extra.overwrite,
         max_steps=args.max_steps,
     )
-    return check_run_dir(view, run_markers=("config.json", "adapter_config.json"))
+    return check_run_dir(view, ("config.json", "adapter_config.json"), finished_marker=f"{stage}_report.json")
 
 
 def save_outputs(trainer, setup: RunSetup, tokenizer) -> dict[str, Any]:

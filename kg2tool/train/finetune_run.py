@@ -33,7 +33,7 @@ from .finetune_outputs import (
     write_report,
 )
 from .finetune_rows import graph_names, load_rows
-from .runs import LogLastStep, round_loss, rows_needed
+from .runs import LogLastStep, RestoreTokenCount, round_loss, rows_needed
 
 # The command that writes a stage's starting model with the shipped tiny recipes (named in the missing-model error).
 MAKES_MODEL = {
@@ -115,6 +115,7 @@ def build_trainer(setup: RunSetup, base_cls, model, tokenizer, train, evaluation
         peft_config=peft,
         callbacks=[LogLastStep()],
     )
+    trainer.add_callback(RestoreTokenCount(trainer))
     # MoeLossMixin reads its coefficients from here (TRL's configs have no such fields)
     trainer.loss_coefs = {"aux_loss_coef": extra.aux_loss_coef, "z_loss_coef": extra.z_loss_coef}
     if extra.copy_aux_weight > 0:
@@ -142,7 +143,7 @@ def run_stage(
     compact_scoring_on_cpu()  # TRL scores only the labelled positions on CPU too
     set_threads(setup.extra)
     args = setup.training
-    resume_from = check_output_dir(setup)
+    resume_from = check_output_dir(setup, stage)
     tokenizer = load_tokenizer_for(setup, need_generation_markers)
     train, evaluation, full = load_rows(setup, columns, short_run_rows(args) if trim else None)
     if trim:

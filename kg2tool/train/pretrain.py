@@ -74,6 +74,22 @@ def run_copy_warmup(config: PretrainConfig, model, copy_task: CopyTask | None, p
     return copy_warmup(model, copy_task, steps, config.learning_rate, weight_decay=config.weight_decay)
 
 
+def warmup_history_for(config: PretrainConfig, model, copy_task: CopyTask | None, pool: list[int],
+                       resume_from: str | None) -> list[dict]:  # fmt: skip
+    """Run the copy warm-up of a fresh run and keep its history in `output_dir/copy_warmup.json`; a resumed run
+    (whose checkpoint holds the warmed-up weights) reads the history back, so its report equals an uninterrupted
+    run's."""
+    from ..common.files import write_atomic
+
+    path = Path(config.output_dir) / "copy_warmup.json"
+    if resume_from is not None:
+        return json.loads(path.read_text()) if path.exists() else []
+    history = run_copy_warmup(config, model, copy_task, len(pool))
+    if history and config.should_save:
+        write_atomic(path, json.dumps(history))
+    return history
+
+
 def make_report(config, trainer, result, model, copy_task, **fields) -> dict[str, Any]:
     """The run report (`pretrain_report.json`): preset, parameter counts, data, steps, times, first and last
     logged LM loss (3 decimals), skipped updates, copy warm-up and copy accuracy; `fields` fill the rest."""
@@ -105,7 +121,7 @@ def run_pretrain(config: PretrainConfig, extra_callbacks: list | None = None) ->
         import torch
 
         torch.set_num_threads(config.torch_num_threads)
-    resume_from = check_run_dir(config)
+    resume_from = check_run_dir(config, finished_marker="pretrain_report.json")
     out = Path(config.output_dir)
     out.mkdir(parents=True, exist_ok=True)
     with config.main_process_first(desc="prepare the corpus and tokenizer"):  # other ranks then reuse it
@@ -114,7 +130,7 @@ def run_pretrain(config: PretrainConfig, extra_callbacks: list | None = None) ->
     print_setup(config, preset, data_stats)
     pool = data_stats.pop("copy_pool", None) or []
     copy_task = copy_task_for(config, pool)
-    warmup_history = run_copy_warmup(config, model, copy_task, len(pool)) if resume_from is None else []
+    warmup_history = warmup_history_for(config, model, copy_task, pool, resume_from)
     trainer = MoePretrainer(
         model=model,
         args=config,
@@ -135,7 +151,9 @@ def run_pretrain(config: PretrainConfig, extra_callbacks: list | None = None) ->
                          data_stats=data_stats, train_seconds=train_seconds, t_start=t_start,
                          resume_from=resume_from, warmup_history=warmup_history)  # fmt: skip
     if config.should_save:
-        (out / "pretrain_report.json").write_text(json.dumps(report, indent=2))
+        from ..common.files import write_atomic
+
+        write_atomic(out / "pretrain_report.json", json.dumps(report, indent=2))
     trainer.router_capture.remove()
     if config.sample_prompt and config.should_save:
         report["sample"] = sample_generation(config.output_dir, config.sample_prompt)

@@ -13,33 +13,64 @@ from transformers import TrainerCallback
 from ..common.errors import InputError, NothingToDoError, OutputError
 
 
-def check_run_dir(config, run_markers: tuple[str, ...] = ("prepared",)) -> str | None:
+def checkpoint_step(folder: Path) -> int | None:
+    """The `global_step` a `checkpoint-*` folder was saved at, or None when the folder is incomplete.
+
+    Trainer writes `trainer_state.json` last, after the weights, optimizer, scheduler and RNG states, so a folder
+    whose state file is missing or cut short is a checkpoint a kill interrupted mid-write."""
+    try:
+        return int(json.loads((folder / "trainer_state.json").read_text()).get("global_step", 0))
+    except (OSError, ValueError, TypeError):
+        return None
+
+
+def complete_checkpoints(out: Path) -> tuple[list[Path], list[Path]]:
+    """`(complete, incomplete)` `checkpoint-<n>` folders of `out`, each in step order."""
+    found = sorted(
+        (p for p in out.glob("checkpoint-*") if p.name.split("-")[-1].isdigit()),
+        key=lambda p: int(p.name.split("-")[-1]),
+    )
+    complete = [p for p in found if checkpoint_step(p) is not None]
+    return complete, [p for p in found if p not in complete]
+
+
+def check_run_dir(
+    config, run_markers: tuple[str, ...] = ("prepared",), finished_marker: str | None = None
+) -> str | None:
     """Decide what to resume from; refuse to silently mix a new run into an old one.
 
     `config` has `output_dir`, `resume`, `resume_from_checkpoint`, `overwrite` and `max_steps`; a folder holding a
     `checkpoint-*` or any of `run_markers` already holds a run. Returns the checkpoint folder to resume from, or
-    None for a fresh run (an `--overwrite` run also drops `prepared/`)."""
+    None for a fresh run (an `--overwrite` run also drops `prepared/`).
+
+    `--resume` takes the last *complete* checkpoint (`checkpoint_step`): one a kill cut short is skipped, and when
+    no complete one exists the run starts over (printed), which is where an uninterrupted run started too. A run
+    whose last checkpoint is already at `max_steps` has nothing left to do once `finished_marker` (the stage's
+    report, written last) exists; before that (killed while saving the final model) it resumes to save again."""
     out = Path(config.output_dir)
-    checkpoints = sorted(
-        (p for p in out.glob("checkpoint-*") if p.name.split("-")[-1].isdigit()),
-        key=lambda p: int(p.name.split("-")[-1]),
-    )
+    checkpoints, incomplete = complete_checkpoints(out)
     if config.resume or config.resume_from_checkpoint:
         if config.resume_from_checkpoint:
             if not Path(config.resume_from_checkpoint).is_dir():
                 raise InputError(f"checkpoint not found: {config.resume_from_checkpoint}")
             return config.resume_from_checkpoint
+        for folder in incomplete:
+            if not checkpoints or int(folder.name.split("-")[-1]) > checkpoint_step(checkpoints[-1]):
+                print(f"--resume: skipping {folder} (incomplete: the run was stopped while saving it)", flush=True)
         if not checkpoints:
-            raise InputError(f"--resume: no checkpoint-* folder in {out}")
+            if not out.exists():
+                raise InputError(f"--resume: no checkpoint-* folder in {out} (the folder does not exist)")
+            print(f"--resume: no complete checkpoint in {out} yet: starting the run over", flush=True)
+            return None
         last = checkpoints[-1]
-        state_file = last / "trainer_state.json"
-        step = json.loads(state_file.read_text()).get("global_step", 0) if state_file.exists() else 0
-        if 0 < config.max_steps <= step:
+        step = checkpoint_step(last) or 0
+        done = finished_marker is None or (out / finished_marker).exists()
+        if 0 < config.max_steps <= step and done:
             raise NothingToDoError(
                 f"{last} is already at step {step} >= max_steps={config.max_steps}; raise --max_steps to go on"
             )
         return str(last)
-    held = checkpoints or any((out / marker).exists() for marker in run_markers)
+    held = checkpoints or incomplete or any((out / marker).exists() for marker in run_markers)
     if out.exists() and held and not config.overwrite:
         raise OutputError(f"{out} already holds a run: pass --resume to continue it or --overwrite to start over")
     if config.overwrite and (out / "prepared").exists():
@@ -70,6 +101,21 @@ class LogLastStep(TrainerCallback):
     def on_step_end(self, args, state, control, **kwargs):
         if state.max_steps > 0 and state.global_step >= state.max_steps:
             control.should_log = True
+        return control
+
+
+class RestoreTokenCount(TrainerCallback):
+    """On a resumed run, TRL's running count of trained tokens (`num_tokens` in the log) continues from the last
+    value the checkpoint logged instead of restarting at 0 (TRL keeps it on the trainer, outside the checkpoint).
+    Logging only: the weights resume exactly without it."""
+
+    def __init__(self, trainer):
+        self.trainer = trainer
+
+    def on_train_begin(self, args, state, control, **kwargs):
+        logged = [h["num_tokens"] for h in state.log_history if "num_tokens" in h]
+        if logged and hasattr(self.trainer, "_total_train_tokens"):
+            self.trainer._total_train_tokens = int(logged[-1])
         return control
 
 
