@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..common.files import file_sha256
+from ..common.files import file_sha256, write_atomic
 from ..hub.bfcl import bfcl_records
 from .candidate import Candidate, ShardStats
 from .diversity import DiversityFilter
@@ -90,6 +90,7 @@ def run_synth(
     bfcl = bfcl_records(rows["test"], kg)
     report["bfcl"] = {cat: len(tests) for cat, (tests, _) in bfcl.items()}
     write_dataset(out, rows, report, meta, overwrite, pairs_by_split=pairs, bfcl=bfcl)
+    write_atomic(out / "lexicon.yaml", synth.lexicon.to_yaml())  # edit and pass back with --lexicon
     store.remove()
     log(
         f"wrote {total} conversations to {out} ({', '.join(f'{len(rows[s])} {s}' for s in SPLITS)}) "

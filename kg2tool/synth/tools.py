@@ -224,18 +224,22 @@ class ToolSet:
 
     # -- derivation --------------------------------------------------------------------------------------
     @classmethod
-    def from_graph(cls, kg: KnowledgeGraph, min_support: int = 5) -> ToolSet:
-        """Derive tools for every relation/attribute with at least `min_support` facts (see module docstring)."""
+    def from_graph(cls, kg: KnowledgeGraph, min_support: int = 5, lexicon=None) -> ToolSet:
+        """Derive tools for every relation/attribute with at least `min_support` facts (see module docstring); their
+        descriptions say the relation with `lexicon` (kg2tool.synth.lexicon; derived from the graph when None)."""
+        from .lexicon import derive_lexicon
+
+        lex = lexicon or derive_lexicon(kg)
         taken: set[str] = set(OPERATORS)
         specs: list[ToolSpec] = []
         for rel in kg.relations.values():
             if rel.support < min_support:
                 continue
-            specs.extend(_relation_tools(kg, rel, taken))
+            specs.extend(_relation_tools(kg, rel, taken, lex.relations[rel.iri]))
         for attr in kg.attributes.values():
             if attr.support < min_support:
                 continue
-            specs.append(_attribute_tool(kg, attr, taken))
+            specs.append(_attribute_tool(kg, attr, taken, lex.attributes[attr.iri]))
         if not specs:
             supports = sorted(((r.support, r.label) for r in kg.relations.values()), reverse=True)[:5]
             best = ", ".join(f"{lab!r} ({n})" for n, lab in supports) or "none"
@@ -324,19 +328,42 @@ class ToolSet:
         return winners[0]
 
 
-def _relation_tools(kg: KnowledgeGraph, rel: Relation, taken: set[str]) -> list[ToolSpec]:
+def _says(w) -> tuple[str, str]:
+    """(forward, inverse) descriptions of a relation from its lexicon wording: `Get the places of birth of a person.`,
+    `Find the people whose place of birth is the given place.`"""
+    from .lexicon import article, plural
+
+    subj, obj = w.subject, w.object
+    a_subj, subjs = article(subj), plural(subj)
+    who = "who" if obj == "person" else "what"
+    if w.form == "noun":
+        fwd = f"Get the {w.plural if w.multi else w.noun} of {a_subj}."
+        inv = f"Find the {subjs} whose {w.noun} is the given {obj}."
+    elif w.form == "by":
+        fwd = f"Get {who} {w.active} {a_subj}."
+        inv = f"Find the {subjs} {w.verb} the given {obj}."
+    elif w.form == "verb":
+        fwd = f"Get {who} {a_subj} {w.verb}."
+        inv = f"Find the {subjs} that {w.verbs} the given {obj}."
+    else:
+        fwd = f"Get {who} {a_subj} is {w.verb}."
+        inv = f"Find the {subjs} {'that are ' + w.verbs if w.verbs != w.verb else w.verb} the given {obj}."
+    return fwd, inv
+
+
+def _relation_tools(kg: KnowledgeGraph, rel: Relation, taken: set[str], wording) -> list[ToolSpec]:
     local = rel.iri.rstrip("/#").rsplit("/", 1)[-1].rsplit("#", 1)[-1]
     desc = _sentence(rel.description)
-    subj_t = _type_hint(kg, rel.forward)
-    obj_t = _type_hint(kg, rel.inverse)
+    subj_t = _type_hint(kg, rel.forward) or wording.subject
+    obj_t = _type_hint(kg, rel.inverse) or wording.object
+    says_fwd, says_inv = _says(wording)
     fwd = _unique_name(rel.label, local, taken, "get_")
     entity = {"type": "string", "minLength": 1, "description": f"Name of the {subj_t or 'entity'} to look up."}
     if len(rel.forward) <= ENUM_MAX:
         entity["enum"] = sorted(kg.name(i) for i in rel.forward)
     forward = _tool(
         fwd,
-        f"Get the {rel.label} of a{'n' if (subj_t or 'entity')[0] in 'aeiou' else ''} {subj_t or 'entity'}. "
-        f"{desc} Returns a list of names.".replace("  ", " "),
+        f"{says_fwd} {desc} Returns a list of names.".replace("  ", " "),
         {"entity": entity},
         ["entity"],
     )
@@ -344,31 +371,29 @@ def _relation_tools(kg: KnowledgeGraph, rel: Relation, taken: set[str]) -> list[
     value = {
         "type": "string",
         "minLength": 1,
-        "description": f"Name of the {obj_t or 'entity'} that is the {rel.label}.",
+        "description": f"Name of the {obj_t or 'entity'} to look up.",
     }
     if len(rel.inverse) <= ENUM_MAX:
         value["enum"] = sorted(kg.name(i) for i in rel.inverse)
     inverse = _tool(
         inv,
-        f"Find every entity whose {rel.label} is the given {obj_t or 'entity'}. {desc} Returns a list of names.".replace(
-            "  ", " "
-        ),
+        f"{says_inv} {desc} Returns a list of names.".replace("  ", " "),
         {"value": value},
         ["value"],
     )
     return [ToolSpec(fwd, "forward", rel.iri, forward), ToolSpec(inv, "inverse", rel.iri, inverse)]
 
 
-def _attribute_tool(kg: KnowledgeGraph, attr: Attribute, taken: set[str]) -> ToolSpec:
+def _attribute_tool(kg: KnowledgeGraph, attr: Attribute, taken: set[str], wording) -> ToolSpec:
     local = attr.iri.rstrip("/#").rsplit("/", 1)[-1].rsplit("#", 1)[-1]
     name = _unique_name(attr.label, local, taken, "get_")
-    subj_t = _type_hint(kg, attr.values)
+    subj_t = _type_hint(kg, attr.values) or wording.subject
     entity = {"type": "string", "minLength": 1, "description": f"Name of the {subj_t or 'entity'} to look up."}
     returns = {"integer": "an integer", "number": "a number", "date": "an ISO 8601 date",
                "datetime": "an ISO 8601 date-time", "boolean": "true or false", "string": "text"}[attr.kind]  # fmt: skip
     schema = _tool(
         name,
-        f"Get the {attr.label} of a{'n' if (subj_t or 'entity')[0] in 'aeiou' else ''} {subj_t or 'entity'}. "
+        f"Get the {wording.noun} of a{'n' if (subj_t or 'entity')[0] in 'aeiou' else ''} {subj_t or 'entity'}. "
         f"{_sentence(attr.description)} Returns {returns}.".replace("  ", " "),
         {"entity": entity},
         ["entity"],

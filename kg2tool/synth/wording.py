@@ -1,0 +1,222 @@
+"""Plans said in English with the relation lexicon (kg2tool.synth.lexicon): noun phrases, relative clauses,
+questions and answer sentences, with agreement by number.
+
+    np(Project(place of birth, Anchor(X)), 1)          the place of birth of X
+    np(Project(directed by, Anchor(Y), inverse), 2)    the films directed by Y
+    np(intersection of two inverse projections, 2)     the people educated at A and whose place of birth is B
+
+A plan's number is the size of its value (`execute`): one answer is said in the singular, several in the plural.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from ..graph.model import KnowledgeGraph
+from .lexicon import Lexicon, Wording, plural
+from .plans import Anchor, Count, Node, Project, SetOp, execute
+
+PERSON = "person"
+
+
+def _and(items: list[str], last: str = "and") -> str:
+    items = [str(i) for i in items]
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + f" {last} " + items[-1]
+
+
+def needs_be(w: Wording) -> bool:
+    """True for a prep/by predicate said with `is`/`are` before it (`a member of`, `part of`), False for a
+    participle that stands alone in a reduced clause (`educated at`, `directed by`)."""
+    if w.form not in ("prep", "by"):
+        return False
+    first = w.verb.split()[0] if w.verb else ""
+    return not _participle(first)
+
+
+@lru_cache(maxsize=4096)
+def _participle(word: str) -> bool:
+    from .lexicon import _is_participle
+
+    return bool(word) and word not in ("a", "an", "the") and _is_participle(word)
+
+
+class Speaker:
+    """Says plan nodes of one graph with its lexicon (see the module docstring)."""
+
+    def __init__(self, kg: KnowledgeGraph, lexicon: Lexicon):
+        self.kg = kg
+        self.lex = lexicon
+
+    def w(self, node: Project) -> Wording:
+        """The wording of a projection's relation."""
+        return self.lex.relations[node.rel]
+
+    def size(self, node: Node) -> int:
+        """How many entities a node gives."""
+        v = execute(self.kg, node)
+        return len(v) if isinstance(v, frozenset) else 1
+
+    def kind(self, node: Node) -> str:
+        """The kind of the entities a node gives, singular."""
+        if isinstance(node, Anchor):
+            return self.lex.kind_of(node.eid)
+        if isinstance(node, Project):
+            return self.w(node).subject if node.inverse else self.w(node).object
+        if isinstance(node, SetOp):
+            return self.kind(node.children[0])
+        return "item"
+
+    def kinds(self, node: Node, n: int = 2) -> str:
+        """The kind in number n: `person` / `people`."""
+        k = self.kind(node)
+        return k if n == 1 else plural(k)
+
+    # -- relative clauses: what the entities of a node are ---------------------------------------------------------
+    def clause(self, node: Node, n: int = 2) -> str:
+        """A relative clause for the entities of a node (`whose place of birth is X`, `directed by Y`)."""
+        be = "is" if n == 1 else "are"
+        if isinstance(node, Project) and isinstance(node.child, Anchor):
+            w, name = self.w(node), self.kg.name(node.child.eid)
+            return self._clause(w, node.inverse, name, n, self.kind(node) == PERSON)
+        if isinstance(node, SetOp) and node.op == "intersection":
+            return _and([self.clause(k, n) for k in node.children])
+        rel = "who" if self.kind(node) == PERSON else "that"
+        return f"{rel} {be} {self.np(node, n)}"
+
+    def _clause(self, w: Wording, inverse: bool, name: str, n: int, person: bool) -> str:
+        rel = "who" if person else "that"
+        be = "is" if n == 1 else "are"
+        if inverse:  # the subjects of w whose object is `name`
+            if w.form == "noun":
+                return f"whose {w.noun} is {name}"
+            if w.form == "verb":
+                return f"{rel} {w.verb if n == 1 else w.verbs} {name}"
+            if needs_be(w):
+                return f"{rel} {be} {w.verb if n == 1 else w.verbs} {name}"
+            return f"{w.verb} {name}"
+        # the objects of `name` by w
+        if w.form == "noun":
+            return f"{rel} {be} the {w.noun if n == 1 else w.plural} of {name}"
+        if w.form == "by":
+            return f"{rel} {w.active} {name}"
+        if w.form == "verb":
+            return f"{rel} {name} {w.verb}"
+        return f"{rel} {name} is {w.verb}"
+
+    # -- noun phrases ------------------------------------------------------------------------------------------------
+    def np(self, node: Node, n: int | None = None) -> str:
+        """A noun phrase for the node's entities in number n (its own size when None)."""
+        if isinstance(node, Anchor):
+            return self.kg.name(node.eid)
+        n = self.size(node) if n is None else n
+        return "the " + self.bare(node, n)
+
+    def bare(self, node: Node, n: int) -> str:
+        """The noun phrase without its article (`places of birth of X`), for `how many ...` and `the ...`."""
+        if isinstance(node, Count):
+            return f"number of {self.bare(node.child, 2)}"
+        if isinstance(node, Project):
+            w = self.w(node)
+            if not node.inverse and w.form == "noun":
+                child_n = self.size(node.child) if not isinstance(node.child, Anchor) else 1
+                return f"{w.noun if n == 1 else w.plural} of {self.np(node.child, child_n)}"
+            if not isinstance(node.child, Anchor):  # a projection of a set: the kind, then a clause on the set
+                inner = self.np(node.child)
+                if node.inverse:
+                    return f"{self.kinds(node, n)} {self._clause(w, True, inner, n, self.kind(node) == PERSON)}"
+                return f"{self.kinds(node, n)} {self._clause(w, False, inner, n, self.kind(node) == PERSON)}"
+            return f"{self.kinds(node, n)} {self.clause(node, n)}"
+        if isinstance(node, SetOp):
+            kids = node.children
+            if node.op == "union" and self._same_relation(kids):
+                names = _and([self.kg.name(k.child.eid) for k in kids], "or")
+                return f"{self.kinds(node, n)} {self._clause(self.w(kids[0]), kids[0].inverse, names, n, self.kind(node) == PERSON)}"  # noqa: E501
+            clauses = [self.clause(k, n) for k in kids]
+            if node.op == "difference":
+                return f"{self.kinds(node, n)} {clauses[0]}, except those {self._except(kids[1])}"
+            return f"{self.kinds(node, n)} {_and(clauses, 'and' if node.op == 'intersection' else 'or')}"
+        raise TypeError(f"no noun phrase for {type(node).__name__}")
+
+    def _except(self, node: Node) -> str:
+        return self.clause(node, 2)
+
+    @staticmethod
+    def _same_relation(kids) -> bool:
+        return all(
+            isinstance(k, Project) and isinstance(k.child, Anchor) and (k.rel, k.inverse) == (kids[0].rel, kids[0].inverse)
+            for k in kids
+        )
+
+    # -- questions and statements of one projection --------------------------------------------------------------
+    def wh(self, node: Node) -> str:
+        """A wh-question for the node (no final mark): `Who directed X`, `Which films were directed by Y`."""
+        if isinstance(node, Project) and isinstance(node.child, Anchor):
+            w, name = self.w(node), self.kg.name(node.child.eid)
+            person = self.kind(node) == PERSON
+            many = node.inverse or w.multi
+            k = self.kinds(node, 2 if many else 1)
+            if node.inverse:
+                which = "Who" if person else f"Which {k}"
+                if w.form == "noun":
+                    return f"{which} {'have' if many and not person else 'has'} {name} as {'their' if person or many else 'its'} {w.noun}"  # noqa: E501
+                if w.form == "verb":
+                    return f"{which} {w.verbs if many and not person else w.verb} {name}"
+                if needs_be(w):
+                    return f"{which} {'are' if many and not person else 'is'} {w.verbs if many and not person else w.verb} {name}"  # noqa: E501
+                return f"{which} {'were' if many and not person else 'was'} {w.verb} {name}"
+            if w.form == "noun":
+                return f"{'Who' if person else 'What'} {'are' if many else 'is'} the {w.plural if many else w.noun} of {name}"  # noqa: E501
+            which = "Who" if person else (f"Which {k}" if k != "item" else "What")
+            if w.form == "by":
+                return f"{which} {w.active} {name}"
+            if w.form == "verb":
+                return f"{which} does {name} {w.verbs}"
+            return f"{which} is {name} {w.verb}"
+        many = self.size(node) > 1
+        if self.kind(node) == PERSON:
+            return f"Who {'are' if many else 'is'} {self.np(node, 2 if many else 1)}"
+        return f"What {'are' if many else 'is'} {self.np(node, 2 if many else 1)}"
+
+    def statement(self, node: Node, answers: list[str]) -> str:
+        """A sentence stating every answer of the node (no final mark)."""
+        n = len(answers)
+        ans = _and(answers)
+        if isinstance(node, Project) and isinstance(node.child, Anchor):
+            w, name = self.w(node), self.kg.name(node.child.eid)
+            if node.inverse and w.form != "noun":
+                return f"{ans} {self._clause(w, True, name, n, False).removeprefix('that ')}".replace(
+                    f"{ans} {w.verb} {name}", f"{ans} {'was' if n == 1 else 'were'} {w.verb} {name}"
+                )
+            if not node.inverse and w.form == "by":
+                return f"{name} was {w.verb} {ans}"
+            if not node.inverse and w.form == "verb":
+                return f"{name} {w.verb} {ans}"
+            if not node.inverse and w.form == "prep":
+                return f"{name} is {w.verb} {ans}"
+        np = self.np(node, n)
+        return f"{np[:1].upper() + np[1:]} {'is' if n == 1 else 'are'} {ans}"
+
+    # -- counts and comparisons --------------------------------------------------------------------------------------
+    def how_many(self, node: Node) -> str:
+        """`How many genres does X have` / `How many people were educated at Y` (no final mark)."""
+        if isinstance(node, Project) and isinstance(node.child, Anchor):
+            w, name = self.w(node), self.kg.name(node.child.eid)
+            if not node.inverse and w.form == "noun":
+                return f"How many {w.plural} does {name} have"
+            if node.inverse and w.form in ("by", "prep") and not needs_be(w):
+                return f"How many {self.kinds(node)} were {w.verb} {name}"
+        return f"How many {self.bare(node, 2)} are there"
+
+    def measure(self, node: Project) -> tuple[str, str]:
+        """(verb, counted noun phrase with `it`) for comparing two anchors by a count: ("lists", "genres"),
+        ("has", "people educated at it")."""
+        w = self.w(node)
+        if not node.inverse:
+            if w.form == "noun":
+                return "lists", w.plural
+            return "lists", f"{self.kinds(node)} {self._clause(w, False, 'it', 2, self.kind(node) == PERSON)}"
+        if w.form == "noun":
+            return "has", f"{self.kinds(node)} whose {w.noun} it is"
+        return "has", f"{self.kinds(node)} {self._clause(w, True, 'it', 2, self.kind(node) == PERSON)}"
