@@ -246,7 +246,8 @@ Columns of `sft`: `id`, `messages` (user / assistant with `tool_calls` / `tool` 
 are JSON objects; failed calls in `error_recovery` rows carry the real error), `tools` (OpenAI / Hugging Face
 function schemas offered in that conversation), `pattern` (query shape), `category` (simple, multiple, parallel,
 parallel_multiple, irrelevance, multi_step, multi_turn), `answers`, `topic_entity`, `relation_path`, `num_calls`,
-`num_turns`, `plan` (the query plan).
+`num_turns`, `plan` (the query plan; each entity records its `kind`, from the graph's types or inferred from its
+relations). Questions and answers are worded with the relation lexicon written beside the data as `lexicon.yaml`.
 
 ## Validation
 {part["tried"]} candidates were sampled; {kept["total"]} were kept ({part["kept_share"]}%). Dropped, by

@@ -188,8 +188,13 @@ class Renderer:
                 ctx |= {"e1": kg.name(plan.child.eid), "relation": rel, "inverse": plan.inverse}
                 ctx["prep"] = is_prepositional(rel)
                 w = sp.w(plan)
-                ctx["kind"] = sp.lex.kind_of(plan.child.eid)
+                ctx["kind"] = ctx["entity_kind"] = sp.lex.kind_of(plan.child.eid)
                 ctx["noun"] = w.noun or w.verb  # the relation as a noun (or its predicate)
+                # the topic first: "Lewis Carroll's places of birth" (noun relations, forward); "" otherwise
+                e1 = ctx["e1"]
+                own = f"{e1}'" if e1.endswith("s") else f"{e1}'s"
+                many = len(answers) > 1 or w.multi
+                ctx["poss"] = f"{own} {w.plural if many else w.noun}" if w.form == "noun" and not plan.inverse else ""
                 this, that = f"this {ctx['kind']}", f"that {ctx['kind']}"
                 ctx["wh_this"], ctx["wh_that"] = _swap(ctx["wh"], ctx["e1"], this), _swap(ctx["wh"], ctx["e1"], that)
                 ctx["q_this"] = _swap(ctx["q"], ctx["e1"], this)

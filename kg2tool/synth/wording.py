@@ -74,23 +74,33 @@ class Speaker:
         return k if n == 1 else plural(k)
 
     # -- relative clauses: what the entities of a node are ---------------------------------------------------------
-    def clause(self, node: Node, n: int = 2) -> str:
-        """A relative clause for the entities of a node (`whose place of birth is X`, `directed by Y`)."""
-        be = "is" if n == 1 else "are"
-        if isinstance(node, Project) and isinstance(node.child, Anchor):
-            w, name = self.w(node), self.kg.name(node.child.eid)
-            return self._clause(w, node.inverse, name, n, self.kind(node) == PERSON)
-        if isinstance(node, SetOp) and node.op == "intersection":
-            return _and([self.clause(k, n) for k in node.children])
-        rel = "who" if self.kind(node) == PERSON else "that"
-        return f"{rel} {be} {self.np(node, n)}"
+    def clause(self, node: Node, n: int = 2, person: bool | None = None) -> str:
+        """A relative clause for the entities of a node (`whose place of birth is X`, `directed by Y`); `person`:
+        whether they are people (who/that), by default from the node's kind."""
+        person = self.kind(node) == PERSON if person is None else person
+        if isinstance(node, Project):
+            if isinstance(node.child, Anchor):
+                return self._clause(self.w(node), node.inverse, self.kg.name(node.child.eid), n, person)
+            sub_n = self.size(node.child)
+            return self._clause(self.w(node), node.inverse, self.np(node.child, sub_n), n, person, sub_n)
+        if isinstance(node, SetOp) and node.op == "intersection" and self._same_relation(node.children):
+            w, first = self.w(node.children[0]), node.children[0]
+            names = _and([self.kg.name(k.child.eid) for k in node.children])
+            if first.inverse and w.form == "noun":  # whose occupations include poet and lawyer
+                return f"whose {w.plural} include {names}"
+            return self._clause(w, first.inverse, names, n, person, 1 if first.inverse else len(node.children))
+        if isinstance(node, SetOp) and node.op in ("intersection", "union"):
+            return _and([self.clause(k, n, person) for k in node.children], "and" if node.op == "intersection" else "or")
+        return f"{'who' if person else 'that'} {'is' if n == 1 else 'are'} {self.np(node, n)}"
 
-    def _clause(self, w: Wording, inverse: bool, name: str, n: int, person: bool) -> str:
+    def _clause(self, w: Wording, inverse: bool, name: str, n: int, person: bool, sub_n: int = 1) -> str:
+        """The clause of one relation with `name` at its other end; n: the number of the entities the clause is
+        about, sub_n: the number of `name`'s entities."""
         rel = "who" if person else "that"
         be = "is" if n == 1 else "are"
         if inverse:  # the subjects of w whose object is `name`
             if w.form == "noun":
-                return f"whose {w.noun} is {name}"
+                return f"whose {w.noun} is {name}" if sub_n == 1 else f"whose {w.noun} is one of {name}"
             if w.form == "verb":
                 return f"{rel} {w.verb if n == 1 else w.verbs} {name}"
             if needs_be(w):
@@ -102,8 +112,8 @@ class Speaker:
         if w.form == "by":
             return f"{rel} {w.active} {name}"
         if w.form == "verb":
-            return f"{rel} {name} {w.verb}"
-        return f"{rel} {name} is {w.verb}"
+            return f"{rel} {name} {w.verb if sub_n == 1 else w.verbs}"
+        return f"{rel} {name} {'is' if sub_n == 1 else 'are'} {w.verb if sub_n == 1 else w.verbs}"
 
     # -- noun phrases ------------------------------------------------------------------------------------------------
     def np(self, node: Node, n: int | None = None) -> str:
@@ -122,25 +132,41 @@ class Speaker:
             if not node.inverse and w.form == "noun":
                 child_n = self.size(node.child) if not isinstance(node.child, Anchor) else 1
                 return f"{w.noun if n == 1 else w.plural} of {self.np(node.child, child_n)}"
-            if not isinstance(node.child, Anchor):  # a projection of a set: the kind, then a clause on the set
-                inner = self.np(node.child)
-                if node.inverse:
-                    return f"{self.kinds(node, n)} {self._clause(w, True, inner, n, self.kind(node) == PERSON)}"
-                return f"{self.kinds(node, n)} {self._clause(w, False, inner, n, self.kind(node) == PERSON)}"
             return f"{self.kinds(node, n)} {self.clause(node, n)}"
         if isinstance(node, SetOp):
             kids = node.children
-            if node.op == "union" and self._same_relation(kids):
-                names = _and([self.kg.name(k.child.eid) for k in kids], "or")
-                return f"{self.kinds(node, n)} {self._clause(self.w(kids[0]), kids[0].inverse, names, n, self.kind(node) == PERSON)}"  # noqa: E501
-            clauses = [self.clause(k, n) for k in kids]
-            if node.op == "difference":
-                return f"{self.kinds(node, n)} {clauses[0]}, except those {self._except(kids[1])}"
-            return f"{self.kinds(node, n)} {_and(clauses, 'and' if node.op == 'intersection' else 'or')}"
+            if node.op == "union" and self._same_relation(kids):  # the people born in A or B
+                w, names = self.w(kids[0]), _and([self.kg.name(k.child.eid) for k in kids], "or")
+                if not kids[0].inverse and w.form == "noun":
+                    return f"{w.noun if n == 1 else w.plural} of {names}"
+                return f"{self.kinds(node, n)} {self._clause(w, kids[0].inverse, names, n, self.kind(node) == PERSON)}"
+            if node.op == "intersection" and self._same_relation(kids) and not kids[0].inverse:
+                w = self.w(kids[0])
+                if w.form == "noun":  # the genres that A and B have in common
+                    names = _and([self.kg.name(k.child.eid) for k in kids])
+                    return f"{w.noun if n == 1 else w.plural} that {names} have in common"
+            if node.op == "difference":  # people whose X is A and whose Y is not B
+                inc = kids[0]
+                joint = " " if isinstance(inc, Project) and not inc.inverse and self.w(inc).form == "noun" else " and "
+                return f"{self.bare(inc, n)}{joint}{self.negated(kids[1], n, self.kind(node) == PERSON)}"
+            return f"{self.kinds(node, n)} {self.clause(node, n)}"
         raise TypeError(f"no noun phrase for {type(node).__name__}")
 
-    def _except(self, node: Node) -> str:
-        return self.clause(node, 2)
+    def negated(self, node: Node, n: int, person: bool) -> str:
+        """A clause saying the entities are not among the node's: `whose record label is not Jive`, `not
+        influenced by X`, `that are not among the languages of Y`."""
+        rel = "who" if person else "that"
+        be = "is" if n == 1 else "are"
+        if isinstance(node, Project) and isinstance(node.child, Anchor) and node.inverse:
+            w, name = self.w(node), self.kg.name(node.child.eid)
+            if w.form == "noun":
+                return f"whose {w.noun} is not {name}"
+            if w.form == "verb":
+                return f"{rel} {'does' if n == 1 else 'do'} not {w.verbs} {name}"
+            if needs_be(w):
+                return f"{rel} {be} not {w.verb if n == 1 else w.verbs} {name}"
+            return f"not {w.verb} {name}"
+        return f"{rel} {be} not among {self.np(node, 2)}"
 
     @staticmethod
     def _same_relation(kids) -> bool:
