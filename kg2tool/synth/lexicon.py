@@ -197,6 +197,20 @@ def word_relation(label: str) -> tuple[Wording, str]:
     return Wording(label, "noun", noun=noun, plural=nouns), singular(noun)
 
 
+def needs_be(w: Wording) -> bool:
+    """True for a prep/by predicate said with `is`/`are` before it (`a member of`, `part of`), False for a
+    participle that stands alone in a reduced clause (`educated at`, `directed by`)."""
+    if w.form not in ("prep", "by"):
+        return False
+    first = w.verb.split()[0] if w.verb else ""
+    return not _participle(first)
+
+
+@lru_cache(maxsize=4096)
+def _participle(word: str) -> bool:
+    return bool(word) and word not in ("a", "an", "the") and _is_participle(word)
+
+
 class Lexicon:
     """The wording of every relation (`relations[iri]`) and attribute (`attributes[iri]`) of a graph."""
 

@@ -178,7 +178,7 @@ class Renderer:
             if isinstance(plan, Count):
                 ctx["of"] = sp.bare(plan.child, 2)
                 ctx["wh"] = sp.how_many(plan.child)
-                ctx["stmt"] = f"There are {ctx['answer']} {ctx['of']}"
+                ctx["stmt"] = sp.count_statement(plan.child, ctx["answer"])
             if isinstance(plan, SetOp):
                 ctx["parts"] = [self.phrase(kg, c) for c in plan.children]
             elif isinstance(plan, Project) and isinstance(plan.child, SetOp):
@@ -193,7 +193,7 @@ class Renderer:
                 # the topic first: "Lewis Carroll's places of birth" (noun relations, forward); "" otherwise
                 e1 = ctx["e1"]
                 own = f"{e1}'" if e1.endswith("s") else f"{e1}'s"
-                many = len(answers) > 1 or w.multi
+                many = len(answers) > 1
                 ctx["poss"] = f"{own} {w.plural if many else w.noun}" if w.form == "noun" and not plan.inverse else ""
                 this, that = f"this {ctx['kind']}", f"that {ctx['kind']}"
                 ctx["wh_this"], ctx["wh_that"] = _swap(ctx["wh"], ctx["e1"], this), _swap(ctx["wh"], ctx["e1"], that)

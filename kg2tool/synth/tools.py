@@ -331,7 +331,7 @@ class ToolSet:
 def _says(w) -> tuple[str, str]:
     """(forward, inverse) descriptions of a relation from its lexicon wording: `Get the places of birth of a person.`,
     `Find the people whose place of birth is the given place.`"""
-    from .lexicon import article, plural
+    from .lexicon import article, needs_be, plural
 
     subj, obj = w.subject, w.object
     a_subj, subjs = article(subj), plural(subj)
@@ -347,7 +347,7 @@ def _says(w) -> tuple[str, str]:
         inv = f"Find the {subjs} that {w.verbs} the given {obj}."
     else:
         fwd = f"Get {who} {a_subj} is {w.verb}."
-        inv = f"Find the {subjs} {'that are ' + w.verbs if w.verbs != w.verb else w.verb} the given {obj}."
+        inv = f"Find the {subjs} {'that are ' + w.verbs if needs_be(w) else w.verb} the given {obj}."
     return fwd, inv
 
 

@@ -10,10 +10,8 @@ A plan's number is the size of its value (`execute`): one answer is said in the 
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from ..graph.model import KnowledgeGraph
-from .lexicon import Lexicon, Wording, plural
+from .lexicon import Lexicon, Wording, needs_be, plural
 from .plans import Anchor, Count, Node, Project, SetOp, execute
 
 PERSON = "person"
@@ -24,22 +22,6 @@ def _and(items: list[str], last: str = "and") -> str:
     if len(items) <= 1:
         return "".join(items)
     return ", ".join(items[:-1]) + f" {last} " + items[-1]
-
-
-def needs_be(w: Wording) -> bool:
-    """True for a prep/by predicate said with `is`/`are` before it (`a member of`, `part of`), False for a
-    participle that stands alone in a reduced clause (`educated at`, `directed by`)."""
-    if w.form not in ("prep", "by"):
-        return False
-    first = w.verb.split()[0] if w.verb else ""
-    return not _participle(first)
-
-
-@lru_cache(maxsize=4096)
-def _participle(word: str) -> bool:
-    from .lexicon import _is_participle
-
-    return bool(word) and word not in ("a", "an", "the") and _is_participle(word)
 
 
 class Speaker:
@@ -90,7 +72,13 @@ class Speaker:
                 return f"whose {w.plural} include {names}"
             return self._clause(w, first.inverse, names, n, person, 1 if first.inverse else len(node.children))
         if isinstance(node, SetOp) and node.op in ("intersection", "union"):
-            return _and([self.clause(k, n, person) for k in node.children], "and" if node.op == "intersection" else "or")
+            clauses = [self.clause(k, n, person) for k in node.children]
+            rel, be = ("who" if person else "that"), ("is" if n == 1 else "are")
+            # a reduced participle after a full clause reads as a new subject: "who influenced X and who is
+            # influenced by Y", not "who influenced X and influenced by Y"
+            clauses = clauses[:1] + [c if c.startswith(("who ", "that ", "whose ")) else f"{rel} {be} {c}"
+                                     for c in clauses[1:]]  # fmt: skip
+            return _and(clauses, "and" if node.op == "intersection" else "or")
         return f"{'who' if person else 'that'} {'is' if n == 1 else 'are'} {self.np(node, n)}"
 
     def _clause(self, w: Wording, inverse: bool, name: str, n: int, person: bool, sub_n: int = 1) -> str:
@@ -234,6 +222,14 @@ class Speaker:
             if node.inverse and w.form in ("by", "prep") and not needs_be(w):
                 return f"How many {self.kinds(node)} were {w.verb} {name}"
         return f"How many {self.bare(node, 2)} are there"
+
+    def count_statement(self, node: Node, number: str) -> str:
+        """`X has 4 instruments` / `There are 20 people educated at Y` (no final mark)."""
+        if isinstance(node, Project) and isinstance(node.child, Anchor) and not node.inverse:
+            w = self.w(node)
+            if w.form == "noun":
+                return f"{self.kg.name(node.child.eid)} has {number} {w.plural}"
+        return f"There are {number} {self.bare(node, 2)}"
 
     def measure(self, node: Project) -> tuple[str, str]:
         """(verb, counted noun phrase with `it`) for comparing two anchors by a count: ("lists", "genres"),
