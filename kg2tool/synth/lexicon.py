@@ -65,19 +65,26 @@ def _inflect():
 
 def plural(noun: str) -> str:
     """The plural of a noun phrase: `place of birth` -> `places of birth`, `person` -> `people`."""
-    if not noun:
+    try:
+        return _inflect().plural_noun(noun) or noun
+    except Exception:  # inflect refuses some strings (empty, odd characters): keep the text as it is
         return noun
-    return _inflect().plural_noun(noun) or noun
 
 
 def singular(noun: str) -> str:
     """The singular of a noun (unchanged when it is not a plural): `languages` -> `language`."""
-    return _inflect().singular_noun(noun) or noun
+    try:
+        return _inflect().singular_noun(noun) or noun
+    except Exception:  # see plural
+        return noun
 
 
 def article(noun: str) -> str:
     """`a person` / `an organization`."""
-    return _inflect().a(noun)
+    try:
+        return _inflect().a(noun)
+    except Exception:  # see plural
+        return f"a {noun}"
 
 
 def split_label(label: str) -> str:
@@ -183,16 +190,16 @@ def word_relation(label: str) -> tuple[Wording, str]:
         base = _inflect().plural_verb(words[0]) or words[0]
         return Wording(label, "verb", verb=text, verbs=" ".join([base] + words[1:])), ""
     noun, nouns = text, plural(text)
-    if "," in text:  # "languages spoken, written, or signed": the first word carries the number
+    if "," in text and " " in text:  # "languages spoken, written, or signed": the first word carries the number
         first, tail = text.split(" ", 1)
         noun, nouns = f"{singular(first)} {tail}", text
-    elif last.endswith("s") and not last.endswith(("ss", "us", "is")) and singular(last) != last:
+    elif last.endswith("s") and not last.endswith(("ss", "us", "is")) and singular(last) != last and last.isalpha():
         noun, nouns = " ".join(words[:-1] + [singular(last)]), text  # "notable works"
     if noun in ROLE_KINDS:
         return Wording(label, "noun", noun=noun, plural=nouns), ROLE_KINDS[noun]
     if " of " in noun:
         return Wording(label, "noun", noun=noun, plural=nouns), "!" + noun.split(" of ", 1)[0]
-    if "," in noun:
+    if "," in noun and " " in noun:
         return Wording(label, "noun", noun=noun, plural=nouns), "!" + noun.split(" ", 1)[0]
     return Wording(label, "noun", noun=noun, plural=nouns), singular(noun)
 

@@ -232,13 +232,16 @@ class Speaker:
         return f"There are {number} {self.bare(node, 2)}"
 
     def measure(self, node: Project) -> tuple[str, str]:
-        """(verb, counted noun phrase with `it`) for comparing two anchors by a count: ("lists", "genres"),
+        """(verb, counted noun phrase) for comparing two anchors by a count, said as `<anchor> <verb> more
+        <phrase>`: ("has", "residences"), ("is the country of citizenship of", "people"), ("directed", "films"),
         ("has", "people educated at it")."""
         w = self.w(node)
         if not node.inverse:
             if w.form == "noun":
-                return "lists", w.plural
-            return "lists", f"{self.kinds(node)} {self._clause(w, False, 'it', 2, self.kind(node) == PERSON)}"
+                return "has", w.plural
+            return "has", f"{self.kinds(node)} {self._clause(w, False, 'it', 2, self.kind(node) == PERSON)}"
         if w.form == "noun":
-            return "has", f"{self.kinds(node)} whose {w.noun} it is"
+            return f"is the {w.noun} of", self.kinds(node)
+        if w.form == "by":
+            return w.active, self.kinds(node)
         return "has", f"{self.kinds(node)} {self._clause(w, True, 'it', 2, self.kind(node) == PERSON)}"
