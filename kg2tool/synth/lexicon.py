@@ -88,7 +88,10 @@ def article(noun: str) -> str:
 
 
 def split_label(label: str) -> str:
-    """Words of a relation label: camelCase and snake_case split, lowercased except acronyms, one space apart."""
+    """Words of a relation label: a one-token label's camelCase and snake_case split and lowercased except acronyms
+    (`hasMaker` -> `has maker`); a label that already has spaces is kept as written, one space apart."""
+    if " " in label.strip():
+        return " ".join(label.split())
     text = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", label.replace("_", " "))
     words = [w if (w.isupper() and len(w) > 1) else w.lower() for w in text.split()]
     return " ".join(words)
@@ -165,9 +168,9 @@ def word_relation(label: str) -> tuple[Wording, str]:
     words = split_label(label).split()
     if not words:
         return Wording(label, "noun", "relation", "relations"), ""
-    if words[0] in ("has", "have") and len(words) > 1:
+    if words[0].lower() in ("has", "have") and len(words) > 1:
         words = words[1:]
-    elif words[0] == "is" and len(words) > 1:
+    elif words[0].lower() == "is" and len(words) > 1:
         words = words[1:]
     text = " ".join(words)
     last = words[-1]

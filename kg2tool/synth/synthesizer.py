@@ -50,7 +50,7 @@ class SynthConfig:
     walk: walker bounds (answer-set sizes, fan-out, inverse probability).
     lexicon: a `lexicon.yaml` (as written beside the dataset) whose entries replace the derived wording of
         relations and attributes; "" uses the derived lexicon (see `kg2tool.synth.lexicon`).
-    max_words: questions longer than this many words (a plan too deep to say readably) are dropped
+    max_words: questions of this many words or more (a plan too deep to say readably) are dropped
         (`too_long_to_say`); parallel questions may use twice as many.
     paraphrase: rewriting questions with a language model (off unless `paraphrase.model` is set); see
         `kg2tool.synth.paraphrase.ParaphraseConfig`.
@@ -162,7 +162,7 @@ class Synthesizer:
             extra["tools"] = tools
         ctx = self.renderer.context(self.kg, shape, plan, gold if category != "irrelevance" else [], extra)
         question, answer = self.renderer.render(shape, ctx, rng)
-        if len(question.split()) > self.cfg.max_words * (2 if category.startswith("parallel") else 1):
+        if len(question.split()) >= self.cfg.max_words * (2 if category.startswith("parallel") else 1):
             return None, "too_long_to_say"
         if category == "irrelevance":
             gold = []
