@@ -121,3 +121,30 @@ def test_datasets_on_the_bundled_graphs_pass_the_language_lint(graph):
     assert problems == []
     descriptions = [s["function"]["description"] for s in synth.ts.schemas()]
     assert not [d for d in descriptions if " of of " in d or "the has " in d or "Get the founded by" in d]
+
+
+def test_synth_writes_the_lexicon_and_reads_an_edited_one_back(tmp_path, small_graph_path):
+    """`kg2tool synth` writes OUT/lexicon.yaml; `--lexicon FILE` with one relation reworded changes its questions
+    (and tool descriptions), and a bad entry fails naming the file and key before anything is written."""
+    import json
+
+    import pandas as pd
+
+    from kg2tool.cli import main
+
+    base = ["synth", "--graph", str(small_graph_path), "-n", "60", "--only", "simple", "--no-progress"]
+    assert main(base + ["--out", str(tmp_path / "a")]) == 0
+    written = tmp_path / "a" / "lexicon.yaml"
+    lex = load_lexicon(written, load_graph([small_graph_path]))  # the written file is a valid lexicon
+    iri = next(k for k, w in sorted(lex.relations.items()) if w.form == "noun")
+    edited = tmp_path / "edited.yaml"
+    edited.write_text(f"relations:\n  {iri}:\n    noun: zorblax\n    plural: zorblaxes\n", encoding="utf-8")
+    assert main(base + ["--out", str(tmp_path / "b"), "--lexicon", str(edited)]) == 0
+    rows = pd.concat(pd.read_parquet(p) for p in sorted((tmp_path / "b" / "sft").glob("*.parquet")))
+    texts = [json.loads(m[0])["content"] for m in rows["messages"]]
+    assert any("zorblax" in t for t in texts)
+    descriptions = [t["function"]["description"] for tools in rows["tools"] for t in map(json.loads, tools)]
+    assert any("zorblax" in d for d in descriptions)
+    edited.write_text("relations:\n  http://nope/x:\n    noun: y\n", encoding="utf-8")
+    assert main(base + ["--out", str(tmp_path / "c"), "--lexicon", str(edited)]) != 0
+    assert not (tmp_path / "c").exists()
