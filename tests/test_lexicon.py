@@ -128,7 +128,7 @@ def test_synth_writes_the_lexicon_and_reads_an_edited_one_back(tmp_path, small_g
     (and tool descriptions), and a bad entry fails naming the file and key before anything is written."""
     import json
 
-    import pandas as pd
+    import pyarrow.parquet as pq
 
     from kg2tool.cli import main
 
@@ -140,10 +140,10 @@ def test_synth_writes_the_lexicon_and_reads_an_edited_one_back(tmp_path, small_g
     edited = tmp_path / "edited.yaml"
     edited.write_text(f"relations:\n  {iri}:\n    noun: zorblax\n    plural: zorblaxes\n", encoding="utf-8")
     assert main(base + ["--out", str(tmp_path / "b"), "--lexicon", str(edited)]) == 0
-    rows = pd.concat(pd.read_parquet(p) for p in sorted((tmp_path / "b" / "sft").glob("*.parquet")))
-    texts = [json.loads(m[0])["content"] for m in rows["messages"]]
+    rows = [r for p in sorted((tmp_path / "b" / "sft").glob("*.parquet")) for r in pq.read_table(p).to_pylist()]
+    texts = [json.loads(r["messages"][0])["content"] for r in rows]
     assert any("zorblax" in t for t in texts)
-    descriptions = [t["function"]["description"] for tools in rows["tools"] for t in map(json.loads, tools)]
+    descriptions = [t["function"]["description"] for r in rows for t in map(json.loads, r["tools"])]
     assert any("zorblax" in d for d in descriptions)
     edited.write_text("relations:\n  http://nope/x:\n    noun: y\n", encoding="utf-8")
     assert main(base + ["--out", str(tmp_path / "c"), "--lexicon", str(edited)]) != 0
