@@ -60,6 +60,8 @@ def _add_data_options(p: argparse.ArgumentParser) -> None:
                    help="never use this predicate (no relation, no attribute); repeatable")  # fmt: skip
     p.add_argument("--config", default=None, help="YAML file with SynthConfig fields; flags override it")
     p.add_argument("--templates", default=None, help="folder of question templates (default: the bundled ones)")
+    p.add_argument("--lexicon", default=None, metavar="FILE",
+                   help="an edited lexicon.yaml (written beside every dataset) that sets how relations are said")
     p.add_argument("--license", default="other", help="license written in the dataset card (default other)")
     p.add_argument(
         "--attribution",
@@ -169,6 +171,8 @@ def build_config(args):
         cfg.seed = args.seed
     if args.min_support is not None:
         cfg.min_support = args.min_support
+    if args.lexicon is not None:
+        cfg.lexicon = args.lexicon
     if args.max_answers is not None:
         cfg.walk.max_answers = args.max_answers
     if args.only:

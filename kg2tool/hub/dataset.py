@@ -247,7 +247,8 @@ Columns of `sft`: `id`, `messages` (user / assistant with `tool_calls` / `tool` 
 are JSON objects; failed calls in `error_recovery` rows carry the real error), `tools` (OpenAI / Hugging Face
 function schemas offered in that conversation), `pattern` (query shape), `category` (simple, multiple, parallel,
 parallel_multiple, irrelevance, multi_step, multi_turn), `answers`, `topic_entity`, `relation_path`, `num_calls`,
-`num_turns`, `plan` (the query plan).
+`num_turns`, `plan` (the query plan; each entity records its `kind`, from the graph's types or inferred from its
+relations). Questions and answers are worded with the relation lexicon written beside the data as `lexicon.yaml`.
 
 ## Validation
 {part["tried"]} candidates were sampled; {kept["total"]} were kept ({part["kept_share"]}%). Dropped, by
@@ -365,8 +366,10 @@ def write_dataset(
     overwrite: bool,
     pairs_by_split: dict[str, list[dict]] | None = None,
     bfcl: dict[str, tuple[list[dict], list[dict]]] | None = None,
+    extra_files: dict[str, str] | None = None,
 ) -> None:
-    """Write every file into a temporary folder beside `out`, then move it into place."""
+    """Write every file into a temporary folder beside `out`, then move it into place. `extra_files` maps more
+    file names (in the folder) to their text, e.g. the synth run's `lexicon.yaml`."""
     out = Path(out)
     check_output(out, overwrite)
     parent = out.resolve().parent
@@ -402,6 +405,8 @@ def write_dataset(
         )
         (tmp / "README.md").write_text(card_text(meta, report, files), encoding="utf-8")
         (tmp / SAVED_NAME).write_text(resolved_yaml(synth_record(meta, report)), encoding="utf-8")
+        for name, text in (extra_files or {}).items():
+            (tmp / name).write_text(text, encoding="utf-8")
         _fsync_dir(tmp)
         replace_folder(tmp, out)
     except BaseException as exc:

@@ -85,8 +85,9 @@ def run_synth(
     }
     bfcl = bfcl_records(rows["test"], kg)
     report["bfcl"] = {cat: len(tests) for cat, (tests, _) in bfcl.items()}
+    lexicon = {"lexicon.yaml": synth.lexicon.to_yaml()}  # edit it and pass it back with --lexicon
     with store.kept_for_resume():
-        write_dataset(out, rows, report, meta, overwrite, pairs_by_split=pairs, bfcl=bfcl)
+        write_dataset(out, rows, report, meta, overwrite, pairs_by_split=pairs, bfcl=bfcl, extra_files=lexicon)
     store.remove()
     log(
         f"wrote {total} conversations to {out} ({', '.join(f'{len(rows[s])} {s}' for s in SPLITS)}) "

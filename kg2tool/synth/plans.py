@@ -135,21 +135,24 @@ def relation_path(node: Node) -> list[str]:
     return [r for c in kids for r in relation_path(c)]
 
 
-def plan_to_json(kg: KnowledgeGraph, node: Node) -> dict:
-    """Stable JSON form with entity names and predicate IRIs (no internal ids)."""
+def plan_to_json(kg: KnowledgeGraph, node: Node, kind_of=None) -> dict:
+    """Stable JSON form with entity names and predicate IRIs (no internal ids); with `kind_of` (entity id -> kind,
+    e.g. `Lexicon.kind_of`) each entity also records its kind."""
     if isinstance(node, Anchor):
-        return {"op": "entity", "name": kg.name(node.eid), "iri": kg.entities[node.eid]}
+        out = {"op": "entity", "name": kg.name(node.eid), "iri": kg.entities[node.eid]}
+        return out | ({"kind": kind_of(node.eid)} if kind_of else {})
     if isinstance(node, Project):
-        return {"op": "project", "relation": node.rel, "inverse": node.inverse, "of": plan_to_json(kg, node.child)}
+        of = plan_to_json(kg, node.child, kind_of)
+        return {"op": "project", "relation": node.rel, "inverse": node.inverse, "of": of}
     if isinstance(node, SetOp):
-        return {"op": node.op, "of": [plan_to_json(kg, c) for c in node.children]}
+        return {"op": node.op, "of": [plan_to_json(kg, c, kind_of) for c in node.children]}
     if isinstance(node, Count):
-        return {"op": "count", "of": plan_to_json(kg, node.child)}
+        return {"op": "count", "of": plan_to_json(kg, node.child, kind_of)}
     if isinstance(node, Attr):
-        return {"op": "attribute", "attribute": node.attr, "of": plan_to_json(kg, node.child)}
+        return {"op": "attribute", "attribute": node.attr, "of": plan_to_json(kg, node.child, kind_of)}
     if isinstance(node, Compare):
-        return {"op": "compare", "mode": node.mode, "of": [plan_to_json(kg, c) for c in node.items]}
-    return {"op": "parallel", "of": [plan_to_json(kg, c) for c in node.children]}
+        return {"op": "compare", "mode": node.mode, "of": [plan_to_json(kg, c, kind_of) for c in node.items]}
+    return {"op": "parallel", "of": [plan_to_json(kg, c, kind_of) for c in node.children]}
 
 
 def num_calls_lower_bound(node: Node) -> int:

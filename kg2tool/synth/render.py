@@ -16,7 +16,9 @@ from jinja2.sandbox import SandboxedEnvironment
 from ..common.errors import InputError
 from ..common.yamlio import load_mapping
 from ..graph.model import KnowledgeGraph
+from .lexicon import Lexicon, derive_lexicon
 from .plans import Anchor, Attr, Compare, Count, Node, Parallel, Project, SetOp, topic
+from .wording import Speaker
 
 PHRASE_KEYS = ("forward", "inverse", "intersection", "union", "difference", "attribute", "count")
 
@@ -42,13 +44,37 @@ def _capfirst(s: str) -> str:
     return s[:1].upper() + s[1:]
 
 
+def _lowerfirst(s: str) -> str:
+    """The casual form: a first word lowercased (`Who directed X` -> `who directed X`)."""
+    s = str(s)
+    return s[:1].lower() + s[1:]
+
+
+def _lowerstart(s: str) -> str:
+    """Lowercase a leading article only (`The place of birth` -> `the place of birth`); names stay as they are."""
+    s = str(s)
+    return "t" + s[1:] if s.startswith("The ") else s
+
+
+def _finish(text: str) -> str:
+    """One space between words and one final mark: a name that ends with a period (`Acme Inc.`) is not followed by
+    another."""
+    text = " ".join(text.split())
+    if text.endswith("..") and not text.endswith("..."):
+        text = text[:-1]
+    return text
+
+
 class Renderer:
     """Compiled templates for every shape plus the phrase templates."""
 
-    def __init__(self, template_dir: str | Path | None = None, shapes=()):
+    def __init__(self, template_dir: str | Path | None = None, shapes=(), lexicon: Lexicon | None = None):
+        self.lexicon = lexicon  # derived from the first graph rendered when None
+        self._speaker: Speaker | None = None
         self.dir = Path(template_dir) if template_dir else default_template_dir()
         self.env = SandboxedEnvironment(undefined=StrictUndefined, autoescape=False, trim_blocks=True)
-        self.env.filters.update(andjoin=lambda x: _join(x, "and"), orjoin=lambda x: _join(x, "or"), capfirst=_capfirst)
+        self.env.filters.update(andjoin=lambda x: _join(x, "and"), orjoin=lambda x: _join(x, "or"), capfirst=_capfirst,
+                                lowerfirst=_lowerfirst, lowerstart=_lowerstart)
         phrases = self._load("phrases")
         missing = [k for k in PHRASE_KEYS if k not in phrases]
         if missing:
@@ -83,9 +109,19 @@ class Renderer:
         except TemplateError as exc:
             raise InputError(f"{self.dir}/{where}: template error: {exc}") from None
 
+    def speaker(self, kg: KnowledgeGraph) -> Speaker:
+        """The Speaker of this graph with the renderer's lexicon (derived from the graph when none was given)."""
+        if self._speaker is None or self._speaker.kg is not kg:
+            if self.lexicon is None:
+                self.lexicon = derive_lexicon(kg)
+            self._speaker = Speaker(kg, self.lexicon)
+        return self._speaker
+
     # -- phrases -----------------------------------------------------------------------------------------
     def phrase(self, kg: KnowledgeGraph, node: Node) -> str:
         """A noun phrase for a plan node ("the place of birth of X"), for templates."""
+        if isinstance(node, (Project, SetOp, Count)):
+            return self.speaker(kg).np(node)
         if isinstance(node, Anchor):
             return kg.name(node.eid)
         if isinstance(node, Project):
@@ -107,11 +143,13 @@ class Renderer:
         self, kg: KnowledgeGraph, shape: str, plan: Node, answers: list[str], extra: dict | None = None
     ) -> dict:
         """Template variables for a plan (see templates/README.md)."""
+        sp = self.speaker(kg)
         ctx: dict = {"answers": answers, "n": len(answers), "answer": _join(answers, "and")}
         if isinstance(plan, Parallel):
             items = []
             for child, ans in zip(plan.children, extra["per_item"]):
-                items.append({"q": self.phrase(kg, child), "answer": _join(ans, "and"), "n": len(ans)})
+                items.append({"q": sp.np(child, len(ans) or 1), "answer": _join(ans, "and"), "n": len(ans),
+                              "wh": sp.wh(child), "stmt": sp.statement(child, ans)})  # fmt: skip
             ctx |= {"items": items, "qs": [it["q"] for it in items]}
         elif isinstance(plan, Compare):
             a, b = (kg.name(topic(it)) for it in plan.items)
@@ -122,11 +160,25 @@ class Renderer:
                 attr = kg.attributes[inner.attr]
                 rel, inverse, kind = attr.label, False, "date" if attr.kind in ("date", "datetime") else "number"
             ctx |= {"a": a, "b": b, "relation": rel, "inverse": inverse, "kind": kind, "mode": plan.mode}
-            ctx |= {"values": extra["values"], "winner": answers[0]}
+            ctx |= {"values": extra["values"], "winner": answers[0], "loser": b if answers[0] == a else a}
+            if kind == "count":
+                ctx["verb"], ctx["measure"] = sp.measure(inner.child)
+            else:
+                ctx["measure"] = sp.lex.attributes[inner.attr].noun
+            ctx["who"] = sp.kind(inner.child if isinstance(inner, Count) else inner.child) == "person"
         else:
-            ctx["q"] = self.phrase(kg, plan)
+            n = max(len(answers), 1)
+            ctx["q"] = sp.np(plan, n) if not isinstance(plan, Anchor) else self.phrase(kg, plan)
+            ctx["kinds"] = sp.kinds(plan, n) if not isinstance(plan, (Attr, Count)) else ""
+            if isinstance(plan, (Project, SetOp)):
+                ctx["wh"], ctx["stmt"] = sp.wh(plan), sp.statement(plan, answers)
+            if isinstance(plan, Attr):
+                ctx["wh"] = f"What is {ctx['q']}"
+                ctx["stmt"] = f"{_capfirst(ctx['q'])} is {ctx['answer']}"
             if isinstance(plan, Count):
-                ctx["of"] = self.phrase(kg, plan.child)
+                ctx["of"] = sp.bare(plan.child, 2)
+                ctx["wh"] = sp.how_many(plan.child)
+                ctx["stmt"] = sp.count_statement(plan.child, ctx["answer"])
             if isinstance(plan, SetOp):
                 ctx["parts"] = [self.phrase(kg, c) for c in plan.children]
             elif isinstance(plan, Project) and isinstance(plan.child, SetOp):
@@ -135,6 +187,17 @@ class Renderer:
                 rel = kg.relations[plan.rel].label
                 ctx |= {"e1": kg.name(plan.child.eid), "relation": rel, "inverse": plan.inverse}
                 ctx["prep"] = is_prepositional(rel)
+                w = sp.w(plan)
+                ctx["kind"] = ctx["entity_kind"] = sp.lex.kind_of(plan.child.eid)
+                ctx["noun"] = w.noun or w.verb  # the relation as a noun (or its predicate)
+                # the topic first: "Lewis Carroll's places of birth" (noun relations, forward); "" otherwise
+                e1 = ctx["e1"]
+                own = f"{e1}'" if e1.endswith("s") else f"{e1}'s"
+                many = len(answers) > 1
+                ctx["poss"] = f"{own} {w.plural if many else w.noun}" if w.form == "noun" and not plan.inverse else ""
+                this, that = f"this {ctx['kind']}", f"that {ctx['kind']}"
+                ctx["wh_this"], ctx["wh_that"] = _swap(ctx["wh"], ctx["e1"], this), _swap(ctx["wh"], ctx["e1"], that)
+                ctx["q_this"] = _swap(ctx["q"], ctx["e1"], this)
         return ctx | (extra or {})
 
     def render(self, shape: str, ctx: dict, rng: random.Random) -> tuple[str, str]:
@@ -143,14 +206,20 @@ class Renderer:
         q = rng.choice(questions).render(ctx)
         a = rng.choice(answers).render(ctx)
         # No blanket capitalization: an answer may open the sentence and must stay verbatim.
-        return " ".join(q.split()), " ".join(a.split())
+        return _finish(q), _finish(a)
 
     def render_extra(self, shape: str, key: str, ctx: dict, rng: random.Random) -> str:
         """One variant of a family's extra template list (e.g. `clarify`), drawn from rng."""
         templates = self.extras.get(shape, {}).get(key)
         if not templates:
             raise InputError(f"{self.dir / (shape + '.yaml')}: needs a non-empty `{key}` list")
-        return " ".join(rng.choice(templates).render(ctx).split())
+        return _finish(rng.choice(templates).render(ctx))
+
+
+def _swap(text: str, name: str, by: str) -> str:
+    """`text` with the last occurrence of the entity's name said as `by` (`this person`)."""
+    i = text.rfind(name)
+    return text if i < 0 else text[:i] + by + text[i + len(name):]
 
 
 PREPOSITIONS = frozenset("at by of in on to for with from after into as".split())

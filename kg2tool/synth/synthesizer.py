@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass, field
 from ..graph.model import KnowledgeGraph
 from .candidate import Candidate, ShardStats
 from .dialogue import DialogueBuilder
+from .lexicon import derive_lexicon, load_lexicon
 from .paraphrase import ParaphraseConfig
 from .plans import Compare, Node, Parallel, anchors, execute, plan_to_json, relation_path, topic
 from .preference import PairMaker
@@ -47,6 +48,10 @@ class SynthConfig:
     shard_size: candidates per shard (the unit of seeding and, later, of parallel work and resume).
     max_shards: stop after this many shards even if fewer than n rows were kept.
     walk: walker bounds (answer-set sizes, fan-out, inverse probability).
+    lexicon: a `lexicon.yaml` (as written beside the dataset) whose entries replace the derived wording of
+        relations and attributes; "" uses the derived lexicon (see `kg2tool.synth.lexicon`).
+    max_words: questions of this many words or more (a plan too deep to say readably) are dropped
+        (`too_long_to_say`); parallel questions may use twice as many.
     paraphrase: rewriting questions with a language model (off unless `paraphrase.model` is set); see
         `kg2tool.synth.paraphrase.ParaphraseConfig`.
     """
@@ -62,6 +67,8 @@ class SynthConfig:
     shard_size: int = 256
     max_shards: int = 10_000
     walk: WalkConfig = field(default_factory=WalkConfig)
+    lexicon: str = ""
+    max_words: int = 30
     paraphrase: ParaphraseConfig = field(default_factory=ParaphraseConfig)
 
     def to_dict(self) -> dict:
@@ -107,13 +114,16 @@ class Synthesizer:
     def __init__(self, kg: KnowledgeGraph, config: SynthConfig, template_dir=None):
         self.kg = kg
         self.cfg = config
-        self.ts = ToolSet.from_graph(kg, min_support=config.min_support)
+        self.lexicon = derive_lexicon(kg)
+        if config.lexicon:
+            self.lexicon = load_lexicon(config.lexicon, kg, self.lexicon)
+        self.ts = ToolSet.from_graph(kg, min_support=config.min_support, lexicon=self.lexicon)
         self.walker = Walker(self.ts, config.walk)
         shapes = [s for s, w in config.mix.items() if w > 0]
         families = [s for s in shapes if s != "error_recovery"]  # error_recovery words its question as 1p/2p
         if set(shapes) & set(DIALOGUE_SHAPES):
             families += [f for f in ("simple", "2p") if f not in families]
-        self.renderer = Renderer(template_dir, shapes=families)
+        self.renderer = Renderer(template_dir, shapes=families, lexicon=self.lexicon)
         self.compiler = Compiler(self.ts)
         self.shapes = shapes
         self.weights = [config.mix[s] for s in shapes]
@@ -152,6 +162,8 @@ class Synthesizer:
             extra["tools"] = tools
         ctx = self.renderer.context(self.kg, shape, plan, gold if category != "irrelevance" else [], extra)
         question, answer = self.renderer.render(shape, ctx, rng)
+        if len(question.split()) >= self.cfg.max_words * (2 if category.startswith("parallel") else 1):
+            return None, "too_long_to_say"
         if category == "irrelevance":
             gold = []
         messages = messages_for(question, Trace(calls=trace_calls), answer)
@@ -198,7 +210,7 @@ class Synthesizer:
             "relation_path": [self._rel_label(r) for r in path],
             "num_calls": sum(len(m["tool_calls"]) for m in call_turns),
             "num_turns": len(call_turns),
-            "plan": plan_to_json(self.kg, plan),
+            "plan": plan_to_json(self.kg, plan, self.lexicon.kind_of),
         }
         return Candidate(row, f"{self.kg.entities[topic(plan)]}|{'/'.join(path)}")
 

@@ -28,6 +28,7 @@ from jsonschema._keywords import items as _items_keyword
 
 from ..common.errors import NothingToDoError
 from ..graph.model import Attribute, KnowledgeGraph, Relation
+from .schemas import operator_schemas, tool_schema
 
 NAME_RE = re.compile(r"^[a-zA-Z0-9_]{1,64}$")
 ENUM_MAX = 24  # an argument gets an `enum` when the graph allows at most this many values
@@ -105,22 +106,6 @@ def _unique_name(base: str, fallback: str, taken: set[str], prefix: str) -> str:
     return name
 
 
-def _tool(name: str, description: str, properties: dict, required: list[str]) -> dict:
-    return {
-        "type": "function",
-        "function": {
-            "name": name,
-            "description": description,
-            "parameters": {
-                "type": "object",
-                "properties": properties,
-                "required": required,
-                "additionalProperties": False,
-            },
-        },
-    }
-
-
 def _sentence(text: str) -> str:
     text = text.strip()
     return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".") if text else ""
@@ -136,73 +121,6 @@ def _type_hint(kg: KnowledgeGraph, ids) -> str:
         return ""
     t, c = max(counts.items(), key=lambda kv: (kv[1], kv[0]))
     return t if c >= 0.5 * min(len(ids), 2000) else ""
-
-
-_NAME_LIST = {"type": "array", "items": {"type": "string"}}
-
-
-def operator_schemas() -> dict[str, dict]:
-    """Name -> tool schema of the operator tools (set operations, count, compare)."""
-    sets = {
-        "type": "array",
-        "items": _NAME_LIST,
-        "minItems": 2,
-        "description": "Two or more lists of entity names, e.g. results of earlier calls.",
-    }
-    item = {
-        "type": "object",
-        "properties": {
-            "name": {"type": "string", "description": "Entity name."},
-            "value": {
-                "anyOf": [
-                    {"type": "number"},
-                    {"type": "string", "format": "date"},
-                    {"type": "string", "format": "date-time", "pattern": r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}"},
-                ],
-                "description": "A number, or an ISO 8601 date or date-time.",
-            },
-        },
-        "required": ["name", "value"],
-        "additionalProperties": False,
-    }
-    return {
-        "intersection": _tool(
-            "intersection",
-            "Return the entity names that appear in every one of the given lists.",
-            {"sets": sets},
-            ["sets"],
-        ),
-        "union": _tool(
-            "union",
-            "Return the entity names that appear in at least one of the given lists.",
-            {"sets": sets},
-            ["sets"],
-        ),
-        "difference": _tool(
-            "difference",
-            "Return the entity names of `include` that are not in `exclude`.",
-            {
-                "include": {**_NAME_LIST, "description": "Names to keep."},
-                "exclude": {**_NAME_LIST, "description": "Names to remove."},
-            },
-            ["include", "exclude"],
-        ),
-        "count": _tool(
-            "count",
-            "Count the distinct entity names in a list.",
-            {"items": {**_NAME_LIST, "description": "A list of entity names."}},
-            ["items"],
-        ),
-        "compare": _tool(
-            "compare",
-            "Given named values, return the name whose value is the largest (mode `max`) or smallest (`min`).",
-            {
-                "items": {"type": "array", "items": item, "minItems": 2, "description": "Named values to compare."},
-                "mode": {"type": "string", "enum": ["max", "min"], "description": "`max` or `min`."},
-            },
-            ["items", "mode"],
-        ),
-    }
 
 
 class ToolSet:
@@ -231,18 +149,22 @@ class ToolSet:
 
     # -- derivation --------------------------------------------------------------------------------------
     @classmethod
-    def from_graph(cls, kg: KnowledgeGraph, min_support: int = 5) -> ToolSet:
-        """Derive tools for every relation/attribute with at least `min_support` facts (see module docstring)."""
+    def from_graph(cls, kg: KnowledgeGraph, min_support: int = 5, lexicon=None) -> ToolSet:
+        """Derive tools for every relation/attribute with at least `min_support` facts (see module docstring); their
+        descriptions say the relation with `lexicon` (kg2tool.synth.lexicon; derived from the graph when None)."""
+        from .lexicon import derive_lexicon
+
+        lex = lexicon or derive_lexicon(kg)
         taken: set[str] = set(OPERATORS)
         specs: list[ToolSpec] = []
         for rel in kg.relations.values():
             if rel.support < min_support:
                 continue
-            specs.extend(_relation_tools(kg, rel, taken))
+            specs.extend(_relation_tools(kg, rel, taken, lex.relations[rel.iri]))
         for attr in kg.attributes.values():
             if attr.support < min_support:
                 continue
-            specs.append(_attribute_tool(kg, attr, taken))
+            specs.append(_attribute_tool(kg, attr, taken, lex.attributes[attr.iri]))
         if not specs:
             supports = sorted(((r.support, r.label) for r in kg.relations.values()), reverse=True)[:5]
             best = ", ".join(f"{lab!r} ({n})" for n, lab in supports) or "none"
@@ -368,19 +290,42 @@ class ToolSet:
         return winners[0]
 
 
-def _relation_tools(kg: KnowledgeGraph, rel: Relation, taken: set[str]) -> list[ToolSpec]:
+def _says(w) -> tuple[str, str]:
+    """(forward, inverse) descriptions of a relation from its lexicon wording: `Get the places of birth of a person.`,
+    `Find the people whose place of birth is the given place.`"""
+    from .lexicon import article, needs_be, plural
+
+    subj, obj = w.subject, w.object
+    a_subj, subjs = article(subj), plural(subj)
+    who = "who" if obj == "person" else "what"
+    if w.form == "noun":
+        fwd = f"Get the {w.plural if w.multi else w.noun} of {a_subj}."
+        inv = f"Find the {subjs} whose {w.noun} is the given {obj}."
+    elif w.form == "by":
+        fwd = f"Get {who} {w.active} {a_subj}."
+        inv = f"Find the {subjs} {w.verb} the given {obj}."
+    elif w.form == "verb":
+        fwd = f"Get {who} {a_subj} {w.verb}."
+        inv = f"Find the {subjs} that {w.verbs} the given {obj}."
+    else:
+        fwd = f"Get {who} {a_subj} is {w.verb}."
+        inv = f"Find the {subjs} {'that are ' + w.verbs if needs_be(w) else w.verb} the given {obj}."
+    return fwd, inv
+
+
+def _relation_tools(kg: KnowledgeGraph, rel: Relation, taken: set[str], wording) -> list[ToolSpec]:
     local = rel.iri.rstrip("/#").rsplit("/", 1)[-1].rsplit("#", 1)[-1]
     desc = _sentence(rel.description)
-    subj_t = _type_hint(kg, rel.forward)
-    obj_t = _type_hint(kg, rel.inverse)
+    subj_t = _type_hint(kg, rel.forward) or wording.subject
+    obj_t = _type_hint(kg, rel.inverse) or wording.object
+    says_fwd, says_inv = _says(wording)
     fwd = _unique_name(rel.label, local, taken, "get_")
     entity = {"type": "string", "minLength": 1, "description": f"Name of the {subj_t or 'entity'} to look up."}
     if len(rel.forward) <= ENUM_MAX:
         entity["enum"] = sorted(kg.name(i) for i in rel.forward)
-    forward = _tool(
+    forward = tool_schema(
         fwd,
-        f"Get the {rel.label} of a{'n' if (subj_t or 'entity')[0] in 'aeiou' else ''} {subj_t or 'entity'}. "
-        f"{desc} Returns a list of names.".replace("  ", " "),
+        f"{says_fwd} {desc} Returns a list of names.".replace("  ", " "),
         {"entity": entity},
         ["entity"],
     )
@@ -388,31 +333,29 @@ def _relation_tools(kg: KnowledgeGraph, rel: Relation, taken: set[str]) -> list[
     value = {
         "type": "string",
         "minLength": 1,
-        "description": f"Name of the {obj_t or 'entity'} that is the {rel.label}.",
+        "description": f"Name of the {obj_t or 'entity'} to look up.",
     }
     if len(rel.inverse) <= ENUM_MAX:
         value["enum"] = sorted(kg.name(i) for i in rel.inverse)
-    inverse = _tool(
+    inverse = tool_schema(
         inv,
-        f"Find every entity whose {rel.label} is the given {obj_t or 'entity'}. {desc} Returns a list of names.".replace(
-            "  ", " "
-        ),
+        f"{says_inv} {desc} Returns a list of names.".replace("  ", " "),
         {"value": value},
         ["value"],
     )
     return [ToolSpec(fwd, "forward", rel.iri, forward), ToolSpec(inv, "inverse", rel.iri, inverse)]
 
 
-def _attribute_tool(kg: KnowledgeGraph, attr: Attribute, taken: set[str]) -> ToolSpec:
+def _attribute_tool(kg: KnowledgeGraph, attr: Attribute, taken: set[str], wording) -> ToolSpec:
     local = attr.iri.rstrip("/#").rsplit("/", 1)[-1].rsplit("#", 1)[-1]
     name = _unique_name(attr.label, local, taken, "get_")
-    subj_t = _type_hint(kg, attr.values)
+    subj_t = _type_hint(kg, attr.values) or wording.subject
     entity = {"type": "string", "minLength": 1, "description": f"Name of the {subj_t or 'entity'} to look up."}
     returns = {"integer": "an integer", "number": "a number", "date": "an ISO 8601 date",
                "datetime": "an ISO 8601 date-time", "boolean": "true or false", "string": "text"}[attr.kind]  # fmt: skip
-    schema = _tool(
+    schema = tool_schema(
         name,
-        f"Get the {attr.label} of a{'n' if (subj_t or 'entity')[0] in 'aeiou' else ''} {subj_t or 'entity'}. "
+        f"Get the {wording.noun} of a{'n' if (subj_t or 'entity')[0] in 'aeiou' else ''} {subj_t or 'entity'}. "
         f"{_sentence(attr.description)} Returns {returns}.".replace("  ", " "),
         {"entity": entity},
         ["entity"],

@@ -1,0 +1,347 @@
+"""The relation lexicon: how to say each relation and attribute of a graph in English, and what kinds of entity
+they link.
+
+A relation's label is split (`hasMaker` -> `has maker`, `place_of_birth` -> `place of birth`) and sorted into one
+of four *forms*, each said its own way:
+
+    noun    "place of birth", "has color" -> "color"   the place of birth of X / people whose place of birth is Y
+    by      "directed by", "founded by"                 who directed X? / films directed by Y
+    prep    "educated at", "member of", "located in"    which universities is X educated at? / people educated at Y
+    verb    "produces", "worksFor"                       what does X produce? / companies that produce Y
+
+Kinds name the entities in questions ("which films", "who"): from the graph's types (rdf:type / P31) where it
+has them, otherwise inferred from the relations an entity takes part in (the subjects of `place of birth` are
+people; the objects of `country of citizenship` are countries), else the neutral noun `item`.
+
+`derive_lexicon(kg)` gives a `Lexicon`; `Lexicon.to_yaml()` is what `kg2tool synth` writes as `lexicon.yaml`;
+`load_lexicon(path, kg)` reads an edited copy back over the derived one (`kg2tool synth --lexicon FILE`), naming
+the file and key of any unknown relation or bad field. Plural nouns and verb agreement come from `inflect`,
+verb tenses from `lemminflect`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections import Counter
+from dataclasses import asdict, dataclass, fields, replace
+from functools import lru_cache
+
+from ..common.errors import InputError
+from ..graph.model import KnowledgeGraph
+
+FORMS = ("noun", "by", "prep", "verb")
+PREPOSITIONS = frozenset("at by of in on to for with from after into as under within".split())
+# Subjects of these relations are people (labels after splitting, lowercased).
+PERSON_CUES = frozenset(
+    """place of birth|date of birth|place of death|date of death|country of citizenship|occupation|spouse|sibling|
+    child|father|mother|educated at|employer|cause of death|place of burial|given name|family name|job title|
+    languages spoken, written, or signed|unmarried partner|line manager|hire date|skill|native language|
+    member of political party|residence|work location|gender|sex or gender|religion|ethnic group|instrument|
+    field of work|award received|nationality|birth date|birth place|knows|works for|works at|lives in|born in
+    """.replace("\n", "").split("|")
+)
+PERSON_CUES = frozenset(c.strip() for c in PERSON_CUES)
+# Nouns that name a role in another thing: "member of X" is said like a preposition form ("a member of").
+ROLE_NOUNS = frozenset("member part citizen subsidiary division resident".split())
+# Role nouns that are no kind of their own: the objects of `employer` are organizations, not "employers".
+ROLE_KINDS = {"employer": "organization", "spouse": "person", "sibling": "person", "child": "person",
+              "parent": "person", "father": "person", "mother": "person", "unmarried partner": "person",
+              "partner": "person", "line manager": "person", "head": "person", "head of state": "person",
+              "chief executive officer": "person", "founder": "person", "supplier": "organization",
+              "sponsor": "organization", "operator": "organization", "parent organization": "organization",
+              "project lead": "person", "cast member": "person", "director": "person", "author": "person"}
+MASS_ROLES = frozenset(("part",))  # said without an article: "is part of"
+FALLBACK_KIND = "item"
+SAMPLE = 500  # entities looked at per relation and direction to name its kinds
+
+
+@lru_cache(maxsize=1)
+def _inflect():
+    import inflect
+
+    return inflect.engine()
+
+
+def plural(noun: str) -> str:
+    """The plural of a noun phrase: `place of birth` -> `places of birth`, `person` -> `people`."""
+    try:
+        return _inflect().plural_noun(noun) or noun
+    except Exception:  # inflect refuses some strings (empty, odd characters): keep the text as it is
+        return noun
+
+
+def singular(noun: str) -> str:
+    """The singular of a noun (unchanged when it is not a plural): `languages` -> `language`."""
+    try:
+        return _inflect().singular_noun(noun) or noun
+    except Exception:  # see plural
+        return noun
+
+
+def article(noun: str) -> str:
+    """`a person` / `an organization`."""
+    try:
+        return _inflect().a(noun)
+    except Exception:  # see plural
+        return f"a {noun}"
+
+
+def split_label(label: str) -> str:
+    """Words of a relation label: a one-token label's camelCase and snake_case split and lowercased except acronyms
+    (`hasMaker` -> `has maker`); a label that already has spaces is kept as written, one space apart."""
+    if " " in label.strip():
+        return " ".join(label.split())
+    text = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", label.replace("_", " "))
+    words = [w if (w.isupper() and len(w) > 1) else w.lower() for w in text.split()]
+    return " ".join(words)
+
+
+def _is_participle(word: str) -> bool:
+    import lemminflect
+
+    if word.endswith(("ed", "en")) and len(word) > 3:
+        return True
+    if word.endswith("s"):
+        return False
+    return "VERB" in lemminflect.getAllLemmas(word) and word not in lemminflect.getAllInflections(
+        lemminflect.getLemma(word, "VERB")[0]
+    ).get("VB", ())
+
+
+def _past(word: str) -> str:
+    """Simple past of a participle: `written` -> `wrote`, `directed` -> `directed`."""
+    import lemminflect
+
+    lemma = lemminflect.getLemma(word, "VERB")
+    out = lemminflect.getInflection(lemma[0], "VBD") if lemma else ()
+    return out[0] if out else word
+
+
+def _third_person(word: str, strict: bool = True) -> bool:
+    """True for a verb in the third person singular (`produces`); `strict`: not also a plural noun (`works`)."""
+    import lemminflect
+
+    if not word.endswith("s") or word.endswith("ss"):
+        return False
+    lemmas = lemminflect.getAllLemmas(word)
+    return "VERB" in lemmas and (not strict or "NOUN" not in lemmas)
+
+
+@dataclass
+class Wording:
+    """How one relation is said.
+
+    form: noun | by | prep | verb (see the module docstring).
+    noun: the object's role as a noun, singular (`place of birth`); plural: its plural (`places of birth`).
+    verb: the predicate for prep/by/verb forms, third person singular (`educated at`, `a member of`, `produces`).
+    verbs: the same predicate for a plural subject (`members of`, `produce`).
+    active: the active past for the by form (`directed` for `directed by`; `wrote` for `written by`).
+    subject, object: the kinds of its subjects and objects, singular (`person`, `country`).
+    multi: True when a subject usually has several objects (asked in the plural).
+    """
+
+    label: str
+    form: str
+    noun: str = ""
+    plural: str = ""
+    verb: str = ""
+    verbs: str = ""
+    active: str = ""
+    subject: str = FALLBACK_KIND
+    object: str = FALLBACK_KIND
+    multi: bool = False
+
+
+@dataclass
+class AttrWording:
+    """How one attribute is said: its noun (`date of birth`) and the kind of entity that has it."""
+
+    label: str
+    noun: str
+    subject: str = FALLBACK_KIND
+
+
+def word_relation(label: str) -> tuple[Wording, str]:
+    """The wording of a relation label without kinds, and a kind its objects suggest (`country` for `country of
+    citizenship`; "" when the label says none; a leading `!` marks a strong hint, the head of `X of Y`)."""
+    words = split_label(label).split()
+    if not words:
+        return Wording(label, "noun", "relation", "relations"), ""
+    if words[0].lower() in ("has", "have") and len(words) > 1:
+        words = words[1:]
+    elif words[0].lower() == "is" and len(words) > 1:
+        words = words[1:]
+    text = " ".join(words)
+    last = words[-1]
+    if words[0] in PREPOSITIONS and len(words) > 1:  # "in region": X is in region Y
+        return Wording(label, "prep", verb=text, verbs=text), ""
+    if len(words) > 1 and words[1] == "of" and words[0] in ROLE_NOUNS:
+        rest = " ".join(words[2:])
+        head = f"{words[0]} of"
+        verb = head if words[0] in MASS_ROLES else f"{article(words[0]).split()[0]} {head}"
+        verbs = head if words[0] in MASS_ROLES else f"{plural(words[0])} of"
+        return Wording(label, "prep", verb=verb, verbs=verbs), singular(rest) if rest else ""
+    if last in PREPOSITIONS and len(words) == 2 and _third_person(words[0], strict=False):  # "works for"
+        base = _inflect().plural_verb(words[0]) or words[0]
+        return Wording(label, "verb", verb=text, verbs=f"{base} {last}"), ""
+    if last in PREPOSITIONS and len(words) > 1:
+        if last == "by" and _is_participle(words[-2]):
+            return Wording(label, "by", verb=text, verbs=text, active=" ".join(words[:-2] + [_past(words[-2])])), ""
+        return Wording(label, "prep", verb=text, verbs=text), ""
+    if _third_person(words[0]) and (len(words) == 1 or words[1] in PREPOSITIONS):
+        base = _inflect().plural_verb(words[0]) or words[0]
+        return Wording(label, "verb", verb=text, verbs=" ".join([base] + words[1:])), ""
+    noun, nouns = text, plural(text)
+    if "," in text and " " in text:  # "languages spoken, written, or signed": the first word carries the number
+        first, tail = text.split(" ", 1)
+        noun, nouns = f"{singular(first)} {tail}", text
+    elif last.endswith("s") and not last.endswith(("ss", "us", "is")) and singular(last) != last and last.isalpha():
+        noun, nouns = " ".join(words[:-1] + [singular(last)]), text  # "notable works"
+    if noun in ROLE_KINDS:
+        return Wording(label, "noun", noun=noun, plural=nouns), ROLE_KINDS[noun]
+    if " of " in noun:
+        return Wording(label, "noun", noun=noun, plural=nouns), "!" + noun.split(" of ", 1)[0]
+    if "," in noun and " " in noun:
+        return Wording(label, "noun", noun=noun, plural=nouns), "!" + noun.split(" ", 1)[0]
+    return Wording(label, "noun", noun=noun, plural=nouns), singular(noun)
+
+
+def needs_be(w: Wording) -> bool:
+    """True for a prep/by predicate said with `is`/`are` before it (`a member of`, `part of`), False for a
+    participle that stands alone in a reduced clause (`educated at`, `directed by`)."""
+    if w.form not in ("prep", "by"):
+        return False
+    first = w.verb.split()[0] if w.verb else ""
+    return not _participle(first)
+
+
+@lru_cache(maxsize=4096)
+def _participle(word: str) -> bool:
+    return bool(word) and word not in ("a", "an", "the") and _is_participle(word)
+
+
+class Lexicon:
+    """The wording of every relation (`relations[iri]`) and attribute (`attributes[iri]`) of a graph."""
+
+    def __init__(self, relations: dict[str, Wording], attributes: dict[str, AttrWording], kinds: dict[int, str]):
+        self.relations = relations
+        self.attributes = attributes
+        self._kinds = kinds
+
+    def kind_of(self, eid: int) -> str:
+        """The kind of one entity, singular (`person`), or `item`."""
+        return self._kinds.get(eid, FALLBACK_KIND)
+
+    def to_yaml(self) -> str:
+        """The lexicon as YAML (relations then attributes, by IRI), as written to `lexicon.yaml`."""
+        import yaml
+
+        doc = {
+            "relations": {k: asdict(w) for k, w in sorted(self.relations.items())},
+            "attributes": {k: asdict(w) for k, w in sorted(self.attributes.items())},
+        }
+        head = (
+            "# How kg2tool says each relation (see kg2tool/synth/lexicon.py). Edit a field and pass this file back\n"
+            "# with `kg2tool synth --lexicon FILE`; relations left out keep their derived wording.\n"
+            f"# form: one of {', '.join(FORMS)}.\n"
+        )
+        return head + yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=119)
+
+
+def derive_lexicon(kg: KnowledgeGraph) -> Lexicon:
+    """Derive the lexicon of a graph: the wording of every relation and attribute, and kinds (deterministic)."""
+    words: dict[str, Wording] = {}
+    hints: dict[str, str] = {}
+    for iri in sorted(kg.relations):
+        words[iri], hints[iri] = word_relation(kg.relations[iri].label)
+        rel = kg.relations[iri]
+        obj = list(itertools.islice(_keys(rel.inverse), SAMPLE))
+        if sum(e in rel.forward for e in obj) > 0.5 * len(obj) and hints[iri] not in ROLE_KINDS.values():
+            hints[iri] = ""  # objects that are mostly subjects too (diplomatic relation): the label is no kind
+    voted: dict[int, str] = {}
+
+    def kind(eid: int) -> str:
+        if eid not in voted:
+            voted[eid] = _entity_kind(kg, eid, words, hints)
+        return voted[eid]
+
+    for iri, w in words.items():
+        rel = kg.relations[iri]
+        subj = list(itertools.islice(_keys(rel.forward), SAMPLE))
+        obj = list(itertools.islice(_keys(rel.inverse), SAMPLE))
+        w.subject = _majority([kind(e) for e in subj])
+        w.object = _majority([kind(e) for e in obj]) if obj else hints[iri].lstrip("!") or FALLBACK_KIND
+        w.multi = sum(len(rel.forward[e]) for e in subj) > 1.3 * max(len(subj), 1)
+    attrs = {}
+    for iri in sorted(kg.attributes):
+        attr = kg.attributes[iri]
+        subj = list(itertools.islice(_keys(attr.values), SAMPLE))
+        attrs[iri] = AttrWording(attr.label, split_label(attr.label), _majority([kind(e) for e in subj]))
+    return Lexicon(words, attrs, voted)
+
+
+def _keys(mapping):
+    own = getattr(mapping, "sorted_keys", None)
+    return own() if own is not None else sorted(mapping)
+
+
+def _majority(kinds: list[str]) -> str:
+    named = Counter(k for k in kinds if k != FALLBACK_KIND)
+    if not named:
+        return FALLBACK_KIND
+    k, c = max(named.items(), key=lambda kv: (kv[1], kv[0]))
+    return k if c >= 0.4 * len(kinds) else FALLBACK_KIND
+
+
+def _entity_kind(kg: KnowledgeGraph, eid: int, words: dict[str, Wording], hints: dict[str, str]) -> str:
+    """The graph's most common type of the entity, else a kind voted by its relations, else `item`."""
+    types = kg.types[eid]
+    if types:
+        return sorted(types)[0]
+    votes: Counter = Counter()
+    for iri, w in words.items():
+        rel = kg.relations[iri]
+        if eid in rel.forward and split_label(w.label) in PERSON_CUES:
+            votes["person"] += 2
+        hint = hints[iri]
+        if eid in rel.inverse and hint:
+            votes[singular(hint.lstrip("!"))] += 2 if hint.startswith("!") else 1
+    if not votes:
+        return FALLBACK_KIND
+    # most votes; then the shorter noun ("language" before "official language"); then by name
+    return min(votes.items(), key=lambda kv: (-kv[1], len(kv[0].split()), kv[0]))[0]
+
+
+def load_lexicon(path, kg: KnowledgeGraph, base: Lexicon | None = None) -> Lexicon:
+    """Read an edited `lexicon.yaml` over the derived lexicon (`base`, derived when None): each relation or
+    attribute entry replaces the fields it gives. InputError naming the file and key for an unknown relation or
+    attribute, an unknown field, a field of the wrong type or an unknown form."""
+    from ..common.yamlio import load_mapping
+
+    lex = base or derive_lexicon(kg)
+    doc = load_mapping(path, "lexicon file", "a mapping with `relations` and `attributes`")
+    for section in doc:
+        if section not in ("relations", "attributes"):
+            raise InputError(f"{path}: unknown section {section!r} (expected relations, attributes)")
+    for section, table, cls in (("relations", lex.relations, Wording), ("attributes", lex.attributes, AttrWording)):
+        entries = doc.get(section) or {}
+        if not isinstance(entries, dict):
+            raise InputError(f"{path}: {section} must be a mapping of IRIs to fields")
+        allowed = {f.name: f.type for f in fields(cls)}
+        for key, entry in entries.items():
+            where = f"{path}: {section}.{key}"
+            if key not in table:
+                raise InputError(f"{where}: no such {section[:-1]} in the graph")
+            if not isinstance(entry, dict):
+                raise InputError(f"{where}: must be a mapping of fields")
+            for name, value in entry.items():
+                if name not in allowed:
+                    raise InputError(f"{where}.{name}: unknown field (expected one of {', '.join(allowed)})")
+                want = bool if allowed[name] == "bool" else str
+                if not isinstance(value, want):
+                    raise InputError(f"{where}.{name}: must be a {want.__name__}, got {value!r}")
+                if name == "form" and value not in FORMS:
+                    raise InputError(f"{where}.form: {value!r} is not one of {', '.join(FORMS)}")
+            table[key] = replace(table[key], **entry)
+    return lex

@@ -1,0 +1,150 @@
+"""The relation lexicon (kg2tool.synth.lexicon): label forms, kinds, lexicon.yaml out and back in, and the language
+of whole datasets on the bundled graphs (tests/lint.py)."""
+
+from pathlib import Path
+
+import pytest
+from lint import language_problems
+
+from kg2tool.common.errors import InputError
+from kg2tool.graph.build import load_graph
+from kg2tool.synth.lexicon import derive_lexicon, load_lexicon, split_label, word_relation
+from kg2tool.synth.plans import Anchor, Project
+from kg2tool.synth.synthesizer import SynthConfig, Synthesizer
+from kg2tool.synth.wording import Speaker
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+@pytest.mark.parametrize(
+    "label, form, said",
+    [
+        ("place of birth", "noun", "place of birth"),
+        ("hasMaker", "noun", "maker"),
+        ("has color", "noun", "color"),
+        ("country_of_citizenship", "noun", "country of citizenship"),
+        ("directedBy", "by", "directed by"),
+        ("written by", "by", "written by"),
+        ("educated at", "prep", "educated at"),
+        ("member of", "prep", "a member of"),
+        ("in region", "prep", "in region"),
+        ("produces", "verb", "produces"),
+        ("worksFor", "verb", "works for"),
+    ],
+)
+def test_label_forms(label, form, said):
+    w, _ = word_relation(label)
+    assert w.form == form
+    assert (w.noun if form == "noun" else w.verb) == said
+
+
+def test_plurals_and_tenses_come_from_the_libraries():
+    assert word_relation("place of birth")[0].plural == "places of birth"
+    assert word_relation("written by")[0].active == "wrote"
+    assert word_relation("produces")[0].verbs == "produce"
+    assert word_relation("member of")[0].verbs == "members of"
+    assert word_relation("languages spoken, written, or signed")[0].noun == "language spoken, written, or signed"
+    assert split_label("hasMaker") == "has maker" and split_label("ISBN_code") == "ISBN code"
+
+
+def test_kinds_are_inferred_without_types_and_read_from_types():
+    wiki = derive_lexicon(load_graph([EXAMPLES / "wiki.ttl"]))  # no rdf:type / P31 in this file
+    by_label = {w.label: w for w in wiki.relations.values()}
+    assert by_label["place of birth"].subject == "person"
+    assert by_label["country of citizenship"].object == "country"
+    assert by_label["influenced by"].object == "person"
+    company = derive_lexicon(load_graph([EXAMPLES / "company.ttl"]))  # typed: ex:Person, ex:Company, ...
+    by_label = {w.label: w for w in company.relations.values()}
+    assert (by_label["founded by"].subject, by_label["founded by"].object) == ("company", "person")
+
+
+def test_questions_and_answers_agree_in_number():
+    kg = load_graph([EXAMPLES / "company.ttl"])
+    sp = Speaker(kg, derive_lexicon(kg))
+    founded = next(iri for iri, r in kg.relations.items() if r.label == "founded by")
+    company = next(e for e, objs in kg.relations[founded].forward.items() if len(objs) >= 2)
+    node = Project(founded, Anchor(company))
+    name = kg.name(company)
+    assert sp.wh(node) == f"Who founded {name}"
+    assert sp.statement(node, ["A", "B"]) == f"{name} was founded by A and B"
+    ceo = next(iri for iri, r in kg.relations.items() if r.label == "chief executive officer")
+    node = Project(ceo, Anchor(company))
+    assert sp.statement(node, ["A"]) == f"The chief executive officer of {name} is A"
+    assert sp.statement(node, ["A", "B"]) == f"The chief executive officers of {name} are A and B"
+
+
+def test_edited_lexicon_changes_the_wording_and_bad_entries_name_file_and_key(tmp_path, example_kg):
+    lex = derive_lexicon(example_kg)
+    iri = sorted(lex.relations)[0]
+    path = tmp_path / "lexicon.yaml"
+    path.write_text(lex.to_yaml(), encoding="utf-8")
+    assert load_lexicon(path, example_kg).relations[iri] == lex.relations[iri]  # the written file reads back
+    path.write_text(f"relations:\n  {iri}:\n    form: noun\n    noun: birthplace\n    plural: birthplaces\n")
+    assert load_lexicon(path, example_kg).relations[iri].noun == "birthplace"
+    for text, needle in [
+        ("relations:\n  http://nope/x:\n    noun: y\n", "relations.http://nope/x"),
+        (f"relations:\n  {iri}:\n    colour: y\n", "colour: unknown field"),
+        (f"relations:\n  {iri}:\n    form: adverb\n", "form: 'adverb' is not one of"),
+        (f"relations:\n  {iri}:\n    multi: maybe\n", "multi: must be a bool"),
+    ]:
+        path.write_text(text)
+        with pytest.raises(InputError, match=str(path)) as err:
+            load_lexicon(path, example_kg)
+        assert needle in str(err.value)
+
+
+def test_the_lint_flags_the_wording_it_is_for():
+    def row(q, a, answers):
+        return {"messages": [{"role": "user", "content": q}, {"role": "assistant", "content": a}], "answers": answers}
+
+    bad = [
+        row("What is what everything that is both X and Y is educated at?", "It is A.", ["A"]),
+        row("How many entities are the entities that are written by X?", "The count is 2.", ["2"]),
+        row("What is the has color of X?", "The color of X is A.", ["A"]),
+        row("What is X?", "The country of citizenship of X are A.", ["A"]),
+        row("What is X?", "The country of citizenship of X is A and B.", ["A", "B"]),
+        row("What is X??", "It is A.", ["A"]),
+        row("What " + "very " * 30 + "long?", "It is A.", ["A"]),
+    ]
+    assert all(language_problems(r) for r in bad)
+    good = row("Who founded Acme Inc.?", "Acme Inc. was founded by A and B.", ["A", "B"])
+    assert language_problems(good) == []
+
+
+@pytest.mark.parametrize("graph", ["wiki.ttl", "company.ttl"])
+def test_datasets_on_the_bundled_graphs_pass_the_language_lint(graph):
+    kg = load_graph([EXAMPLES / graph])
+    synth = Synthesizer(kg, SynthConfig(n=300, seed=0, shard_size=300))
+    rows, stats = synth.shard(0)
+    assert len(rows) > 200
+    problems = [p for row in rows for p in language_problems(row)]
+    assert problems == []
+    descriptions = [s["function"]["description"] for s in synth.ts.schemas()]
+    assert not [d for d in descriptions if " of of " in d or "the has " in d or "Get the founded by" in d]
+
+
+def test_synth_writes_the_lexicon_and_reads_an_edited_one_back(tmp_path, small_graph_path):
+    """`kg2tool synth` writes OUT/lexicon.yaml; `--lexicon FILE` with one relation reworded changes its questions
+    (and tool descriptions), and a bad entry fails naming the file and key before anything is written."""
+    import json
+
+    import pyarrow.parquet as pq
+
+    from kg2tool.cli import main
+
+    base = ["synth", "--graph", str(small_graph_path), "-n", "60", "--only", "simple", "--no-progress"]
+    assert main(base + ["--out", str(tmp_path / "a")]) == 0
+    written = tmp_path / "a" / "lexicon.yaml"
+    lex = load_lexicon(written, load_graph([small_graph_path]))  # the written file is a valid lexicon
+    iri = next(k for k, w in sorted(lex.relations.items()) if w.form == "noun")
+    edited = tmp_path / "edited.yaml"
+    edited.write_text(f"relations:\n  {iri}:\n    noun: zorblax\n    plural: zorblaxes\n", encoding="utf-8")
+    assert main(base + ["--out", str(tmp_path / "b"), "--lexicon", str(edited)]) == 0
+    rows = [r for p in sorted((tmp_path / "b" / "sft").glob("*.parquet")) for r in pq.read_table(p).to_pylist()]
+    texts = [json.loads(r["messages"][0])["content"] for r in rows]
+    assert any("zorblax" in t for t in texts)
+    descriptions = [t["function"]["description"] for r in rows for t in map(json.loads, r["tools"])]
+    assert any("zorblax" in d for d in descriptions)
+    edited.write_text("relations:\n  http://nope/x:\n    noun: y\n", encoding="utf-8")
+    assert main(base + ["--out", str(tmp_path / "c"), "--lexicon", str(edited)]) != 0
+    assert not (tmp_path / "c").exists()
