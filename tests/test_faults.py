@@ -451,3 +451,32 @@ def test_kill_while_building_the_store_then_rerun(tmp_path, kill_reference):
     del got["kg2tool_config.yaml"]  # it records --store; every data file is the in-memory run's
     assert got == {k: v for k, v in kill_reference.items() if k != "kg2tool_config.yaml"}
     assert read_manifest(st)["checksums"]
+
+
+# -- a full disk during training: the weights' writer is a library (safetensors), not an OSError ------------------
+def test_a_library_disk_full_error_is_exit_4():
+    """safetensors raises its own SafetensorError ("... (os error 28)"): still an output error, not a bug."""
+    from kg2tool.common.errors import OutputError
+    from kg2tool.common.files import writing
+
+    class SafetensorError(Exception):
+        pass
+
+    with pytest.raises(OutputError, match=r"runs/x: cannot write the weights: .*os error 28.*the disk is full"):
+        with writing("runs/x", "the weights"):
+            raise SafetensorError("Error while serializing: I/O error: No space left on device (os error 28)")
+    with pytest.raises(ValueError):  # other errors are not turned into output errors
+        with writing("runs/x", "the weights"):
+            raise ValueError("a bug")
+
+
+@pytest.mark.slow
+@pytest.mark.train
+def test_pretrain_into_a_full_disk_is_exit_4(tiny_fs):
+    """A tiny pretraining whose checkpoint does not fit (12 MB tmpfs: the prepared corpus fits, the weights do not)."""
+    pytest.importorskip("torch")
+    fs = tiny_fs("12m")
+    res = cli("pretrain", "--config", "pretrain/tiny.yaml", "--max_steps", "3", "--save_steps", "1",
+              "--output_dir", str(fs / "pt"), cwd=Path(__file__).resolve().parent.parent)  # fmt: skip
+    assert res.returncode == 4, res.stderr[-2000:]
+    assert "internal error" not in res.stderr and "the disk is full" in res.stderr and str(fs / "pt") in res.stderr

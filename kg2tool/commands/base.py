@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from .. import __version__
 from ..common.errors import Kg2ToolError
-from ..common.files import is_output_fault, output_error
+from ..common.files import as_oserror, is_output_fault, output_error
 
 
 def build_parser(modules: Sequence[str]) -> argparse.ArgumentParser:
@@ -51,7 +51,7 @@ def dispatch(parser: argparse.ArgumentParser, argv: list[str] | None = None) -> 
         return 130
     except Exception as exc:  # a bug: keep the message short unless asked for the traceback
         if is_output_fault(exc):  # a full or read-only disk is never a bug
-            error = output_error(exc.filename or "an output", exc)
+            error = output_error(getattr(exc, "filename", None) or "an output", as_oserror(exc))
             print(f"kg2tool {args.command}: error: {error}", file=sys.stderr)
             return error.exit_code
         if os.environ.get("KG2TOOL_DEBUG"):

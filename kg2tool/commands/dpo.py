@@ -34,7 +34,10 @@ def run(args: argparse.Namespace) -> int:
     from ..train.finetune import parse_stage
 
     setup = parse_stage(KgDPOConfig, list(args.args), prog="kg2tool dpo")
-    report = run_dpo(setup)
+    from ..common.files import writing
+
+    with writing(setup.training.output_dir, "the training run (checkpoints, weights)"):  # a full disk is exit 4
+        report = run_dpo(setup)
     save_stage_config(setup, "dpo")
     from ..train.runs import loss_summary
 

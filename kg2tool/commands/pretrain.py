@@ -52,7 +52,10 @@ def run(args: argparse.Namespace) -> int:
     from ..train.pretrain import PretrainConfig, run_pretrain
 
     config = parse_config(PretrainConfig, list(args.args), prog="kg2tool pretrain")
-    report = run_pretrain(config)
+    from ..common.files import writing
+
+    with writing(config.output_dir, "the training run (checkpoints, weights)"):  # a full disk is exit 4
+        report = run_pretrain(config)
     if config.should_save:
         save_run_config(config.output_dir, "pretrain", {"pretrain": config}, lang=config.lang, graphs=config.graph)
     from ..train.runs import loss_summary

@@ -34,7 +34,10 @@ def run(args: argparse.Namespace) -> int:
     from ..train.sft import KgSFTConfig, run_sft
 
     setup = parse_stage(KgSFTConfig, list(args.args), prog="kg2tool sft")
-    report = run_sft(setup)
+    from ..common.files import writing
+
+    with writing(setup.training.output_dir, "the training run (checkpoints, weights)"):  # a full disk is exit 4
+        report = run_sft(setup)
     save_stage_config(setup, "sft")
     from ..train.runs import loss_summary
 

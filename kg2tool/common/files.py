@@ -44,12 +44,24 @@ def free_space(path: str | Path) -> int | None:
         return None
 
 
+# How libraries that do not raise OSError say the disk is full (safetensors' SafetensorError "... (os error 28)",
+# torch.save's RuntimeError, RocksDB's message).
+_NO_SPACE_TEXT = ("No space left on device", "os error 28", "Disk quota exceeded", "os error 122")
+
+
 def is_output_fault(exc: BaseException) -> bool:
-    """Whether `exc` is an OSError that can only come from the disk written to: full (ENOSPC, EDQUOT) or read-only
-    (EROFS)."""
-    if not isinstance(exc, OSError):
-        return False
-    return exc.errno in _NO_SPACE or exc.errno == errno.EROFS or "No space left on device" in str(exc)
+    """Whether `exc` can only come from the disk written to: full (ENOSPC, EDQUOT) or read-only (EROFS); an OSError
+    with that errno, or any library's error whose text says the disk is full."""
+    if isinstance(exc, OSError) and (exc.errno in _NO_SPACE or exc.errno == errno.EROFS):
+        return True
+    return isinstance(exc, Exception) and any(s in str(exc) for s in _NO_SPACE_TEXT)
+
+
+def as_oserror(exc: BaseException) -> OSError:
+    """`exc` as an OSError for `output_error` (a library's disk-full error becomes ENOSPC with its own text)."""
+    if isinstance(exc, OSError):
+        return exc
+    return OSError(errno.ENOSPC, str(exc).strip() or "No space left on device")
 
 
 def output_error(path: str | Path, exc: OSError, what: str = "") -> OutputError:
@@ -58,7 +70,7 @@ def output_error(path: str | Path, exc: OSError, what: str = "") -> OutputError:
     reason = exc.strerror or str(exc)
     free = free_space(path)
     left = f"{_size(free)} free there" if free is not None else "free space unknown"
-    no_space = exc.errno in _NO_SPACE or "No space left on device" in str(exc)
+    no_space = exc.errno in _NO_SPACE or any(s in str(exc) for s in _NO_SPACE_TEXT)
     if no_space:
         hint = f"; the disk is full ({left}): free some space or write elsewhere, then rerun"
     elif exc.errno == errno.EROFS:
@@ -72,11 +84,16 @@ def output_error(path: str | Path, exc: OSError, what: str = "") -> OutputError:
 
 @contextmanager
 def writing(path: str | Path, what: str = "") -> Iterator[None]:
-    """Turn an OSError raised in the block into `output_error(path, exc, what)` (exit 4)."""
+    """Turn an OSError raised in the block, or any library's disk-full error, into `output_error(path, exc, what)`
+    (exit 4)."""
     try:
         yield
     except OSError as exc:
         raise output_error(path, exc, what) from None
+    except Exception as exc:
+        if not is_output_fault(exc):
+            raise
+        raise output_error(path, as_oserror(exc), what) from None
 
 
 def _umask() -> int:
