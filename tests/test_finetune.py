@@ -120,7 +120,7 @@ def sft_full(tmp_path_factory, pretrained, data_dir) -> tuple[Path, dict]:
     tmp = tmp_path_factory.mktemp("sft")
     # the recipe says 1000 steps and another output folder; flags override it (TRL's names)
     recipe = write_recipe(tmp / "r.yaml", {**sft_args(pretrained, data_dir, tmp / "elsewhere"), "max_steps": 1000})
-    res = cli("sft", "--config", str(recipe), "--output_dir", str(tmp / "full"), "--max_steps", "60",
+    res = cli("sft", "--config", str(recipe), "--output_dir", str(tmp / "full"), "--max_steps", "150",
               "--copy_aux_weight", "0.05")
     assert res.returncode == 0, res.stderr[-3000:]
     return tmp / "full", json.loads((tmp / "full" / "sft_report.json").read_text())
@@ -132,7 +132,7 @@ def test_full_sft_learns_and_reloads_to_call_a_tool(sft_full, data_dir):
     from kg2tool.train.finetune_outputs import sample_tool_call
 
     out, report = sft_full
-    assert report["global_step"] == 60 and not report["peft"]
+    assert report["global_step"] == 150 and not report["peft"]
     assert report["parameters"]["trainable"] == report["parameters"]["total"]
     first, last = report["loss_history"][0][1], report["loss_history"][-1][1]
     assert math.isfinite(last) and last < 0.8 * first, report["loss_history"]
@@ -156,14 +156,14 @@ def test_full_sft_learns_and_reloads_to_call_a_tool(sft_full, data_dir):
 
 def test_sft_resume_continues_from_the_last_checkpoint(sft_full, pretrained, data_dir, tmp_path):
     out, _ = sft_full
-    args = sft_args(pretrained, data_dir, out, max_steps=66, sample="false")
+    args = sft_args(pretrained, data_dir, out, max_steps=156, sample="false")
     res = cli("sft", *kv(args))
     assert res.returncode == 4 and "already holds a run" in res.stderr  # no silent overwrite
     res = cli("sft", *kv(args), "--resume", "true")
     assert res.returncode == 0, res.stderr[-3000:]
     report = json.loads((out / "sft_report.json").read_text())
-    assert report["resumed_from"].endswith("checkpoint-60") and report["global_step"] == 66
-    assert report["loss_history"][-1][0] == 66  # the last step is logged off the logging interval (4) too
+    assert report["resumed_from"].endswith("checkpoint-150") and report["global_step"] == 156
+    assert report["loss_history"][-1][0] == 156  # the last step is logged off the logging interval (4) too
 
 
 @pytest.fixture(scope="module")
