@@ -148,3 +148,23 @@ def test_synth_writes_the_lexicon_and_reads_an_edited_one_back(tmp_path, small_g
     edited.write_text("relations:\n  http://nope/x:\n    noun: y\n", encoding="utf-8")
     assert main(base + ["--out", str(tmp_path / "c"), "--lexicon", str(edited)]) != 0
     assert not (tmp_path / "c").exists()
+
+
+def test_class_labels_become_common_nouns(tmp_path):
+    """A graph's own class labels name the kinds as common nouns: `University` -> `university` (so `universities`,
+    not inflect's proper-noun `Universitys`), `LaureateAward` -> `laureate award`."""
+    from kg2tool.graph.build import load_graph
+    from kg2tool.synth.lexicon import derive_lexicon, plural
+
+    lines = ["@prefix ex: <http://example.org/> .", "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .",
+             'ex:University rdfs:label "University" .', 'ex:LaureateAward rdfs:label "LaureateAward" .']  # fmt: skip
+    for i in range(6):
+        lines += [f'ex:u{i} a ex:University ; rdfs:label "Uni {i}" .',
+                  f'ex:a{i} a ex:LaureateAward ; rdfs:label "Award {i}" ; ex:givenBy ex:u{i} .']  # fmt: skip
+    path = tmp_path / "g.ttl"
+    path.write_text("\n".join(lines) + "\n")
+    kg = load_graph([path])
+    lex = derive_lexicon(kg)
+    kinds = {name: lex.kind_of(kg.resolve(name)) for name in ("Uni 0", "Award 0")}
+    assert kinds == {"Uni 0": "university", "Award 0": "laureate award"}
+    assert plural(kinds["Uni 0"]) == "universities"

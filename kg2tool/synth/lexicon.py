@@ -297,8 +297,8 @@ def _majority(kinds: list[str]) -> str:
 def _entity_kind(kg: KnowledgeGraph, eid: int, words: dict[str, Wording], hints: dict[str, str]) -> str:
     """The graph's most common type of the entity, else a kind voted by its relations, else `item`."""
     types = kg.types[eid]
-    if types:
-        return sorted(types)[0]
+    if types:  # a class label as a common noun: `University` -> `university`, `LaureateAward` -> `laureate award`
+        return split_label(sorted(types)[0])
     votes: Counter = Counter()
     for iri, w in words.items():
         rel = kg.relations[iri]
