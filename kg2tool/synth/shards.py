@@ -110,6 +110,12 @@ class ShardStore:
 
 def _init_worker(build_args) -> None:
     global _WORKER
+    # A forked worker inherits the parent's signal handlers. Where a library in the parent catches SIGTERM (seen in a
+    # test process after the store and training tests: the handler never returned while the worker was blocked
+    # writing a result), Pool.terminate() could not stop the worker and the parent waited on it forever.
+    import signal
+
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if build_args is not None:  # spawn start method or Ray: rebuild the synthesizer in this process
         from .synthesizer import Synthesizer
 
