@@ -3,7 +3,8 @@
 `language_problems(row)` returns the problems of one dataset row (its user questions and the assistant's final
 answers), each as a short string naming the rule and quoting the text; an empty list means the row reads fine.
 Rules:
-- no machine wording: "the has", "of of", "entities whose", "what everything", "the entities that";
+- no machine wording: "the has", "of of", "entities whose", "what everything", "the entities that", "items
+  whose", "is is", "what is the number of" (see BANNED);
 - the copula agrees with the answer list: "... is A and B." and "... are A." (one answer) are errors;
 - exactly one final punctuation mark (no "..", "?.", "??" at the end; "Inc.?" ends a name, then the question);
 - questions are under `max_words` words (parallel questions, which ask several things, get twice as many).
@@ -13,7 +14,9 @@ from __future__ import annotations
 
 import re
 
-BANNED = ("the has ", " of of ", "entities whose", "what everything", "the entities that", "everything that is")
+BANNED = ("the has ", " of of ", "entities whose", "what everything", "the entities that", "everything that is",
+          " items that ", " items whose ", "the item ", " is is ", " was was ", "what is the number of",
+          "that is born ", "where is born")
 
 
 def _final_mark(text: str) -> str | None:

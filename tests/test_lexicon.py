@@ -19,23 +19,57 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 @pytest.mark.parametrize(
     "label, form, said",
     [
-        ("place of birth", "noun", "place of birth"),
+        ("place of origin", "noun", "place of origin"),
         ("hasMaker", "noun", "maker"),
         ("has color", "noun", "color"),
-        ("country_of_citizenship", "noun", "country of citizenship"),
+        ("country_of_origin", "noun", "country of origin"),
         ("directedBy", "by", "directed by"),
         ("written by", "by", "written by"),
         ("educated at", "prep", "educated at"),
         ("member of", "prep", "a member of"),
         ("in region", "prep", "in region"),
         ("produces", "verb", "produces"),
-        ("worksFor", "verb", "works for"),
+        ("worksAt", "verb", "works at"),
     ],
 )
 def test_label_forms(label, form, said):
     w, _ = word_relation(label)
     assert w.form == form
     assert (w.noun if form == "noun" else w.verb) == said
+
+
+@pytest.mark.parametrize(
+    "label, question, inverse, statement",
+    [
+        ("place of birth", "Where was Ada born?", "Who was born in Paris?", "Ada was born in Paris"),
+        ("birthPlace", "Where was Ada born?", "Who was born in Paris?", "Ada was born in Paris"),
+        ("deathPlace", "Where did Ada die?", "Who died in Paris?", "Ada died in Paris"),
+        ("residence", "Where does Ada live?", "Who lives in Paris?", "Ada lives in Paris"),
+        ("languages spoken, written, or signed", "Which language does Ada speak?", "Who speaks Paris?",
+         "Ada speaks Paris"),
+        ("country of citizenship", "Which country is Ada a citizen of?", "Who is a citizen of Paris?",
+         "Ada is a citizen of Paris"),
+        ("educated at", "Where was Ada educated?", "Who was educated at Paris?", "Ada was educated at Paris"),
+        ("homeworld", "Where does Ada come from?", "Who comes from Paris?", "Ada comes from Paris"),
+    ],
+)
+def test_known_relations_are_said_with_their_verbs(tmp_path, label, question, inverse, statement):
+    """Relations people say with a verb of their own (kg2tool.synth.known_wordings) get questions with
+    auxiliaries in the right tense, `where` for places, and statements without the label's noun."""
+    ttl = tmp_path / "g.ttl"
+    ttl.write_text(
+        '@prefix : <http://x.org/> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n'
+        f':rel rdfs:label "{label}" .\n:ada rdfs:label "Ada" ; :knows :bo ; :rel :paris .\n'
+        ':bo rdfs:label "Bo" ; :rel :paris ; :knows :ada .\n:paris rdfs:label "Paris" .\n'
+    )
+    kg = load_graph(str(ttl))
+    rel_iri = next(i for i in kg.relations if kg.relations[i].label == label)
+    sp = Speaker(kg, derive_lexicon(kg))
+    ada, paris = kg.resolve("Ada"), kg.resolve("Paris")
+    assert sp.wh(Project(rel_iri, Anchor(ada))) + "?" == question
+    who = sp.wh(Project(rel_iri, Anchor(paris), inverse=True)) + "?"
+    assert who.split()[1:] == inverse.split()[1:]  # `Who` / `Which people`: the kind is the graph's
+    assert sp.statement(Project(rel_iri, Anchor(ada)), ["Paris"]) == statement
 
 
 def test_plurals_and_tenses_come_from_the_libraries():

@@ -9,6 +9,8 @@
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -71,6 +73,17 @@ META_PREDICATES = frozenset(
 ) | AXIOM_PREDICATES
 
 
+# Local names of predicates that point at a page or at the same thing in another dataset (`wikidataLink`,
+# `homepage`, `exactMatch`): links, not facts to ask about.
+_LINK_NAME = re.compile(r"(?i).*(link|url|uri|homepage|website|webpage|sameas|seealso|exactmatch)")
+
+
+def is_link_name(predicate: str) -> bool:
+    """True when a predicate's local name says its objects are links (`wikidataLink`, `homepageURL`)."""
+    local = re.split(r"[#/:]", predicate.rstrip("/#"))[-1]
+    return bool(_LINK_NAME.fullmatch(local))
+
+
 @dataclass(frozen=True)
 class PredicateRules:
     """Which predicates are relations: `include` IRIs are relations (or attributes) even when they are schema,
@@ -89,7 +102,7 @@ class PredicateRules:
             return ""
         if p in AXIOM_PREDICATES:
             return "skip"
-        return "link" if p in LINK_PREDICATES else ""
+        return "link" if p in LINK_PREDICATES or is_link_name(p) else ""
 
 
 def _kind(types: tuple[str, ...] | list[str]) -> str:

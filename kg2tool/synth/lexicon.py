@@ -29,6 +29,7 @@ from functools import lru_cache
 
 from ..common.errors import InputError
 from ..graph.model import KnowledgeGraph
+from .known_wordings import KNOWN
 
 FORMS = ("noun", "by", "prep", "verb")
 PREPOSITIONS = frozenset("at by of in on to for with from after into as under within".split())
@@ -139,6 +140,9 @@ class Wording:
     active: the active past for the by form (`directed` for `directed by`; `wrote` for `written by`).
     subject, object: the kinds of its subjects and objects, singular (`person`, `country`).
     multi: True when a subject usually has several objects (asked in the plural).
+    base: the bare verb of the verb form, after `does`/`did` (`speak`, `die in`); derived from `verb` when "".
+    tense: `present` or `past`: the tense prep, by and verb forms are said in (`is`/`was`, `does`/`did`).
+    where: asked with "where", its final preposition dropped (`Where was X born?`).
     """
 
     label: str
@@ -151,6 +155,16 @@ class Wording:
     subject: str = FALLBACK_KIND
     object: str = FALLBACK_KIND
     multi: bool = False
+    base: str = ""
+    tense: str = "present"
+    where: bool = False
+
+
+TENSES = ("present", "past")
+# Participles of a state that still holds (`located in`, `based in`): said in the present. Others (`educated at`,
+# `founded by`) tell of an event: said in the past.
+STATIVE = frozenset("""located based situated headquartered known named called used owned listed included contained
+    related connected affiliated associated involved made spoken set""".split())
 
 
 @dataclass
@@ -164,7 +178,20 @@ class AttrWording:
 
 def word_relation(label: str) -> tuple[Wording, str]:
     """The wording of a relation label without kinds, and a kind its objects suggest (`country` for `country of
-    citizenship`; "" when the label says none; a leading `!` marks a strong hint, the head of `X of Y`)."""
+    citizenship`; "" when the label says none; a leading `!` marks a strong hint, the head of `X of Y`). Labels
+    people say with a verb of their own (kg2tool.synth.known_wordings) get that wording."""
+    w, hint = _word_relation(label)
+    known = KNOWN.get(split_label(label).lower())
+    if known is not None:  # the label's noun stays (`places of birth`); the verb, form and tense are the table's
+        noun = (w.noun, w.plural) if w.form == "noun" else (split_label(label), plural(split_label(label)))
+        w = replace(w, noun=noun[0], plural=noun[1], verb="", verbs="", active="")
+        return replace(w, **{k: v for k, v in known.items() if k != "kind"}), known.get("kind", hint)
+    if w.form == "by" or (w.form == "prep" and _participle(w.verb.split()[0]) and w.verb.split()[0] not in STATIVE):
+        w.tense = "past"
+    return w, hint
+
+
+def _word_relation(label: str) -> tuple[Wording, str]:
     words = split_label(label).split()
     if not words:
         return Wording(label, "noun", "relation", "relations"), ""
@@ -343,5 +370,7 @@ def load_lexicon(path, kg: KnowledgeGraph, base: Lexicon | None = None) -> Lexic
                     raise InputError(f"{where}.{name}: must be a {want.__name__}, got {value!r}")
                 if name == "form" and value not in FORMS:
                     raise InputError(f"{where}.form: {value!r} is not one of {', '.join(FORMS)}")
+                if name == "tense" and value not in TENSES:
+                    raise InputError(f"{where}.tense: {value!r} is not one of {', '.join(TENSES)}")
             table[key] = replace(table[key], **entry)
     return lex

@@ -60,7 +60,7 @@ def _finish(text: str) -> str:
     """One space between words and one final mark: a name that ends with a period (`Acme Inc.`) is not followed by
     another."""
     text = " ".join(text.split())
-    if text.endswith("..") and not text.endswith("..."):
+    if text.endswith(("..", "?.", "!.")) and not text.endswith("..."):  # a name that ends with its own mark
         text = text[:-1]
     return text
 
@@ -165,7 +165,7 @@ class Renderer:
                 ctx["verb"], ctx["measure"] = sp.measure(inner.child)
             else:
                 ctx["measure"] = sp.lex.attributes[inner.attr].noun
-            ctx["who"] = sp.kind(inner.child if isinstance(inner, Count) else inner.child) == "person"
+            ctx["who"] = sp.person(Anchor(topic(inner)))  # the compared items are people
         else:
             n = max(len(answers), 1)
             ctx["q"] = sp.np(plan, n) if not isinstance(plan, Anchor) else self.phrase(kg, plan)
@@ -188,7 +188,7 @@ class Renderer:
                 ctx |= {"e1": kg.name(plan.child.eid), "relation": rel, "inverse": plan.inverse}
                 ctx["prep"] = is_prepositional(rel)
                 w = sp.w(plan)
-                ctx["kind"] = ctx["entity_kind"] = sp.lex.kind_of(plan.child.eid)
+                ctx["kind"] = ctx["entity_kind"] = sp.kinds(plan.child, 1)
                 ctx["noun"] = w.noun or w.verb  # the relation as a noun (or its predicate)
                 # the topic first: "Lewis Carroll's places of birth" (noun relations, forward); "" otherwise
                 e1 = ctx["e1"]

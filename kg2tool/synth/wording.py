@@ -10,11 +10,50 @@ A plan's number is the size of its value (`execute`): one answer is said in the 
 
 from __future__ import annotations
 
+from collections import Counter
+
 from ..graph.model import KnowledgeGraph
-from .lexicon import Lexicon, Wording, needs_be, plural
+from .lexicon import FALLBACK_KIND, Lexicon, Wording, needs_be, plural
 from .plans import Anchor, Count, Node, Project, SetOp, execute
 
 PERSON = "person"
+# Kinds of entity that are people: asked about with `who`.
+PERSON_KINDS = frozenset("""person human people laureate character actor actress author writer poet scientist
+    politician employee artist musician singer composer director player athlete officer member student""".split())
+KIND_SAMPLE = 50  # answers looked at to name their kind
+UNKNOWN_NOUN = "thing"  # said for entities of no known kind (the `item` of the lexicon)
+
+
+def be(n: int, tense: str = "present") -> str:
+    """`is`/`are`, or `was`/`were` in the past."""
+    if tense == "past":
+        return "was" if n == 1 else "were"
+    return "is" if n == 1 else "are"
+
+
+def do(n: int, tense: str = "present") -> str:
+    """`does`/`do`, or `did` in the past."""
+    return "did" if tense == "past" else ("does" if n == 1 else "do")
+
+
+def base(w: Wording) -> str:
+    """The bare verb of a verb-form relation, said after `does`/`did`: `speak`, `die in`, `produce`."""
+    if w.base:
+        return w.base
+    if w.tense != "past":
+        return w.verbs or w.verb
+    import lemminflect
+
+    first, _, rest = w.verb.partition(" ")
+    lemma = lemminflect.getLemma(first, "VERB")
+    return " ".join(x for x in ((lemma[0] if lemma else first), rest) if x)
+
+
+def unprep(phrase: str) -> str:
+    """A predicate without its final preposition of place, for `where` questions: `born in` -> `born` (`come
+    from` keeps its `from`)."""
+    head, _, last = phrase.rpartition(" ")
+    return head if head and last in ("in", "at", "on") else phrase
 
 
 def _and(items: list[str], last: str = "and") -> str:
@@ -30,36 +69,65 @@ class Speaker:
     def __init__(self, kg: KnowledgeGraph, lexicon: Lexicon):
         self.kg = kg
         self.lex = lexicon
+        self._values: dict = {}
 
     def w(self, node: Project) -> Wording:
         """The wording of a projection's relation."""
         return self.lex.relations[node.rel]
 
+    def value(self, node: Node):
+        """The node's value (`execute`), remembered for the plans of the last few conversations."""
+        got = self._values.get(node)
+        if got is None:
+            if len(self._values) > 4096:
+                self._values.clear()
+            got = self._values[node] = execute(self.kg, node)
+        return got
+
     def size(self, node: Node) -> int:
         """How many entities a node gives."""
-        v = execute(self.kg, node)
+        v = self.value(node)
         return len(v) if isinstance(v, frozenset) else 1
 
     def kind(self, node: Node) -> str:
-        """The kind of the entities a node gives, singular."""
+        """The kind of the entities a node gives, singular: the kind they all share; else the relation's kind when
+        most of them have it; else `item`."""
         if isinstance(node, Anchor):
             return self.lex.kind_of(node.eid)
         if isinstance(node, Project):
-            return self.w(node).subject if node.inverse else self.w(node).object
-        if isinstance(node, SetOp):
-            return self.kind(node.children[0])
-        return "item"
+            w = self.w(node)
+            said = w.subject if node.inverse else w.object
+            if not node.inverse and w.where and said == FALLBACK_KIND:
+                said = "place"
+        elif isinstance(node, SetOp):
+            said = self.kind(node.children[0])
+        else:
+            return FALLBACK_KIND
+        ids = self.value(node)
+        if not isinstance(ids, frozenset) or not ids:
+            return said
+        counts = Counter(self.lex.kind_of(e) for e in sorted(ids)[:KIND_SAMPLE])
+        if len(counts) == 1:
+            only = next(iter(counts))
+            return said if only == FALLBACK_KIND and said == "place" else only
+        return said if said == "place" or counts[said] * 2 > sum(counts.values()) else FALLBACK_KIND
+
+    def person(self, node: Node) -> bool:
+        """True when the node's entities are people (asked with `who`)."""
+        return self.kind(node) in PERSON_KINDS
 
     def kinds(self, node: Node, n: int = 2) -> str:
-        """The kind in number n: `person` / `people`."""
+        """The kind in number n: `person` / `people`; `thing(s)` for entities of no known kind."""
         k = self.kind(node)
+        if k == FALLBACK_KIND:
+            k = UNKNOWN_NOUN
         return k if n == 1 else plural(k)
 
     # -- relative clauses: what the entities of a node are ---------------------------------------------------------
     def clause(self, node: Node, n: int = 2, person: bool | None = None) -> str:
         """A relative clause for the entities of a node (`whose place of birth is X`, `directed by Y`); `person`:
         whether they are people (who/that), by default from the node's kind."""
-        person = self.kind(node) == PERSON if person is None else person
+        person = self.person(node) if person is None else person
         if isinstance(node, Project):
             if isinstance(node.child, Anchor):
                 return self._clause(self.w(node), node.inverse, self.kg.name(node.child.eid), n, person)
@@ -73,11 +141,12 @@ class Speaker:
             return self._clause(w, first.inverse, names, n, person, 1 if first.inverse else len(node.children))
         if isinstance(node, SetOp) and node.op in ("intersection", "union"):
             clauses = [self.clause(k, n, person) for k in node.children]
-            rel, be = ("who" if person else "that"), ("is" if n == 1 else "are")
-            # a reduced participle after a full clause reads as a new subject: "who influenced X and who is
+            rel = "who" if person else "that"
+            # a reduced participle after a full clause reads as a new subject: "who influenced X and who was
             # influenced by Y", not "who influenced X and influenced by Y"
-            clauses = clauses[:1] + [c if c.startswith(("who ", "that ", "whose ")) else f"{rel} {be} {c}"
-                                     for c in clauses[1:]]  # fmt: skip
+            tenses = [self.w(k).tense if isinstance(k, Project) else "present" for k in node.children]
+            clauses = clauses[:1] + [c if c.startswith(("who ", "that ", "whose ", "where ")) else f"{rel} {be(n, t)} {c}"
+                                     for c, t in zip(clauses[1:], tenses[1:])]  # fmt: skip
             return _and(clauses, "and" if node.op == "intersection" else "or")
         return f"{'who' if person else 'that'} {'is' if n == 1 else 'are'} {self.np(node, n)}"
 
@@ -85,23 +154,26 @@ class Speaker:
         """The clause of one relation with `name` at its other end; n: the number of the entities the clause is
         about, sub_n: the number of `name`'s entities."""
         rel = "who" if person else "that"
-        be = "is" if n == 1 else "are"
         if inverse:  # the subjects of w whose object is `name`
             if w.form == "noun":
                 return f"whose {w.noun} is {name}" if sub_n == 1 else f"whose {w.noun} is one of {name}"
             if w.form == "verb":
                 return f"{rel} {w.verb if n == 1 else w.verbs} {name}"
             if needs_be(w):
-                return f"{rel} {be} {w.verb if n == 1 else w.verbs} {name}"
+                return f"{rel} {be(n, w.tense)} {w.verb if n == 1 else w.verbs} {name}"
             return f"{w.verb} {name}"
         # the objects of `name` by w
         if w.form == "noun":
-            return f"{rel} {be} the {w.noun if n == 1 else w.plural} of {name}"
+            return f"{rel} {be(n)} the {w.noun if n == 1 else w.plural} of {name}"
         if w.form == "by":
             return f"{rel} {w.active} {name}"
         if w.form == "verb":
-            return f"{rel} {name} {w.verb if sub_n == 1 else w.verbs}"
-        return f"{rel} {name} {'is' if sub_n == 1 else 'are'} {w.verb if sub_n == 1 else w.verbs}"
+            verb = w.verb if sub_n == 1 else w.verbs
+            return f"where {name} {unprep(verb)}" if w.where else f"{rel} {name} {verb}"
+        verb = w.verb if sub_n == 1 else w.verbs
+        if w.where:
+            return f"where {name} {be(sub_n, w.tense)} {unprep(verb)}"
+        return f"{rel} {name} {be(sub_n, w.tense)} {verb}"
 
     # -- noun phrases ------------------------------------------------------------------------------------------------
     def np(self, node: Node, n: int | None = None) -> str:
@@ -120,6 +192,10 @@ class Speaker:
             if not node.inverse and w.form == "noun":
                 child_n = self.size(node.child) if not isinstance(node.child, Anchor) else 1
                 return f"{w.noun if n == 1 else w.plural} of {self.np(node.child, child_n)}"
+            known = self.kind(node) != FALLBACK_KIND
+            if not node.inverse and not isinstance(node.child, Anchor) and w.form in ("verb", "prep") and known:
+                # `the country of the place where X lives`, not `the country that the place where X lives is in`
+                return f"{self.kinds(node, n)} of {self.np(node.child)}"
             return f"{self.kinds(node, n)} {self.clause(node, n)}"
         if isinstance(node, SetOp):
             kids = node.children
@@ -127,16 +203,21 @@ class Speaker:
                 w, names = self.w(kids[0]), _and([self.kg.name(k.child.eid) for k in kids], "or")
                 if not kids[0].inverse and w.form == "noun":
                     return f"{w.noun if n == 1 else w.plural} of {names}"
-                return f"{self.kinds(node, n)} {self._clause(w, kids[0].inverse, names, n, self.kind(node) == PERSON)}"
+                return f"{self.kinds(node, n)} {self._clause(w, kids[0].inverse, names, n, self.person(node))}"
             if node.op == "intersection" and self._same_relation(kids) and not kids[0].inverse:
                 w = self.w(kids[0])
                 if w.form == "noun":  # the genres that A and B have in common
                     names = _and([self.kg.name(k.child.eid) for k in kids])
                     return f"{w.noun if n == 1 else w.plural} that {names} have in common"
+            if node.op == "difference" and self._same_relation(kids) and kids[0].inverse:
+                # people born in A but not B; places whose country is A but not B
+                person = self.person(node)
+                first = self._clause(self.w(kids[0]), True, self.kg.name(kids[0].child.eid), n, person)
+                return f"{self.kinds(node, n)} {first} but not {self.kg.name(kids[1].child.eid)}"
             if node.op == "difference":  # people whose X is A and whose Y is not B
                 inc = kids[0]
                 joint = " " if isinstance(inc, Project) and not inc.inverse and self.w(inc).form == "noun" else " and "
-                return f"{self.bare(inc, n)}{joint}{self.negated(kids[1], n, self.kind(node) == PERSON)}"
+                return f"{self.bare(inc, n)}{joint}{self.negated(kids[1], n, self.person(node))}"
             return f"{self.kinds(node, n)} {self.clause(node, n)}"
         raise TypeError(f"no noun phrase for {type(node).__name__}")
 
@@ -144,17 +225,16 @@ class Speaker:
         """A clause saying the entities are not among the node's: `whose record label is not Jive`, `not
         influenced by X`, `that are not among the languages of Y`."""
         rel = "who" if person else "that"
-        be = "is" if n == 1 else "are"
         if isinstance(node, Project) and isinstance(node.child, Anchor) and node.inverse:
             w, name = self.w(node), self.kg.name(node.child.eid)
             if w.form == "noun":
                 return f"whose {w.noun} is not {name}"
             if w.form == "verb":
-                return f"{rel} {'does' if n == 1 else 'do'} not {w.verbs} {name}"
+                return f"{rel} {do(n, w.tense)} not {base(w)} {name}"
             if needs_be(w):
-                return f"{rel} {be} not {w.verb if n == 1 else w.verbs} {name}"
+                return f"{rel} {be(n, w.tense)} not {w.verb if n == 1 else w.verbs} {name}"
             return f"not {w.verb} {name}"
-        return f"{rel} {be} not among {self.np(node, 2)}"
+        return f"{rel} {be(n)} not among {self.np(node, 2)}"
 
     @staticmethod
     def _same_relation(kids) -> bool:
@@ -168,28 +248,34 @@ class Speaker:
         """A wh-question for the node (no final mark): `Who directed X`, `Which films were directed by Y`."""
         if isinstance(node, Project) and isinstance(node.child, Anchor):
             w, name = self.w(node), self.kg.name(node.child.eid)
-            person = self.kind(node) == PERSON
+            person = self.person(node)
             many = node.inverse or w.multi
             k = self.kinds(node, 2 if many else 1)
             if node.inverse:
-                which = "Who" if person else f"Which {k}"
+                unknown = k in (UNKNOWN_NOUN, plural(UNKNOWN_NOUN))
+                which = "Who" if person else ("What" if unknown else f"Which {k}")
+                plural_ = many and not person and not unknown  # "Which films have", "Who has", "What has"
                 if w.form == "noun":
-                    return f"{which} {'have' if many and not person else 'has'} {name} as {'their' if person or many else 'its'} {w.noun}"  # noqa: E501
+                    return f"{which} {'have' if plural_ else 'has'} {name} as {'their' if person or plural_ else 'its'} {w.noun}"  # noqa: E501
                 if w.form == "verb":
-                    return f"{which} {w.verbs if many and not person else w.verb} {name}"
+                    return f"{which} {w.verbs if plural_ else w.verb} {name}"
                 if needs_be(w):
-                    return f"{which} {'are' if many and not person else 'is'} {w.verbs if many and not person else w.verb} {name}"  # noqa: E501
-                return f"{which} {'were' if many and not person else 'was'} {w.verb} {name}"
+                    return f"{which} {be(2 if plural_ else 1, w.tense)} {w.verbs if plural_ else w.verb} {name}"
+                return f"{which} {be(2 if plural_ else 1, w.tense)} {w.verb} {name}"
             if w.form == "noun":
                 return f"{'Who' if person else 'What'} {'are' if many else 'is'} the {w.plural if many else w.noun} of {name}"  # noqa: E501
-            which = "Who" if person else (f"Which {k}" if k != "item" else "What")
+            which = "Who" if person else (f"Which {k}" if k not in (UNKNOWN_NOUN, plural(UNKNOWN_NOUN)) else "What")
             if w.form == "by":
                 return f"{which} {w.active} {name}"
             if w.form == "verb":
-                return f"{which} does {name} {w.verbs}"
-            return f"{which} is {name} {w.verb}"
+                if w.where:
+                    return f"Where {do(1, w.tense)} {name} {unprep(base(w))}"
+                return f"{which} {do(1, w.tense)} {name} {base(w)}"
+            if w.where:
+                return f"Where {be(1, w.tense)} {name} {unprep(w.verb)}"
+            return f"{which} {be(1, w.tense)} {name} {w.verb}"
         many = self.size(node) > 1
-        if self.kind(node) == PERSON:
+        if self.person(node):
             return f"Who {'are' if many else 'is'} {self.np(node, 2 if many else 1)}"
         return f"What {'are' if many else 'is'} {self.np(node, 2 if many else 1)}"
 
@@ -200,35 +286,62 @@ class Speaker:
         if isinstance(node, Project) and isinstance(node.child, Anchor):
             w, name = self.w(node), self.kg.name(node.child.eid)
             if node.inverse and w.form != "noun":
-                return f"{ans} {self._clause(w, True, name, n, False).removeprefix('that ')}".replace(
-                    f"{ans} {w.verb} {name}", f"{ans} {'was' if n == 1 else 'were'} {w.verb} {name}"
-                )
+                return f"{ans} {self._predicate(w, n)} {name}"
             if not node.inverse and w.form == "by":
-                return f"{name} was {w.verb} {ans}"
+                return f"{name} {be(1, w.tense)} {w.verb} {ans}"
             if not node.inverse and w.form == "verb":
                 return f"{name} {w.verb} {ans}"
             if not node.inverse and w.form == "prep":
-                return f"{name} is {w.verb} {ans}"
+                return f"{name} {be(1, w.tense)} {w.verb} {ans}"
         np = self.np(node, n)
         return f"{np[:1].upper() + np[1:]} {'is' if n == 1 else 'are'} {ans}"
 
     # -- counts and comparisons --------------------------------------------------------------------------------------
+    def _predicate(self, w: Wording, n: int) -> str:
+        """What the subjects of w are said to do to an object, in number n: `were born in`, `live in`, `are
+        citizens of`, `were directed by`."""
+        if w.form == "verb":
+            return w.verb if n == 1 else w.verbs
+        return f"{be(n, w.tense)} {w.verb if n == 1 else w.verbs}"
+
     def how_many(self, node: Node) -> str:
-        """`How many genres does X have` / `How many people were educated at Y` (no final mark)."""
+        """`How many genres does X have` / `How many people were educated at Y` / `How many languages does X
+        speak` (no final mark)."""
         if isinstance(node, Project) and isinstance(node.child, Anchor):
-            w, name = self.w(node), self.kg.name(node.child.eid)
-            if not node.inverse and w.form == "noun":
-                return f"How many {w.plural} does {name} have"
-            if node.inverse and w.form in ("by", "prep") and not needs_be(w):
-                return f"How many {self.kinds(node)} were {w.verb} {name}"
+            w, name, kinds = self.w(node), self.kg.name(node.child.eid), self.kinds(node)
+            if kinds == plural(UNKNOWN_NOUN) and w.form != "noun":
+                return f"How many {self.bare(node, 2)} are there"
+            if not node.inverse:
+                if w.form == "noun":
+                    return f"How many {w.plural} does {name} have"
+                if w.form == "by":
+                    return f"How many {kinds} {w.active} {name}"
+                if w.form == "verb":
+                    return f"How many {kinds} {do(1, w.tense)} {name} {base(w)}"
+                return f"How many {kinds} {be(1, w.tense)} {name} {w.verb}"
+            if w.form == "noun":
+                return f"How many {kinds} have {name} as their {w.noun}"
+            return f"How many {kinds} {self._predicate(w, 2)} {name}"
         return f"How many {self.bare(node, 2)} are there"
 
     def count_statement(self, node: Node, number: str) -> str:
-        """`X has 4 instruments` / `There are 20 people educated at Y` (no final mark)."""
-        if isinstance(node, Project) and isinstance(node.child, Anchor) and not node.inverse:
-            w = self.w(node)
-            if w.form == "noun":
-                return f"{self.kg.name(node.child.eid)} has {number} {w.plural}"
+        """`X has 4 instruments` / `20 people were educated at Y` / `X speaks 3 languages` (no final mark)."""
+        if isinstance(node, Project) and isinstance(node.child, Anchor):
+            w, name, kinds = self.w(node), self.kg.name(node.child.eid), self.kinds(node)
+            n = 1 if number == "1" else 2
+            if not node.inverse and w.form == "noun":
+                return f"{name} has {number} {w.plural}"
+            if kinds != plural(UNKNOWN_NOUN):
+                kinds = self.kinds(node, n)
+                if not node.inverse:
+                    if w.form == "by":
+                        return f"{number} {kinds} {w.active} {name}"
+                    if w.form == "verb":
+                        return f"{name} {w.verb} {number} {kinds}"
+                    return f"{name} {be(1, w.tense)} {w.verb} {number} {kinds}"
+                if w.form == "noun":
+                    return f"{number} {kinds} {'has' if n == 1 else 'have'} {name} as their {w.noun}"
+                return f"{number} {kinds} {self._predicate(w, n)} {name}"
         return f"There are {number} {self.bare(node, 2)}"
 
     def measure(self, node: Project) -> tuple[str, str]:
@@ -239,9 +352,11 @@ class Speaker:
         if not node.inverse:
             if w.form == "noun":
                 return "has", w.plural
-            return "has", f"{self.kinds(node)} {self._clause(w, False, 'it', 2, self.kind(node) == PERSON)}"
+            if w.form == "verb":
+                return w.verb, self.kinds(node)
+            return f"{be(1, w.tense)} {w.verb}", self.kinds(node)
         if w.form == "noun":
             return f"is the {w.noun} of", self.kinds(node)
         if w.form == "by":
             return w.active, self.kinds(node)
-        return "has", f"{self.kinds(node)} {self._clause(w, True, 'it', 2, self.kind(node) == PERSON)}"
+        return "has", f"{self.kinds(node)} {self._clause(w, True, 'it', 2, self.person(node))}"

@@ -1,0 +1,75 @@
+"""How people say the relations that recur across public graphs (Wikidata property labels, DBpedia, FOAF,
+schema.org, SWAPI, the Nobel Prize data): a verb where a person uses one ("Where was X born?", "Who lives in
+Vienna?", "Which languages does X speak?") instead of the label's noun ("the place of birth of X").
+
+Keys are relation labels after `lexicon.split_label`, lowercased. Each entry gives the `Wording` fields it sets
+(the rest is derived as for any label): `form` (prep: said after `is`/`was`, or alone when it starts with a
+participle; verb: said as a verb), `verb` (third person singular), `verbs` (plural subject), `base` (the bare
+verb after `does`/`did`), `tense` (`present` or `past`: `is`/`was`, `does`/`did`), `where` (asked with "where",
+its final preposition dropped), and `kind` (the kind of the relation's objects). A user fixes or adds a wording
+for their own graph in the `lexicon.yaml` written beside each dataset (`kg2tool synth --lexicon FILE`).
+"""
+
+from __future__ import annotations
+
+_BORN = {"form": "prep", "verb": "born in", "verbs": "born in", "tense": "past", "where": True, "kind": "place"}
+_DIED = {"form": "verb", "verb": "died in", "verbs": "died in", "base": "die in", "tense": "past", "where": True,
+         "kind": "place"}  # fmt: skip
+_BURIED = {"form": "prep", "verb": "buried in", "verbs": "buried in", "tense": "past", "where": True}
+_LIVES = {"form": "verb", "verb": "lives in", "verbs": "live in", "base": "live in", "where": True,
+          "kind": "place"}  # fmt: skip
+_CITIZEN = {"form": "prep", "verb": "a citizen of", "verbs": "citizens of", "kind": "country"}
+_EDUCATED = {"form": "prep", "verb": "educated at", "verbs": "educated at", "tense": "past", "where": True}
+_WORKED = {"form": "verb", "verb": "worked for", "verbs": "worked for", "base": "work for", "tense": "past",
+           "kind": "organization"}  # fmt: skip
+_RECEIVED = {"form": "verb", "verb": "received", "verbs": "received", "base": "receive", "tense": "past",
+             "kind": "award"}  # fmt: skip
+_WON = {"form": "verb", "verb": "won", "verbs": "won", "base": "win", "tense": "past", "kind": "prize"}
+_MARRIED = {"form": "prep", "verb": "married to", "verbs": "married to", "tense": "past", "kind": "person"}
+_PLAYS = {"form": "verb", "verb": "plays", "verbs": "play", "base": "play", "kind": "instrument"}
+_SPEAKS = {"form": "verb", "verb": "speaks", "verbs": "speak", "base": "speak", "kind": "language"}
+_HQ = {"form": "prep", "verb": "headquartered in", "verbs": "headquartered in", "where": True}
+_FORMED = {"form": "prep", "verb": "formed in", "verbs": "formed in", "tense": "past", "where": True}
+_LOCATED = {"form": "prep", "verb": "located in", "verbs": "located in", "where": True}
+_IN = {"form": "prep", "verb": "in", "verbs": "in"}
+_COMES = {"form": "verb", "verb": "comes from", "verbs": "come from", "base": "come from", "where": True,
+          "kind": "planet"}  # fmt: skip
+_APPEARS = {"form": "verb", "verb": "appears in", "verbs": "appear in", "base": "appear in", "kind": "film"}
+_FEATURES = {"form": "verb", "verb": "features", "verbs": "feature", "base": "feature"}
+_ABOUT = {"form": "prep", "verb": "about", "verbs": "about"}
+_HELD = {"form": "verb", "verb": "held", "verbs": "held", "base": "hold", "tense": "past", "kind": "position"}
+_PARTY = {"form": "prep", "verb": "a member of", "verbs": "members of", "kind": "political party"}
+_WRITTEN = {"form": "by", "verb": "written by", "verbs": "written by", "active": "wrote", "tense": "past"}
+_DIRECTED = {"form": "by", "verb": "directed by", "verbs": "directed by", "active": "directed", "tense": "past"}
+_PUBLISHED = {"form": "by", "verb": "published by", "verbs": "published by", "active": "published",
+              "tense": "past"}  # fmt: skip
+
+KNOWN: dict[str, dict] = {
+    **dict.fromkeys(("place of birth", "birth place", "birthplace", "born in", "birth city"), _BORN),
+    **dict.fromkeys(("place of death", "death place", "deathplace", "died in", "death city"), _DIED),
+    **dict.fromkeys(("place of burial", "burial place", "resting place"), _BURIED),
+    **dict.fromkeys(("residence", "lives in", "resides in", "resident of"), _LIVES),
+    **dict.fromkeys(("country of citizenship", "citizenship", "citizen of", "nationality"), _CITIZEN),
+    **dict.fromkeys(("educated at", "alma mater", "alumni of", "alumnus of"), _EDUCATED),
+    **dict.fromkeys(("employer", "works for", "worked for", "employed by"), _WORKED),
+    **dict.fromkeys(("award received", "awards received", "award", "awards"), _RECEIVED),
+    **dict.fromkeys(("nobel prize", "prize", "prizes", "won"), _WON),
+    **dict.fromkeys(("spouse", "married to", "spouses"), _MARRIED),
+    **dict.fromkeys(("instrument", "instruments", "plays instrument"), _PLAYS),
+    **dict.fromkeys(("languages spoken, written, or signed", "languages spoken", "language spoken", "speaks",
+                     "spoken language", "spoken languages"), _SPEAKS),
+    **dict.fromkeys(("headquarters location", "headquarters", "headquartered in"), _HQ),
+    **dict.fromkeys(("location of formation", "formed in", "place of formation"), _FORMED),
+    **dict.fromkeys(("located in the administrative territorial entity", "located in"), _LOCATED),
+    "country": {**_IN, "kind": "country"},
+    "continent": {**_IN, "kind": "continent"},
+    **dict.fromkeys(("homeworld", "home world", "home planet"), _COMES),
+    **dict.fromkeys(("film", "films", "appears in", "appeared in"), _APPEARS),
+    **dict.fromkeys(("position held", "positions held"), _HELD),
+    **dict.fromkeys(("about", "main subject", "subject", "is about"), _ABOUT),
+    **dict.fromkeys(("character", "characters", "cast member", "starring", "features"), _FEATURES),
+    **dict.fromkeys(("member of political party", "political party", "party"), _PARTY),
+    **dict.fromkeys(("author", "written by", "writer"), _WRITTEN),
+    **dict.fromkeys(("director", "directed by"), _DIRECTED),
+    **dict.fromkeys(("publisher", "published by"), _PUBLISHED),
+}
