@@ -10,7 +10,6 @@
 from __future__ import annotations
 
 import re
-
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
