@@ -72,4 +72,16 @@ KNOWN: dict[str, dict] = {
     **dict.fromkeys(("author", "written by", "writer"), _WRITTEN),
     **dict.fromkeys(("director", "directed by"), _DIRECTED),
     **dict.fromkeys(("publisher", "published by"), _PUBLISHED),
+    **dict.fromkeys(("diplomatic relation", "diplomatic relations", "shares border with"), {"kind": "country"}),
+    "official language": {"kind": "language"},
+}
+# The kind of a relation's subjects, where the relation says it (the subjects of `cast member` are films).
+SUBJECT_KINDS = {
+    **dict.fromkeys(("cast member", "director", "directed by", "starring", "screenwriter", "filming location",
+                     "narrative location", "production company"), "film"),
+    **dict.fromkeys(("diplomatic relation", "official language", "head of state", "head of government",
+                     "capital", "currency", "shares border with", "anthem"), "country"),
+    **dict.fromkeys(("founded by", "headquarters location", "parent organization", "subsidiary",
+                     "chief executive officer", "number of employees", "industry"), "organization"),
+    **dict.fromkeys(("homeworld", "home world"), "character"),
 }

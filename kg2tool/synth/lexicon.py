@@ -29,7 +29,7 @@ from functools import lru_cache
 
 from ..common.errors import InputError
 from ..graph.model import KnowledgeGraph
-from .known_wordings import KNOWN
+from .known_wordings import KNOWN, SUBJECT_KINDS
 
 FORMS = ("noun", "by", "prep", "verb")
 PREPOSITIONS = frozenset("at by of in on to for with from after into as under within".split())
@@ -44,7 +44,7 @@ PERSON_CUES = frozenset(
 )
 PERSON_CUES = frozenset(c.strip() for c in PERSON_CUES)
 # Nouns that name a role in another thing: "member of X" is said like a preposition form ("a member of").
-ROLE_NOUNS = frozenset("member part citizen subsidiary division resident".split())
+ROLE_NOUNS = frozenset("member part citizen subsidiary division resident subject".split())
 # Role nouns that are no kind of their own: the objects of `employer` are organizations, not "employers".
 ROLE_KINDS = {"employer": "organization", "spouse": "person", "sibling": "person", "child": "person",
               "parent": "person", "father": "person", "mother": "person", "unmarried partner": "person",
@@ -92,7 +92,10 @@ def split_label(label: str) -> str:
     """Words of a relation label: a one-token label's camelCase and snake_case split and lowercased except acronyms
     (`hasMaker` -> `has maker`); a label that already has spaces is kept as written, one space apart."""
     if " " in label.strip():
-        return " ".join(label.split())
+        words = label.split()
+        if words[0][:1].isupper() and words[0][1:].islower() and all(w.islower() for w in words[1:]):
+            words[0] = words[0].lower()  # a sentence-case label ("Award keyword") said inside a sentence
+        return " ".join(words)
     text = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", label.replace("_", " "))
     words = [w if (w.isupper() and len(w) > 1) else w.lower() for w in text.split()]
     return " ".join(words)
@@ -260,6 +263,12 @@ class Lexicon:
         """The kind of one entity, singular (`person`), or `item`."""
         return self._kinds.get(eid, FALLBACK_KIND)
 
+    def known_share(self) -> float:
+        """The share of the entities looked at whose kind is known (not `item`); 0 when none was looked at."""
+        if not self._kinds:
+            return 0.0
+        return sum(k != FALLBACK_KIND for k in self._kinds.values()) / len(self._kinds)
+
     def to_yaml(self) -> str:
         """The lexicon as YAML (relations then attributes, by IRI), as written to `lexicon.yaml`."""
         import yaml
@@ -284,7 +293,8 @@ def derive_lexicon(kg: KnowledgeGraph) -> Lexicon:
         words[iri], hints[iri] = word_relation(kg.relations[iri].label)
         rel = kg.relations[iri]
         obj = list(itertools.islice(_keys(rel.inverse), SAMPLE))
-        if sum(e in rel.forward for e in obj) > 0.5 * len(obj) and hints[iri] not in ROLE_KINDS.values():
+        known = split_label(rel.label).lower() in KNOWN
+        if sum(e in rel.forward for e in obj) > 0.5 * len(obj) and hints[iri] not in ROLE_KINDS.values() and not known:
             hints[iri] = ""  # objects that are mostly subjects too (diplomatic relation): the label is no kind
     voted: dict[int, str] = {}
 
@@ -329,8 +339,11 @@ def _entity_kind(kg: KnowledgeGraph, eid: int, words: dict[str, Wording], hints:
     votes: Counter = Counter()
     for iri, w in words.items():
         rel = kg.relations[iri]
-        if eid in rel.forward and split_label(w.label) in PERSON_CUES:
+        said = split_label(w.label).lower()
+        if eid in rel.forward and said in PERSON_CUES:
             votes["person"] += 2
+        elif eid in rel.forward and said in SUBJECT_KINDS:
+            votes[SUBJECT_KINDS[said]] += 1
         hint = hints[iri]
         if eid in rel.inverse and hint:
             votes[singular(hint.lstrip("!"))] += 2 if hint.startswith("!") else 1

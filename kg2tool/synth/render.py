@@ -150,7 +150,14 @@ class Renderer:
             for child, ans in zip(plan.children, extra["per_item"]):
                 items.append({"q": sp.np(child, len(ans) or 1), "answer": _join(ans, "and"), "n": len(ans),
                               "wh": sp.wh(child), "stmt": sp.statement(child, ans)})  # fmt: skip
-            ctx |= {"items": items, "qs": [it["q"] for it in items]}
+            ctx |= {"items": items, "qs": [it["q"] for it in items], "each": ""}
+            kids = plan.children
+            if all(isinstance(k, Project) and isinstance(k.child, Anchor) and not k.inverse for k in kids) and len(
+                {k.rel for k in kids}
+            ) == 1:  # one question about several entities: "Where was each of A and B born?"
+                first = sp.wh(Project(kids[0].rel, kids[0].child, kids[0].inverse))
+                names = _join([kg.name(k.child.eid) for k in kids], "and")
+                ctx["each"] = _swap(first, kg.name(kids[0].child.eid), f"each of {names}")
         elif isinstance(plan, Compare):
             a, b = (kg.name(topic(it)) for it in plan.items)
             inner = plan.items[0]

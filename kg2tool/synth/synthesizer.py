@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import re
 from dataclasses import asdict, dataclass, field
 
 from ..graph.model import KnowledgeGraph
@@ -24,6 +25,7 @@ from .tools import OPERATORS, ToolError, ToolSet
 from .traces import Compiler, Trace, messages_for, tools_used
 from .verify import verify_row
 from .walk import CATEGORY, DIALOGUE_SHAPES, WalkConfig, Walker
+from .wording import UNKNOWN_NOUN
 
 DEFAULT_MIX = {
     "simple": 1.0, "multiple": 1.0, "parallel": 1.0, "parallel_multiple": 1.0, "irrelevance": 0.8,
@@ -130,6 +132,9 @@ class Synthesizer:
         self.pair_maker = PairMaker(self.ts)
         self.dialogue = DialogueBuilder(self.walker, self.renderer, self.compiler)
         self.relation_tools = sorted(n for n, s in self.ts.specs.items() if s.kind != "operator")
+        # On a graph whose entities mostly have a kind, a question that has to call its entities "things" is not
+        # asked (`no_kind`); on a graph without kinds it is the only way to ask.
+        self.kinds_known = self.lexicon.known_share() >= 0.5
 
     # -- one candidate -----------------------------------------------------------------------------------
     def candidate(self, shape: str, rng: random.Random) -> tuple[Candidate | None, str]:
@@ -164,6 +169,8 @@ class Synthesizer:
         question, answer = self.renderer.render(shape, ctx, rng)
         if len(question.split()) >= self.cfg.max_words * (2 if category.startswith("parallel") else 1):
             return None, "too_long_to_say"
+        if self.kinds_known and says_no_kind(question, [self.kg.name(e) for e in anchors(plan)]):
+            return None, "no_kind"
         if category == "irrelevance":
             gold = []
         messages = messages_for(question, Trace(calls=trace_calls), answer)
@@ -277,3 +284,13 @@ class Synthesizer:
         counts; see `candidates`."""
         kept, stats = self.candidates(index)
         return [c.row for c in kept], stats
+
+
+_VAGUE = re.compile(rf"\b{UNKNOWN_NOUN}s?\b")
+
+
+def says_no_kind(question: str, names: list[str]) -> bool:
+    """True when the question calls entities `thing(s)` (no kind known) outside the entity names it quotes."""
+    for name in sorted(names, key=len, reverse=True):
+        question = question.replace(name, " ")
+    return bool(_VAGUE.search(question))

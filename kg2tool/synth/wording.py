@@ -110,7 +110,9 @@ class Speaker:
         if len(counts) == 1:
             only = next(iter(counts))
             return said if only == FALLBACK_KIND and said == "place" else only
-        return said if said == "place" or counts[said] * 2 > sum(counts.values()) else FALLBACK_KIND
+        if isinstance(node, Project) and not node.inverse and self.w(node).where:
+            return "place"  # cities and countries where X was born: places
+        return said if counts[said] * 2 > sum(counts.values()) else FALLBACK_KIND
 
     def person(self, node: Node) -> bool:
         """True when the node's entities are people (asked with `who`)."""
@@ -145,8 +147,10 @@ class Speaker:
             # a reduced participle after a full clause reads as a new subject: "who influenced X and who was
             # influenced by Y", not "who influenced X and influenced by Y"
             tenses = [self.w(k).tense if isinstance(k, Project) else "present" for k in node.children]
-            clauses = clauses[:1] + [c if c.startswith(("who ", "that ", "whose ", "where ")) else f"{rel} {be(n, t)} {c}"
-                                     for c, t in zip(clauses[1:], tenses[1:])]  # fmt: skip
+            full = ("who ", "that ", "whose ", "where ")
+            keep_first = all(not c.startswith(full) for c in clauses)  # "born in A and educated at B" reads
+            clauses = [c if c.startswith(full) or (i == 0 and keep_first) else f"{rel} {be(n, t)} {c}"
+                       for i, (c, t) in enumerate(zip(clauses, tenses))]  # fmt: skip
             return _and(clauses, "and" if node.op == "intersection" else "or")
         return f"{'who' if person else 'that'} {'is' if n == 1 else 'are'} {self.np(node, n)}"
 
@@ -192,7 +196,7 @@ class Speaker:
             if not node.inverse and w.form == "noun":
                 child_n = self.size(node.child) if not isinstance(node.child, Anchor) else 1
                 return f"{w.noun if n == 1 else w.plural} of {self.np(node.child, child_n)}"
-            known = self.kind(node) != FALLBACK_KIND
+            known = self.kind(node) != FALLBACK_KIND and not self.person(node)
             if not node.inverse and not isinstance(node.child, Anchor) and w.form in ("verb", "prep") and known:
                 # `the country of the place where X lives`, not `the country that the place where X lives is in`
                 return f"{self.kinds(node, n)} of {self.np(node.child)}"
