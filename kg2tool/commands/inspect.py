@@ -32,7 +32,16 @@ def register(sub) -> None:
 def run(args) -> int:
     """Run `kg2tool inspect` (summarize a dataset folder) with the parsed `args`; return the exit code."""
     from ..common.errors import UsageError
-    from ..hub.inspect import figures, format_conversation, format_summary, html_page, load_rows, plot, samples, summarize
+    from ..hub.inspect import (
+        figures,
+        format_conversation,
+        format_summary,
+        html_page,
+        load_rows,
+        plot,
+        samples,
+        summarize,
+    )
     from ..hub.report_html import write_html
 
     if args.html_rows < 0:
