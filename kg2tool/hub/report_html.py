@@ -117,9 +117,10 @@ def first_user_text(messages: list[dict]) -> str:
     return next((str(m.get("content") or "") for m in messages if m.get("role") == "user"), "")
 
 
-def facet_values(items: list[Item]) -> dict[str, list[str]]:
-    """Each facet's distinct values across ``items``, sorted (facets in the order they first appear)."""
-    values: dict[str, set[str]] = {}
+def facet_values(items: list[Item], always: dict[str, list[str]] | None = None) -> dict[str, list[str]]:
+    """Each facet's distinct values across ``items``, sorted (facets in the order they first appear), with the
+    values of ``always`` offered even where no item has them (``{"result": ["pass", "fail"]}``)."""
+    values: dict[str, set[str]] = {name: set(vs) for name, vs in (always or {}).items()}
     for item in items:
         for name, value in item.facets.items():
             values.setdefault(name, set()).add(value)
@@ -134,13 +135,14 @@ def render(
     images: list[Image] = (),
     items: list[Item] = (),
     items_note: str = "",
+    always: dict[str, list[str]] | None = None,
 ) -> str:
-    """The page as HTML text (Jinja2, autoescaped)."""
+    """The page as HTML text (Jinja2, autoescaped); ``always``: facet values offered even where no item has them."""
     from importlib.resources import files
 
     import jinja2
 
-    facets = facet_values(list(items))
+    facets = facet_values(list(items), always)
     bad = [name for name in facets if not name.replace("_", "").isalnum() or not name.isascii()]
     if bad:  # facet names become attribute names (data-f-NAME), which autoescaping does not cover
         raise ValueError(f"facet names must be ASCII letters, digits or _: {bad}")
