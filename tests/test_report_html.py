@@ -24,7 +24,7 @@ from kg2tool.hub.inspect import load_rows
 from kg2tool.hub.report_html import Column, Item, Table, Turn, render
 
 # A label with a script, both quote kinds and an ampersand; Turtle needs the double quotes escaped.
-HOSTILE = "<script>window.__pwned=1</script> \"Q\" O'Hara & co"
+HOSTILE = '<script>window.__pwned=1</script> "Q" O\'Hara & co'
 HOSTILE_TTL = HOSTILE.replace('"', '\\"')
 
 
@@ -150,7 +150,10 @@ def test_eval_report_html_in_chromium(browser, hostile_data, tmp_path):
     )
     assert [r[0] for r in scores] == list(summary)
     multi = next(r for r in scores if r[0] == "multi_step_exec")
-    k, n = details["exec"]["by_category"]["multi_step"]["correct"], details["exec"]["by_category"]["multi_step"]["total"]
+    k, n = (
+        details["exec"]["by_category"]["multi_step"]["correct"],
+        details["exec"]["by_category"]["multi_step"]["total"],
+    )
     lo, hi = wilson(k, n)
     assert multi[1:5] == [str(k), str(n), "0.0%", f"{100 * lo:.1f}% \u2013 {100 * hi:.1f}%"]
     assert all(re.fullmatch(r"\d+\.\d% \u2013 \d+\.\d%", r[4]) for r in scores)

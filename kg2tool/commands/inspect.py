@@ -15,7 +15,9 @@ def register(sub) -> None:
         "page: the tables, the plots and the rows as filterable conversations) there.",
     )
     p.add_argument("dir", help="dataset folder written by kg2tool synth")
-    p.add_argument("--out", default=None, help="folder for PNG plots (shape mix, hops, relation coverage, ...) and report.html")
+    p.add_argument(
+        "--out", default=None, help="folder for PNG plots (shape mix, hops, relation coverage, ...) and report.html"
+    )
     p.add_argument(
         "--html-rows",
         type=int,

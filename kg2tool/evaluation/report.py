@@ -234,7 +234,9 @@ def chart_png(summary: dict[str, float], title: str = "kg2tool eval") -> bytes:
     return buffer.getvalue()
 
 
-def bar_chart(summary: dict[str, float], path: str | Path, title: str = "kg2tool eval", png: bytes | None = None) -> Path:
+def bar_chart(
+    summary: dict[str, float], path: str | Path, title: str = "kg2tool eval", png: bytes | None = None
+) -> Path:
     """Write the bar chart of the summary's scores (``png``, else drawn now) to ``path``."""
     png = chart_png(summary, title) if png is None else png
     path = Path(path)
@@ -298,9 +300,7 @@ def html_tables(summary: dict[str, float], details: dict) -> list:
     return tables
 
 
-def html_report(
-    rows: list[dict], summary: dict, details: dict, title: str, chart: bytes | None, expected=None
-) -> str:
+def html_report(rows: list[dict], summary: dict, details: dict, title: str, chart: bytes | None, expected=None) -> str:
     """``report.html`` of an eval: scores with intervals, the chart, the result rows as conversations."""
     from ..hub.report_html import Image, render
     from .report_page import Expected, items

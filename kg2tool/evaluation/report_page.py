@@ -159,8 +159,9 @@ def item(row: dict, expected: Expected) -> Item:
         )
     else:
         want, got = _step_expected(row, gold), _call_turns(row.get("calls") or []) or _decoded_turns(row)
-        summary, shape = f"turn {row.get('turn')} ({row.get('step')}), after the gold conversation before it", row.get(
-            "pattern", ""
+        summary, shape = (
+            f"turn {row.get('turn')} ({row.get('step')}), after the gold conversation before it",
+            row.get("pattern", ""),
         )
     columns = [Column("produced", got)] if ok else [Column("expected", want), Column("produced", got)]
     facets = {"kind": kind, "category": row.get("category", ""), "shape": shape, "result": "pass" if ok else "fail"}

@@ -65,6 +65,7 @@ def summarize(rows_by_split: dict[str, list[dict]]) -> dict:
 
 def format_summary(s: dict) -> str:
     """The summary of `summarize` as plain-text tables."""
+
     def table(title: str, counts: dict, total: int | None = None) -> list[str]:
         width = max((len(str(k)) for k in counts), default=4)
         out = [f"{title}"]
@@ -216,7 +217,9 @@ def html_page(
                     id=str(row["id"]),
                     summary=first_user_text(row["messages"]),
                     facets={"split": split, "category": row["category"], "shape": row["pattern"]},
-                    columns=[Column("conversation", turns + [Turn("note", "gold answers: " + "; ".join(row["answers"]))])],
+                    columns=[
+                        Column("conversation", turns + [Turn("note", "gold answers: " + "; ".join(row["answers"]))])
+                    ],
                 )
             )
     embedded = ", ".join(f"{min(len(rs), max_rows):,} of {len(rs):,} {split}" for split, rs in rows_by_split.items())

@@ -108,7 +108,9 @@ def turns_from_messages(messages: list[dict]) -> list[Turn]:
         elif role == "tool":
             turns.append(Turn("tool", _cut(str(m.get("content") or "")), m.get("tool_call_id") or ""))
         else:
-            turns.append(Turn(role if role in ("user", "assistant", "system") else "note", str(m.get("content") or "")))
+            turns.append(
+                Turn(role if role in ("user", "assistant", "system") else "note", str(m.get("content") or ""))
+            )
     return turns
 
 
