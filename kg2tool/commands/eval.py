@@ -260,7 +260,7 @@ def run_eval(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     title = f"kg2tool eval: {args.model} on {Path(args.data).name}"
     from ..evaluation.report_page import load_expected
 
-    expected = load_expected(args.data)
+    expected = load_expected(args.data, {r["category"] for r in rows if r.get("kind") == "ast"})
     paths = write_reports(out, rows, summary, details, plot=not args.no_plot, title=title, expected=expected)
     run = details["run"]
     record = resolved_record("eval", resolved_flags(args), version=__version__, lang=run["lang"], graphs=run["graphs"])

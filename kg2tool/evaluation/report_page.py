@@ -28,8 +28,9 @@ class Expected:
     bfcl: dict[str, bfcl_data.BfclEntry] = field(default_factory=dict)
 
 
-def load_expected(data: str | Path) -> Expected:
-    """The ``sft`` test rows and BFCL entries of an eval's ``--data`` folder (whatever of them it has)."""
+def load_expected(data: str | Path, categories: set[str] | frozenset[str] = frozenset()) -> Expected:
+    """The ``sft`` test rows and the BFCL entries of ``categories`` (the AST categories the eval ran) of an eval's
+    ``--data`` folder, whatever of them it has."""
     data = Path(data)
     expected = Expected()
     if (data / "sft").is_dir():
@@ -39,9 +40,9 @@ def load_expected(data: str | Path) -> Expected:
         disable_progress_bar()
         expected.rows = {str(r["id"]): r for r in load_dataset(str(data), "sft", split="test")}
     for folder in (data / "bfcl", data):
-        found = sorted({m.group(1) for p in folder.glob("BFCL_v*.json") if (m := _BFCL_FILE_RE.fullmatch(p.name))})
+        found = {m.group(1) for p in folder.glob("BFCL_v*.json") if (m := _BFCL_FILE_RE.fullmatch(p.name))}
         if found:
-            for category in found:
+            for category in sorted(found & set(categories)):
                 expected.bfcl.update({e.id: e for e in bfcl_data.load_category(folder, category)})
             break
     return expected

@@ -58,6 +58,18 @@ class Item:
     status: str = ""  # "pass", "fail" or "" (a dataset row)
     note: str = ""
 
+    @property
+    def badges(self) -> list[tuple[str, str]]:
+        """(facet, value) pairs drawn beside the id: the facets but ``result`` (drawn as the status), each value
+        once (a BFCL entry's shape is its category)."""
+        seen: set[str] = set()
+        out = []
+        for name, value in self.facets.items():
+            if name != "result" and value not in seen:
+                seen.add(value)
+                out.append((name, value))
+        return out
+
 
 @dataclass
 class Table:
@@ -122,10 +134,12 @@ def first_user_text(messages: list[dict]) -> str:
 def facet_values(items: list[Item], always: dict[str, list[str]] | None = None) -> dict[str, list[str]]:
     """Each facet's distinct values across ``items``, sorted (facets in the order they first appear), with the
     values of ``always`` offered even where no item has them (``{"result": ["pass", "fail"]}``)."""
-    values: dict[str, set[str]] = {name: set(vs) for name, vs in (always or {}).items()}
+    values: dict[str, set[str]] = {}
     for item in items:
         for name, value in item.facets.items():
             values.setdefault(name, set()).add(value)
+    for name, vs in (always or {}).items():
+        values.setdefault(name, set()).update(vs)
     return {name: sorted(vs) for name, vs in values.items()}
 
 
