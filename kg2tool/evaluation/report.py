@@ -285,7 +285,7 @@ def html_tables(summary: dict[str, float], details: dict) -> list:
     tables = [
         Table(
             "Scores", ["category / metric", "correct", "total", "score", "95% interval (Wilson)", "what"], rows,
-            {1, 2, 3, 4}, note="The interval is where the true score lies with 95% confidence given this many rows.",
+            {1, 2, 3, 4}, note="95% interval: the Wilson score interval of the correct/total proportion; few rows make it wide.",
         )
     ]  # fmt: skip
     by_pattern = details.get("exec", {}).get("by_pattern")
@@ -300,18 +300,19 @@ def html_tables(summary: dict[str, float], details: dict) -> list:
     return tables
 
 
+RUN_SHOWN = ("model", "backend", "parser", "data", "max_steps", "limit")  # settings named at the top of report.html
+
+
 def html_report(rows: list[dict], summary: dict, details: dict, title: str, chart: bytes | None, expected=None) -> str:
     """``report.html`` of an eval: scores with intervals, the chart, the result rows as conversations."""
     from ..hub.report_html import Image, render
     from .report_page import Expected, items
 
     run = details.get("run") or {}
-    intro = []
-    if run:
-        intro.append(
-            f"Model {run.get('model')}, backend {run.get('backend')}, parser {run.get('parser')}, data {run.get('data')}, "
-            f"max steps {run.get('max_steps')}, limit {run.get('limit')}; {run.get('timing', {}).get('total_s', '?')} s."
-        )
+    settings = [f"{key.replace('_', ' ')} {run[key]}" for key in RUN_SHOWN if run.get(key) is not None]
+    if "total_s" in run.get("timing", {}):
+        settings.append(f"{run['timing']['total_s']} s in all")
+    intro = ["; ".join(settings) + "."] if settings else []
     page_items, note = items(rows, expected or Expected())
     if expected is None:
         note += " (The expected turns were not loaded for this report.)"
