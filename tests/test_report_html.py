@@ -240,3 +240,34 @@ def test_inspect_report_html_in_chromium(browser, hostile_data, tmp_path):
     view.check_clean()
     page.screenshot(path=str(tmp_path / "report-inspect.png"), full_page=False)
     assert (tmp_path / "report-inspect.png").stat().st_size > 10_000
+
+
+def test_items_cut_to_the_limit_keep_failed_rows_first():
+    from kg2tool.evaluation.report_page import Expected, items
+
+    rows = [{"id": f"a{i}", "kind": "ast", "category": "simple", "valid": i % 3 != 0, "output": "x"} for i in range(9)]
+    kept, note = items(rows, Expected(), limit=4)
+    assert [i.id for i in kept] == ["a0", "a1", "a3", "a6"]  # the 3 failed ones, then the first passing one
+    assert [i.status for i in kept] == ["fail", "pass", "fail", "fail"]
+    assert "9 result rows, 3 failed; 4 embedded in this page (failed rows first)" in note
+    assert [c.title for c in kept[0].columns] == ["expected", "produced"] and len(kept[1].columns) == 1
+
+
+def test_write_reports_without_chart_or_expected_turns(tmp_path):
+    from kg2tool.evaluation.report import write_reports
+
+    rows = [
+        {"id": "simple_0", "kind": "ast", "category": "simple", "valid": False, "error_type": "e", "output": HOSTILE}
+    ]
+    paths = write_reports(tmp_path / "ev", rows, {"simple": 0.0}, {}, plot=False)
+    assert [p.name for p in paths][-1] == "report.html" and not (tmp_path / "ev" / "summary.png").exists()
+    html = (tmp_path / "ev" / "report.html").read_text(encoding="utf-8")
+    assert "<img" not in html and "The expected turns were not loaded for this report." in html
+    assert "&lt;script&gt;window.__pwned=1&lt;/script&gt;" in html and "<script>window" not in html
+    assert sorted(p.name for p in (tmp_path / "ev").iterdir()) == sorted(p.name for p in paths)  # no temporaries
+
+
+def test_inspect_refuses_a_negative_row_cap(hostile_data, capsys):
+    _, data = hostile_data
+    assert main(["inspect", str(data), "--out", "unused", "--html-rows", "-1"]) == 2
+    assert "--html-rows must be 0 or more, not -1" in capsys.readouterr().err
