@@ -9,8 +9,9 @@
 `kg2tool eval --model` generates on the BFCL-format files of DIR/bfcl (AST categories, scored with BFCL's
 rules) and runs the model in a loop on the multi_step and multi_turn rows of DIR's sft test split, executing
 its calls on the graph (which must be the graph DIR was made from), its labels in DIR's language (--lang). It
-writes results.jsonl, summary.json, details.json, report.md, summary.png and kg2tool_config.yaml (the resolved
-flags, label language and graph checksums) to OUT, and checkpoint.jsonl (every generation as it returns:
+writes results.jsonl, summary.json, details.json, report.md, summary.png, report.html (one self-contained page:
+scores with 95% intervals, the chart, every row as chat turns, a failed one beside its expected turns) and
+kg2tool_config.yaml (the resolved flags, label language and graph checksums) to OUT, and checkpoint.jsonl (every generation as it returns:
 `--resume` continues a killed run from it). Semantics: docs/eval.md.
 
 For `score`, each prediction line is ``{"id": ..., "result": [{"fn": {"arg": value}}]}`` (``[]`` for no call).
@@ -257,7 +258,10 @@ def run_eval(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
     rows, summary, details = evaluate(options, checkpoint=out / CHECKPOINT_NAME, resume=args.resume)
     title = f"kg2tool eval: {args.model} on {Path(args.data).name}"
-    paths = write_reports(out, rows, summary, details, plot=not args.no_plot, title=title)
+    from ..evaluation.report_page import load_expected
+
+    expected = load_expected(args.data, {r["category"] for r in rows if r.get("kind") == "ast"})
+    paths = write_reports(out, rows, summary, details, plot=not args.no_plot, title=title, expected=expected)
     run = details["run"]
     record = resolved_record("eval", resolved_flags(args), version=__version__, lang=run["lang"], graphs=run["graphs"])
     paths.append(write_resolved(out, record))

@@ -13,12 +13,16 @@ Files written to the output folder (each to a temporary name, then renamed):
 * ``details.json``: counts behind every score, error types, per-pattern figures, mean steps and calls against
   gold, the run's settings and timings;
 * ``report.md``: the same as Markdown tables; ``summary.png``: a bar chart of ``summary.json`` (matplotlib,
-  ``pip install 'kg2tool[plot]'``).
+  ``pip install 'kg2tool[plot]'``);
+* ``report.html``: one self-contained page (``kg2tool.hub.report_html``): the scores with their counts and 95%
+  Wilson intervals, the chart, and every result row as chat turns, filterable, a failed row's expected turns
+  beside its produced ones (``report_page``).
 """
 
 from __future__ import annotations
 
 import json
+import math
 from collections import Counter
 from pathlib import Path
 
@@ -36,7 +40,21 @@ EXEC_METRICS = {
     "stepwise_answer": "step-wise: final answers with every gold answer (gold conversation before them)",
     "stepwise_reply": "step-wise: other text turns without a call (gold conversation before them)",
 }
-REPORT_FILES = ("results.jsonl", "summary.json", "details.json", "report.md", "summary.png")
+REPORT_FILES = ("results.jsonl", "summary.json", "details.json", "report.md", "summary.png", "report.html")
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of ``k`` successes in ``n`` trials (95% with z=1.96), as fractions in [0, 1];
+    ``(0.0, 1.0)`` for ``n == 0`` (no evidence either way)."""
+    if n < 0 or not 0 <= k <= n:
+        raise ValueError(f"wilson: need 0 <= k <= n, got k={k}, n={n}")
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    denom = 1 + z * z / n
+    center = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, center - half), min(1.0, center + half)
 
 
 def _frac(correct: int, total: int) -> float:
@@ -186,8 +204,8 @@ def require_matplotlib() -> None:
         )
 
 
-def bar_chart(summary: dict[str, float], path: str | Path, title: str = "kg2tool eval") -> Path:
-    """A horizontal bar chart of the summary's scores (0-100%), written as PNG."""
+def chart_png(summary: dict[str, float], title: str = "kg2tool eval") -> bytes:
+    """A horizontal bar chart of the summary's scores (0-100%), as PNG bytes."""
     require_matplotlib()
     import io
 
@@ -199,28 +217,122 @@ def bar_chart(summary: dict[str, float], path: str | Path, title: str = "kg2tool
     names = list(summary)
     values = [100 * summary[n] for n in names]
     fig, ax = plt.subplots(figsize=(7, 0.45 * len(names) + 1.2))
-    colors = ["#4C72B0" if n in EXEC_METRICS or n.endswith("_exec") else "#55A868" for n in names]
-    bars = ax.barh(names, values, color=colors)
-    ax.invert_yaxis()
-    ax.set_xlim(0, 110)
-    ax.set_xlabel("score (%)")
-    ax.set_title(title)
-    for bar, value in zip(bars, values, strict=True):
-        ax.text(value + 1, bar.get_y() + bar.get_height() / 2, f"{value:.1f}", va="center", fontsize=8)
-    fig.tight_layout()
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=100)
-    plt.close(fig)
+    try:
+        colors = ["#4C72B0" if n in EXEC_METRICS or n.endswith("_exec") else "#55A868" for n in names]
+        bars = ax.barh(names, values, color=colors)
+        ax.invert_yaxis()
+        ax.set_xlim(0, 110)
+        ax.set_xlabel("score (%)")
+        ax.set_title(title)
+        for bar, value in zip(bars, values, strict=True):
+            ax.text(value + 1, bar.get_y() + bar.get_height() / 2, f"{value:.1f}", va="center", fontsize=8)
+        fig.tight_layout()
+        buffer = io.BytesIO()
+        fig.savefig(buffer, format="png", dpi=100)
+    finally:
+        plt.close(fig)
+    return buffer.getvalue()
+
+
+def bar_chart(
+    summary: dict[str, float], path: str | Path, title: str = "kg2tool eval", png: bytes | None = None
+) -> Path:
+    """Write the bar chart of the summary's scores (``png``, else drawn now) to ``path``."""
+    png = chart_png(summary, title) if png is None else png
     path = Path(path)
     with atomic_path(path, what="the eval chart") as tmp:
-        tmp.write_bytes(buffer.getvalue())
+        tmp.write_bytes(png)
     return path
 
 
+def counts_of(name: str, details: dict) -> tuple[int, int] | None:
+    """(correct, total) behind the summary score ``name``, None when details do not hold them."""
+    exec_part = details.get("exec", {})
+    overall, categories = exec_part.get("overall", {}), exec_part.get("by_category", {})
+    step_kinds = details.get("stepwise", {}).get("by_kind", {})
+    if name in details.get("ast", {}):
+        stats = details["ast"][name]
+    elif name.endswith("_exec") and name[: -len("_exec")] in categories:
+        stats = categories[name[: -len("_exec")]]
+    elif name == "exec_call_validity" and overall:
+        return overall["calls_valid"], overall["total"]
+    elif name == "exec_within_gold_steps" and overall:
+        return overall["within_gold_steps"], overall["total"]
+    elif name.startswith("stepwise_") and name[len("stepwise_") :] in step_kinds:
+        stats = step_kinds[name[len("stepwise_") :]]
+    else:
+        return None
+    return stats["correct"], stats["total"]
+
+
+def _interval(correct: int, total: int) -> str:
+    lo, hi = wilson(correct, total)
+    return f"{_pct(lo)} \u2013 {_pct(hi)}"
+
+
+def html_tables(summary: dict[str, float], details: dict) -> list:
+    """The page's tables: every score with its counts and 95% Wilson interval; executable rows by pattern."""
+    from ..hub.report_html import Table
+
+    rows = []
+    for name, score in summary.items():
+        counts = counts_of(name, details)
+        what = EXEC_METRICS.get(name, "AST, BFCL's rules" if name in details.get("ast", {}) else "")
+        if counts:
+            rows.append([name, str(counts[0]), str(counts[1]), _pct(score), _interval(*counts), what])
+        else:
+            rows.append([name, "", "", _pct(score), "", what])
+    tables = [
+        Table(
+            "Scores", ["category / metric", "correct", "total", "score", "95% interval (Wilson)", "what"], rows,
+            {1, 2, 3, 4}, note="95% interval: the Wilson score interval of the correct/total proportion; few rows make it wide.",
+        )
+    ]  # fmt: skip
+    by_pattern = details.get("exec", {}).get("by_pattern")
+    if by_pattern:
+        rows = [
+            [p, str(s["correct"]), str(s["total"]), _pct(s["accuracy"]), _interval(s["correct"], s["total"]),
+             f"{s['mean_steps']:.2f} ({s['mean_gold_steps']:.2f})", f"{s['mean_calls']:.2f} ({s['mean_gold_calls']:.2f})"]
+            for p, s in by_pattern.items()
+        ]  # fmt: skip
+        header = ["pattern", "correct", "total", "accuracy", "95% interval", "steps (gold)", "calls (gold)"]
+        tables.append(Table("Executable rows by query shape", header, rows, {1, 2, 3, 4, 5, 6}))
+    return tables
+
+
+RUN_SHOWN = ("model", "backend", "parser", "data", "max_steps", "limit")  # settings named at the top of report.html
+
+
+def html_report(rows: list[dict], summary: dict, details: dict, title: str, chart: bytes | None, expected=None) -> str:
+    """``report.html`` of an eval: scores with intervals, the chart, the result rows as conversations."""
+    from ..hub.report_html import Image, render
+    from .report_page import Expected, items
+
+    run = details.get("run") or {}
+    settings = [f"{key.replace('_', ' ')} {run[key]}" for key in RUN_SHOWN if run.get(key) is not None]
+    if "total_s" in run.get("timing", {}):
+        settings.append(f"{run['timing']['total_s']} s in all")
+    intro = ["; ".join(settings) + "."] if settings else []
+    page_items, note = items(rows, expected or Expected())
+    if expected is None:
+        note += " (The expected turns were not loaded for this report.)"
+    images = [Image("Scores (%)", chart)] if chart else []
+    return render(title, intro=intro, tables=html_tables(summary, details), images=images, items=page_items,
+                  items_note=note, always={"result": ["fail", "pass"]})  # fmt: skip
+
+
 def write_reports(
-    out: str | Path, rows: list[dict], summary: dict, details: dict, *, plot: bool = True, title: str = "kg2tool eval"
+    out: str | Path,
+    rows: list[dict],
+    summary: dict,
+    details: dict,
+    *,
+    plot: bool = True,
+    title: str = "kg2tool eval",
+    expected=None,
 ) -> list[Path]:
-    """Write the report files into ``out``; returns their paths."""
+    """Write the report files into ``out``; returns their paths. ``expected`` (``report_page.load_expected`` of the
+    data folder) gives report.html the expected turns of each row."""
     out = Path(out)
     dump = lambda value: json.dumps(value, indent=2, ensure_ascii=False) + "\n"  # noqa: E731
     results = "".join(json.dumps(r, ensure_ascii=False, default=str) + "\n" for r in rows)
@@ -229,11 +341,15 @@ def write_reports(
     write_atomic(out / "details.json", dump(details), what="the eval details")
     write_atomic(out / "report.md", markdown(summary, details, title), what="the eval report")
     paths = [out / name for name in REPORT_FILES[:4]]
+    chart = chart_png(summary, title) if plot else None
     if plot:
-        paths.append(bar_chart(summary, out / "summary.png", title))
+        paths.append(bar_chart(summary, out / "summary.png", title, chart))
     else:
         with writing(out / "summary.png", "the eval chart (removing an earlier one)"):
             (out / "summary.png").unlink(missing_ok=True)  # never leave an earlier run's chart beside new results
+    from ..hub.report_html import write_html
+
+    paths.append(write_html(out / "report.html", html_report(rows, summary, details, title, chart, expected)))
     return paths
 
 

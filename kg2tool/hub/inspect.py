@@ -1,4 +1,5 @@
-"""`kg2tool inspect`: what a synth dataset folder holds, as a terminal summary, PNG plots and sample conversations.
+"""`kg2tool inspect`: what a synth dataset folder holds, as a terminal summary, PNG plots, sample conversations and
+a self-contained ``report.html`` (the tables, the plots and the rows as browsable conversations).
 
 Reads the folder with `datasets.load_dataset(DIR, "sft")` (and `dpo` if present). Plots need matplotlib
 (`pip install 'kg2tool[plot]'`); the summary and samples do not.
@@ -14,6 +15,7 @@ from pathlib import Path
 
 from ..common.errors import InputError, MissingExtraError
 from ..common.files import atomic_path, writing
+from .report_html import Column, Image, Item, Table, Turn, first_user_text, render, turns_from_messages
 
 
 def load_rows(folder: str | Path, config: str = "sft") -> dict[str, list[dict]]:
@@ -63,6 +65,7 @@ def summarize(rows_by_split: dict[str, list[dict]]) -> dict:
 
 def format_summary(s: dict) -> str:
     """The summary of `summarize` as plain-text tables."""
+
     def table(title: str, counts: dict, total: int | None = None) -> list[str]:
         width = max((len(str(k)) for k in counts), default=4)
         out = [f"{title}"]
@@ -105,8 +108,20 @@ def format_conversation(row: dict, width: int = 100) -> str:
     return "\n".join(out)
 
 
-def plot(s: dict, out_dir: str | Path) -> list[Path]:
-    """Write the summary's distributions as PNG files; return their paths."""
+PLOTS = (
+    ("shape_mix.png", "Query shapes", "patterns", "conversations"),
+    ("categories.png", "Categories", "categories", "conversations"),
+    ("hops.png", "Assistant call turns per conversation", "call_turns_per_conversation", "conversations"),
+    ("calls.png", "Calls per conversation", "calls_per_conversation", "conversations"),
+    ("answer_sizes.png", "Answer-set size", "answer_set_sizes", "conversations"),
+    ("relation_coverage.png", "Relation coverage", "relation_coverage", "conversations using it"),
+)
+
+
+def figures(s: dict) -> list[tuple[str, str, bytes]]:
+    """The summary's distributions as PNG images: ``(file name, title, PNG bytes)`` each."""
+    import io
+
     try:
         import matplotlib
 
@@ -114,36 +129,40 @@ def plot(s: dict, out_dir: str | Path) -> list[Path]:
         import matplotlib.pyplot as plt
     except ImportError:
         raise MissingExtraError("plots need matplotlib: install it with `pip install 'kg2tool[plot]'`") from None
-    out_dir = Path(out_dir)
-    with writing(out_dir, "the plots folder"):
-        out_dir.mkdir(parents=True, exist_ok=True)
-    specs = [
-        ("shape_mix.png", "Query shapes", s["patterns"], "conversations"),
-        ("categories.png", "Categories", s["categories"], "conversations"),
-        ("hops.png", "Assistant call turns per conversation", s["call_turns_per_conversation"], "conversations"),
-        ("calls.png", "Calls per conversation", s["calls_per_conversation"], "conversations"),
-        ("answer_sizes.png", "Answer-set size", s["answer_set_sizes"], "conversations"),
-        ("relation_coverage.png", "Relation coverage", s["relation_coverage"], "conversations using it"),
-    ]
-    paths = []
-    for name, title, counts, xlabel in specs:
+    out = []
+    for name, title, key, xlabel in PLOTS:
+        counts = s[key]
         labels = [str(k) for k in counts]
         horizontal = name in ("shape_mix.png", "relation_coverage.png", "categories.png")
         fig, ax = plt.subplots(figsize=(8, max(3, 0.28 * len(labels) + 1) if horizontal else 4))
-        if horizontal:
-            ax.barh(labels[::-1], list(counts.values())[::-1], color="#4C72B0")
-            ax.set_xlabel(xlabel)
-        else:
-            ax.bar(labels, list(counts.values()), color="#4C72B0")
-            ax.set_ylabel(xlabel)
-        ax.set_title(title)
-        fig.tight_layout()
-        path = out_dir / name
         try:
-            with atomic_path(path, keep_suffix=True, what="a plot") as tmp:
-                fig.savefig(tmp, dpi=100, format="png")
+            if horizontal:
+                ax.barh(labels[::-1], list(counts.values())[::-1], color="#4C72B0")
+                ax.set_xlabel(xlabel)
+            else:
+                ax.bar(labels, list(counts.values()), color="#4C72B0")
+                ax.set_ylabel(xlabel)
+            ax.set_title(title)
+            fig.tight_layout()
+            buffer = io.BytesIO()
+            fig.savefig(buffer, dpi=100, format="png")
         finally:
             plt.close(fig)
+        out.append((name, title, buffer.getvalue()))
+    return out
+
+
+def plot(s: dict, out_dir: str | Path, images: list[tuple[str, str, bytes]] | None = None) -> list[Path]:
+    """Write the summary's distributions (``images``, else ``figures(s)``) as PNG files; return their paths."""
+    images = figures(s) if images is None else images
+    out_dir = Path(out_dir)
+    with writing(out_dir, "the plots folder"):
+        out_dir.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for name, _, png in images:
+        path = out_dir / name
+        with atomic_path(path, keep_suffix=True, what="a plot") as tmp:
+            tmp.write_bytes(png)
         paths.append(path)
     return paths
 
@@ -158,3 +177,61 @@ def samples(rows_by_split: dict[str, list[dict]], k: int, seed: int = 0) -> list
     picked = [rng.choice(v) for _, v in sorted(by_cat.items())]
     rng.shuffle(picked)
     return picked[:k]
+
+
+MAX_HTML_ROWS = 500  # rows per split embedded in report.html
+
+
+def _count_table(title: str, counts: dict, total: int | None = None) -> Table:
+    rows = [[str(k), f"{v:,}"] + ([f"{100 * v / total:.1f}%"] if total else []) for k, v in counts.items()]
+    return Table(title, [title.split(" (")[0], "conversations"] + (["share"] if total else []), rows, {1, 2})
+
+
+def html_page(
+    rows_by_split: dict[str, list[dict]],
+    s: dict,
+    images: list[tuple[str, str, bytes]] = (),
+    max_rows: int = MAX_HTML_ROWS,
+    title: str = "kg2tool inspect",
+) -> str:
+    """``report.html`` of a dataset: the summary's tables, the plots, and the first ``max_rows`` rows of each split
+    as conversations (filters: split, category, shape; text search)."""
+    n = s["rows"]
+    q = s["question_words"]
+    tables = [
+        _count_table("split", s["splits"], n),
+        _count_table("category", s["categories"], n),
+        _count_table("query shape (pattern)", s["patterns"], n),
+        _count_table("assistant call turns (hops)", s["call_turns_per_conversation"], n),
+        _count_table("calls per conversation", s["calls_per_conversation"], n),
+        _count_table("answer-set size", s["answer_set_sizes"], n),
+        _count_table("relation (conversations using it)", s["relation_coverage"]),
+    ]
+    items = []
+    for split, rows in rows_by_split.items():
+        for row in rows[:max_rows]:
+            tools = ", ".join(t["function"]["name"] for t in row["tools"])
+            turns = [Turn("note", f"tools offered: {tools}")] + turns_from_messages(row["messages"])
+            items.append(
+                Item(
+                    id=str(row["id"]),
+                    summary=first_user_text(row["messages"]),
+                    facets={"split": split, "category": row["category"], "shape": row["pattern"]},
+                    columns=[
+                        Column("conversation", turns + [Turn("note", "gold answers: " + "; ".join(row["answers"]))])
+                    ],
+                )
+            )
+    embedded = ", ".join(f"{min(len(rs), max_rows):,} of {len(rs):,} {split}" for split, rs in rows_by_split.items())
+    return render(
+        title,
+        intro=[
+            f"{n:,} conversations ({', '.join(f'{v:,} {k}' for k, v in s['splits'].items())}).",
+            f"Question length (words, user turns): mean {q['mean']}, median {q['median']}, max {q['max']}; "
+            f"tools offered per conversation: mean {s['tools_offered_mean']}.",
+        ],
+        tables=tables,
+        images=[Image(t, png) for _, t, png in images],
+        items=items,
+        items_note=f"Rows embedded in this page: the first {max_rows:,} of each split ({embedded}).",
+    )
