@@ -44,7 +44,7 @@ def test_label_forms(label, form, said):
         ("place of birth", "Where was Ada born?", "Who was born in Paris?", "Ada was born in Paris"),
         ("birthPlace", "Where was Ada born?", "Who was born in Paris?", "Ada was born in Paris"),
         ("deathPlace", "Where did Ada die?", "Who died in Paris?", "Ada died in Paris"),
-        ("residence", "Where does Ada live?", "Who lives in Paris?", "Ada lives in Paris"),
+        ("residence", "Where did Ada live?", "Who lived in Paris?", "Ada lived in Paris"),
         ("languages spoken, written, or signed", "Which language does Ada speak?", "Who speaks Paris?",
          "Ada speaks Paris"),
         ("country of citizenship", "Which country is Ada a citizen of?", "Who is a citizen of Paris?",

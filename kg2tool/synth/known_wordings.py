@@ -16,7 +16,7 @@ _BORN = {"form": "prep", "verb": "born in", "verbs": "born in", "tense": "past",
 _DIED = {"form": "verb", "verb": "died in", "verbs": "died in", "base": "die in", "tense": "past", "where": True,
          "kind": "place"}  # fmt: skip
 _BURIED = {"form": "prep", "verb": "buried in", "verbs": "buried in", "tense": "past", "where": True}
-_LIVES = {"form": "verb", "verb": "lives in", "verbs": "live in", "base": "live in", "where": True,
+_LIVES = {"form": "verb", "verb": "lived in", "verbs": "lived in", "base": "live in", "tense": "past", "where": True,
           "kind": "place"}  # fmt: skip
 _CITIZEN = {"form": "prep", "verb": "a citizen of", "verbs": "citizens of", "kind": "country"}
 _EDUCATED = {"form": "prep", "verb": "educated at", "verbs": "educated at", "tense": "past", "where": True}

@@ -213,6 +213,8 @@ class Speaker:
                 if w.form == "noun":  # the genres that A and B have in common
                     names = _and([self.kg.name(k.child.eid) for k in kids])
                     return f"{w.noun if n == 1 else w.plural} that {names} have in common"
+            if node.op == "difference" and self._same_relation(kids) and not kids[0].inverse:
+                return self._not_shared(node, n)
             if node.op == "difference" and self._same_relation(kids) and kids[0].inverse:
                 # people born in A but not B; places whose country is A but not B
                 person = self.person(node)
@@ -224,6 +226,20 @@ class Speaker:
                 return f"{self.bare(inc, n)}{joint}{self.negated(kids[1], n, self.person(node))}"
             return f"{self.kinds(node, n)} {self.clause(node, n)}"
         raise TypeError(f"no noun phrase for {type(node).__name__}")
+
+    def _not_shared(self, node: SetOp, n: int) -> str:
+        """What A has by a relation and B has not: `genres of A that B does not have`, `instruments that A plays
+        but B does not`, `academies that A is a member of but B is not`."""
+        w = self.w(node.children[0])
+        a, b = (self.kg.name(k.child.eid) for k in node.children[:2])
+        rel = "who" if self.person(node) else "that"
+        if w.form == "noun":
+            return f"{w.noun if n == 1 else w.plural} of {a} that {b} does not have"
+        if w.form == "by":
+            return f"{self.kinds(node, n)} who {w.active} {a} but not {b}"
+        if w.form == "verb":
+            return f"{self.kinds(node, n)} {rel} {a} {w.verb} but {b} {do(1, w.tense)} not"
+        return f"{self.kinds(node, n)} {rel} {a} {be(1, w.tense)} {w.verb} but {b} {be(1, w.tense)} not"
 
     def negated(self, node: Node, n: int, person: bool) -> str:
         """A clause saying the entities are not among the node's: `whose record label is not Jive`, `not
