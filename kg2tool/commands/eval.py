@@ -330,7 +330,7 @@ def run_eval(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     run = details["run"]
     record = resolved_record("eval", resolved_flags(args), version=__version__, lang=run["lang"], graphs=run["graphs"])
     paths.append(write_resolved(out, record))
-    print(format_table(summary))
+    print(format_table(summary, details))
     print(f"wrote {', '.join(p.name for p in paths)} to {out}")
     return 0
 

@@ -163,11 +163,14 @@ def summarize(rows: list[dict], unmatched: int, inexpressible: list[dict]) -> tu
     summary.update({SUMMARY_KEYS[k]: overall[k]["score"] for k in ("calls_valid", "path_followed")})
     summary["answers_not_in_graph"] = unmatched
     hops: dict[str, list[dict]] = {}
+    kinds: dict[str, list[dict]] = {}
     for row in rows:
         hops.setdefault(str(row["hops"]) if row["hops"] is not None else "unknown", []).append(row)
+        kinds.setdefault(row.get("kind") or "unknown", []).append(row)
     details = {
         "overall": overall,
         "by_hops": {h: group_scores(rs) for h, rs in sorted(hops.items())},
+        "by_kind": {k: group_scores(rs) for k, rs in sorted(kinds.items())},
         "answers_not_in_graph": unmatched,
         "not_in_graph": [{"id": r["id"], "answers": r["unmatched"]} for r in rows if r["unmatched"]],
         "inexpressible": inexpressible,
@@ -203,6 +206,8 @@ def markdown(details: dict, title: str) -> str:
         _group_line("**all**", details["overall"]),
     ]
     lines += [_group_line(f"{h} hop(s)", g) for h, g in details["by_hops"].items()]
+    if len(details["by_kind"]) > 1:
+        lines += [_group_line(f"kind: {k}", g) for k, g in details["by_kind"].items()]
     lines += ["", f"Answers no entity of the graph matches: {details['answers_not_in_graph']}."]
     lines += [f"- `{x['id']}`: {', '.join(map(repr, x['answers']))}" for x in details["not_in_graph"]]
     retriever = details.get("retriever")

@@ -185,10 +185,15 @@ def evaluate_questions(options: QuestionOptions) -> tuple[list[dict], dict, dict
     started = time.perf_counter()
     kg, ts, lexicon, bound = load_run(options)
     timing = {"load_s": round(time.perf_counter() - started, 2)}
+    retriever = ToolRetriever(ts, lexicon) if options.offer == "related" else None
+    offers = {b.q.id: retriever.pick(b.q.question, options.top_k) if retriever else list(ts.specs) for b in bound}
     chains, oracle, inexpressible, keep = {}, {}, [], []
     for b in bound:
         chains[b.q.id], reason = path_tools(ts, kg, b)
         if options.model == "path":
+            missing = sorted({t for chain in chains[b.q.id] for t in chain} - set(offers[b.q.id]))
+            if not reason and missing:
+                reason = f"the retriever did not offer {', '.join(missing)} (--offer related --top-k {options.top_k})"
             turns, reason = oracle_turns(ts, b, chains[b.q.id], options.exclude_topic) if not reason else ([], reason)
             if reason:
                 inexpressible.append({"id": b.q.id, "where": b.q.where, "reason": reason})
@@ -197,8 +202,7 @@ def evaluate_questions(options: QuestionOptions) -> tuple[list[dict], dict, dict
         elif options.model == "gold":
             oracle[f"exec:{b.q.id}"] = [{"text": ", ".join(answer_set(b, kg, options.exclude_topic)[0])}]
         keep.append(b)
-    retriever = ToolRetriever(ts, lexicon) if options.offer == "related" else None
-    offered = [retriever.pick(b.q.question, options.top_k) if retriever else list(ts.specs) for b in keep]
+    offered = [offers[b.q.id] for b in keep]
     tasks = [_task(b, ts.schemas(names), oracle.get(f"exec:{b.q.id}", [])) for b, names in zip(keep, offered)]
     if options.model in QUESTION_MODELS:
         backend = GoldModel(oracle, options.parser)
@@ -215,9 +219,9 @@ def evaluate_questions(options: QuestionOptions) -> tuple[list[dict], dict, dict
     rate_calls = options.model != "gold"  # the gold model answers without calls
     rows = [_score(r, b, kg, chains[b.q.id], options.exclude_topic, rate_calls) for r, b in zip(results, keep)]
     summary, details = kgqa.summarize(rows, sum(len(b.unmatched) for b in bound), inexpressible)
-    if retriever is not None:
-        expected = [sorted({t for chain in chains[b.q.id] for t in chain}) for b in keep]
-        details["retriever"] = {"top_k": options.top_k, **recall(offered, expected)}
+    if retriever is not None:  # over every question read, also those the path model leaves out
+        expected = [sorted({t for chain in chains[b.q.id] for t in chain}) for b in bound]
+        details["retriever"] = {"top_k": options.top_k, **recall([offers[b.q.id] for b in bound], expected)}
         summary["retriever_recall"] = details["retriever"]["recall"]
     timing["total_s"] = round(time.perf_counter() - started, 2)
     details["run"] = {
@@ -229,12 +233,22 @@ def evaluate_questions(options: QuestionOptions) -> tuple[list[dict], dict, dict
     return rows, summary, details
 
 
+def question_kind(b: Bound) -> str:
+    """``count`` (aggregate), ``intersection`` (several topic entities), ``N-hop``, or ``unknown``."""
+    if b.q.aggregate:
+        return b.q.aggregate
+    if len(b.q.paths) > 1:
+        return "intersection"
+    return f"{b.q.hop_count}-hop" if b.q.hop_count else "unknown"
+
+
 def _score(result: dict, b: Bound, kg, chains: list[list[str]], exclude_topic: bool, rate_calls: bool) -> dict:
     answers, ids = answer_set(b, kg, exclude_topic)
     text = result["final"] if result["stop"] == "answer" else None
     scores = kgqa.score_answer(text, answers, ids, kg, b.topic_ids)
     return {
-        "id": b.q.id, "question": b.q.question, "hops": b.q.hop_count, "answers": answers, **scores,
+        "id": b.q.id, "question": b.q.question, "hops": b.q.hop_count, "kind": question_kind(b), "answers": answers,
+        **scores,
         "calls": result["calls"], "calls_valid": result["calls_valid"] if rate_calls else None,
         "path_followed": _followed(result, chains) if rate_calls else None, "unmatched": b.unmatched, "stop": result["stop"],
         "final": result["final"], "turns": result["turns"],

@@ -3,8 +3,8 @@
 A BM25 index (``rank_bm25.BM25Okapi``, Okapi BM25 with its default k1=1.5, b=0.75) holds one document per relation
 and per attribute: its label, the local name of its IRI, its tools' names and descriptions, and every wording the
 relation lexicon has for it (``kg2tool.synth.lexicon``: noun, plural, verb forms, the kinds of its subject and
-object). A question is tokenized the same way (lower case, letters and digits, a short stop-word list dropped, a
-plural ``s`` cut) and the ``top_k`` best documents give their tools: both directions of a relation, and the
+object), and the cue words of ``CUES`` for the words of its label (``born`` for ``birth``). A question is tokenized the same way (lower case, letters and digits, a short stop-word list dropped, a
+plural cut) and the ``top_k`` best documents give their tools: both directions of a relation, and the
 attribute's getter; the operator tools (``intersection``, ``count``, ...) are always offered. Ties go to the
 document derived first, so the choice is deterministic.
 """
@@ -23,10 +23,30 @@ STOP = frozenset(
 )
 
 
+# How people ask for what common relation labels name (English): added to a document when its label has the word.
+# Without them BM25 cannot tie "born" to "place of birth" or "married" to "spouse" (measured in docs/eval.md).
+CUES = {
+    "birth": "born", "death": "died die dead", "burial": "buried grave", "spouse": "married wife husband",
+    "sibling": "brother sister", "child": "son daughter children", "educated": "studied study attended school",
+    "employer": "worked work employed job", "occupation": "profession job work living do", "citizenship": "citizen",
+    "languages": "speak spoke language", "headquarters": "headquartered based", "parent": "owns owned owner",
+    "influenced": "influence", "member": "belongs belong", "cause": "died of", "record": "signed artist",
+    "residence": "lived live", "genre": "music style kind", "instrument": "play played",
+}  # fmt: skip
+
+
+def _stem(word: str) -> str:
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
 def tokens(text: str) -> list[str]:
-    """Lower-case word tokens without stop words, a plural ``s`` cut (``universities`` -> ``universitie``)."""
+    """Lower-case word tokens without stop words, plurals cut (``universities`` -> ``university``)."""
     words = re.findall(r"[a-z0-9]+", text.lower().replace("_", " "))
-    return [w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in words if w not in STOP]
+    return [_stem(w) for w in words if w not in STOP]
 
 
 class ToolRetriever:
@@ -58,6 +78,7 @@ class ToolRetriever:
         parts = [label, local, *names, *(self.ts.specs[n].schema["function"]["description"] for n in names)]
         if wording is not None:
             parts += [v for v in asdict(wording).values() if isinstance(v, str)]
+        parts += [CUES[w] for w in re.findall(r"[a-z]+", label.lower()) if w in CUES]
         return tokens(" ".join(parts))
 
     def pick(self, question: str, top_k: int) -> list[str]:
