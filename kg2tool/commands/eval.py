@@ -178,16 +178,36 @@ def _add_question_options(parser: argparse.ArgumentParser) -> None:
         "hops, id), MetaQA text ('question with [topic]<TAB>a|b') or WebQSP/CWQ .json; --model path walks each "
         "relation_path with the tools (the oracle), --model gold answers with the file's answers",
     )
-    group.add_argument("--questions-format", choices=["jsonl", "metaqa", "webqsp"],
-                       help="the format of --questions (default: from the extension: .jsonl, .json, else MetaQA)")
-    group.add_argument("--offer", choices=["all", "related"], default="all",
-                       help="tools offered per question: all derived tools (default), or those BM25 ranks highest")
-    group.add_argument("--top-k", type=int, default=5, metavar="K",
-                       help="--offer related: relations/attributes whose tools are offered (default 5)")
-    group.add_argument("--exclude-topic", action="store_true",
-                       help="leave the topic entity out of multi-hop answers (the usual KGQA convention)")
-    group.add_argument("--min-support", type=int, default=5, metavar="N",
-                       help="derive tools for relations with at least N facts, as synth does (default 5)")
+    group.add_argument(
+        "--questions-format",
+        choices=["jsonl", "metaqa", "webqsp"],
+        help="the format of --questions (default: from the extension: .jsonl, .json, else MetaQA)",
+    )
+    group.add_argument(
+        "--offer",
+        choices=["all", "related"],
+        default="all",
+        help="tools offered per question: all derived tools (default), or those BM25 ranks highest",
+    )
+    group.add_argument(
+        "--top-k",
+        type=int,
+        default=5,
+        metavar="K",
+        help="--offer related: relations/attributes whose tools are offered (default 5)",
+    )
+    group.add_argument(
+        "--exclude-topic",
+        action="store_true",
+        help="leave the topic entity out of multi-hop answers (the usual KGQA convention)",
+    )
+    group.add_argument(
+        "--min-support",
+        type=int,
+        default=5,
+        metavar="N",
+        help="derive tools for relations with at least N facts, as synth does (default 5)",
+    )
     group.add_argument("--lexicon", metavar="FILE", help="an edited lexicon.yaml, as given to synth")  # fmt: skip
 
 
@@ -196,8 +216,12 @@ def run_questions(args: argparse.Namespace) -> int:
     kg2tool_config.yaml to OUT (default eval-results/<questions>-<model>)."""
     from .. import __version__
     from ..common.config import resolved_record, write_resolved
-    from ..evaluation.kgqa_run import QuestionOptions, check_question_options, evaluate_questions
-    from ..evaluation.kgqa_run import write_question_reports
+    from ..evaluation.kgqa_run import (
+        QuestionOptions,
+        check_question_options,
+        evaluate_questions,
+        write_question_reports,
+    )
 
     if not args.model:
         raise UsageError("kg2tool eval --questions needs --model (a checkpoint, a served model, path or gold)")
@@ -214,7 +238,9 @@ def run_questions(args: argparse.Namespace) -> int:
     rows, summary, details = evaluate_questions(options)
     title = f"kg2tool eval: {args.model} on {Path(args.questions).name}"
     paths = write_question_reports(out, rows, summary, details, title)
-    record = resolved_record("eval", resolved_flags(args), version=__version__, lang=options.lang, graphs=options.graphs)
+    record = resolved_record(
+        "eval", resolved_flags(args), version=__version__, lang=options.lang, graphs=options.graphs
+    )
     paths.append(write_resolved(out, record))
     from ..evaluation.kgqa import markdown
 
