@@ -33,7 +33,7 @@ from ..graph.names import normalize_name
 
 FORMATS = ("jsonl", "metaqa", "webqsp")
 AGGREGATES = ("count",)
-_LITERAL_RE = re.compile(r"^(?:[-+]?\d+(?:\.\d+)?|true|false|\d{4}-\d{2}-\d{2}(?:T[\d:.+-Z]+)?)$", re.IGNORECASE)
+_LITERAL_RE = re.compile(r"^(?:[-+]?\d+(?:\.\d+)?|true|false|\d{4}-\d{2}-\d{2}(?:T[\d:.+\-Z]+)?)$", re.IGNORECASE)
 _INVERSE_RE = re.compile(r"^(?:\^\s*|inverse\s+)(.+)$", re.IGNORECASE)
 
 
