@@ -204,15 +204,17 @@ def evaluate_questions(options: QuestionOptions) -> tuple[list[dict], dict, dict
         keep.append(b)
     offered = [offers[b.q.id] for b in keep]
     tasks = [_task(b, ts.schemas(names), oracle.get(f"exec:{b.q.id}", [])) for b, names in zip(keep, offered)]
-    if options.model in QUESTION_MODELS:
+    max_steps = options.max_steps
+    if options.model in QUESTION_MODELS:  # a reference model is never cut short: it makes as many turns as it needs
         backend = GoldModel(oracle, options.parser)
+        max_steps = max([max_steps, *(len(turns) for turns in oracle.values())])
     else:
         backend = make_backend(options.model, options.backend, parser=options.parser, **options.backend_options)
     _log(f"eval: {len(tasks)} questions ({len(inexpressible)} not expressible); model {options.model}")
     t0 = time.perf_counter()
     backend.load()
     try:
-        results = run_exec(tasks, backend, get_parser(options.parser), ts, max_steps=options.max_steps)
+        results = run_exec(tasks, backend, get_parser(options.parser), ts, max_steps=max_steps)
     finally:
         backend.unload()
     timing["run_s"] = round(time.perf_counter() - t0, 2)
