@@ -14,6 +14,8 @@ Design choices:
 - The report: `report.json` shaped `{stage: {category_or_metric: score}}` (fractions in [0, 1]; AST categories by
   name, `multi_step_exec` for executable multi-step accuracy), `report.md` (the same table plus stage times) and
   `report.png` (grouped bars); `run.json` keeps timings and the resolved commands.
+- `questions` (`kg2tool demo --questions FILE`): after each stage's eval, `kg2tool eval --questions FILE` scores the
+  model on questions people wrote (`eval-<stage>-questions/`); report.json gets its `questions_*` scores.
 - Learning curves: each training stage's logged losses (Trainer's `trainer_state.json`, from the stage folder or its
   last checkpoint) go to `curves.json` (`{stage: {metric: [[step, value], ...]}}`) and `curves.png`.
 """
@@ -187,25 +189,36 @@ def training_run(stage: str, section: dict, graph: list[str], context: dict[str,
     )
 
 
-def eval_run(stage: str, plan: DemoPlan, graph: list[str], context: dict[str, str], out_dir: Path) -> StageRun:
+def eval_run(stage: str, plan: DemoPlan, graph: list[str], context: dict[str, str], out_dir: Path,
+             questions: str | None = None) -> StageRun:  # fmt: skip
     """The `kg2tool eval` run scoring the model `stage` wrote, with the plan's eval settings and this stage's own
-    overrides."""
+    overrides; with `questions`, on that file of questions (and synth's tool derivation options) instead of the
+    dataset's test split."""
+    name = f"eval-{stage}-questions" if questions else f"eval-{stage}"
+    source = {"data": context["data"]}
+    if questions:
+        source = {"questions": questions, **{k: plan.synth[k] for k in SYNTH_TO_EVAL if k in plan.synth}}
     eval_args = {
         **{k: v for k, v in plan.eval.items() if k not in STAGES},
         **plan.eval.get(stage, {}),  # this stage's own overrides, e.g. `pretrain: {stepwise: false}`
         "model": context[stage],
-        "data": context["data"],
-        "out": str(out_dir / f"eval-{stage}"),
+        **source,
+        "out": str(out_dir / name),
     }
     return StageRun(
-        f"eval-{stage}",
+        name,
         ["eval", *[x for g in graph for x in ("--graph", g)], *cli_flags(eval_args, context), "--overwrite"],
-        out_dir / f"eval-{stage}" / "summary.json",
+        out_dir / name / "summary.json",
     )
 
 
-def plan_runs(graph: list[str], out_dir: Path, plan: DemoPlan, context: dict[str, str], seed: int) -> list[StageRun]:
-    """Every command of the demo in order: synth, then each training stage followed by its eval."""
+QUESTION_KEYS = ("hits@1", "exact_match", "f1", "call_validity")  # shown as questions_<key> in the report
+SYNTH_TO_EVAL = ("min_support", "lexicon", "lang")  # synth's tool derivation options the questions eval repeats
+
+
+def plan_runs(graph: list[str], out_dir: Path, plan: DemoPlan, context: dict[str, str], seed: int,
+              questions: str | None = None) -> list[StageRun]:  # fmt: skip
+    """Every command of the demo in order: synth, then each training stage followed by its eval(s)."""
     synth_args = {"seed": seed, **plan.synth, "out": context["data"], "no_progress": True}
     runs = [
         StageRun(
@@ -218,6 +231,8 @@ def plan_runs(graph: list[str], out_dir: Path, plan: DemoPlan, context: dict[str
     for stage in STAGES:
         runs.append(training_run(stage, getattr(plan, stage), graph, context, previous, seed))
         runs.append(eval_run(stage, plan, graph, context, out_dir))
+        if questions:
+            runs.append(eval_run(stage, plan, graph, context, out_dir, questions))
         previous = stage
     return runs
 
@@ -262,6 +277,7 @@ def run_demo(
     *,
     seed: int = 0,
     resume: bool = False,
+    questions: str | None = None,
 ) -> dict[str, Any]:
     """Run the pipeline into `out`; returns `{"report": ..., "run": ...}` (also written as files).
 
@@ -271,7 +287,9 @@ def run_demo(
     check_demo_inputs(graph, out_dir, resume)
     out_dir.mkdir(parents=True, exist_ok=True)
     context = demo_context(graph, out_dir, seed)
-    runs = plan_runs(graph, out_dir, plan, context, seed)
+    if questions and not Path(questions).is_file():
+        raise InputError(f"--questions {questions}: no such file")
+    runs = plan_runs(graph, out_dir, plan, context, seed, questions)
     started = time.time()
     execute_runs(runs, run_command, context, resume)
     report = collect_report(out_dir, STAGES)
@@ -295,6 +313,10 @@ def collect_report(out_dir: Path, stages) -> dict[str, dict[str, float]]:
         summary = json.loads((out_dir / f"eval-{stage}" / "summary.json").read_text(encoding="utf-8"))
         ordered = {k: summary[k] for k in REPORT_KEYS if k in summary}
         ordered.update({k: v for k, v in summary.items() if k not in ordered})
+        asked = out_dir / f"eval-{stage}-questions" / "summary.json"
+        if asked.is_file():
+            scores = json.loads(asked.read_text(encoding="utf-8"))
+            ordered.update({f"questions_{k}": scores[k] for k in QUESTION_KEYS if k in scores})
         report[stage] = ordered
     return report
 

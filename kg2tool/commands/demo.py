@@ -5,6 +5,7 @@ each training stage and one report (report.json, report.md, report.png) in --out
     kg2tool demo --graph examples/company.ttl --out runs/demo-company
     kg2tool demo --graph examples/wiki.ttl --out runs/demo --resume   # continue an interrupted run
     kg2tool demo --plan examples/demo.yaml ...                        # the pipeline file (recipes + overrides)
+    kg2tool demo ... --questions examples/wiki-questions.jsonl        # also score questions people wrote
 """
 
 from __future__ import annotations
@@ -30,6 +31,11 @@ def register(subparsers) -> None:
     parser.add_argument("--plan", default="examples/demo.yaml", help="pipeline file (default: examples/demo.yaml)")
     parser.add_argument("--seed", type=int, default=0, help="seed of every stage (default 0)")
     parser.add_argument("--resume", action="store_true", help="skip finished stages, continue an unfinished one")
+    parser.add_argument(
+        "--questions",
+        metavar="FILE",
+        help="also score each stage on these questions people wrote (kg2tool eval --questions)",
+    )
     parser.set_defaults(func=run)
 
 
@@ -41,8 +47,13 @@ def run(args: argparse.Namespace) -> int:
 
     parser = build_parser(STAGE_COMMANDS)
     result = run_demo(
-        args.graph, args.out, DemoPlan.load(args.plan), lambda argv: dispatch(parser, argv),
-        seed=args.seed, resume=args.resume,
+        args.graph,
+        args.out,
+        DemoPlan.load(args.plan),
+        lambda argv: dispatch(parser, argv),
+        seed=args.seed,
+        resume=args.resume,
+        questions=args.questions,
     )
     print(markdown(result["report"], result["run"]))
     print(f"wrote report.json, report.md, report.png and run.json to {args.out}")

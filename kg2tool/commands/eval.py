@@ -3,6 +3,7 @@
     kg2tool eval --model PATH --data DIR --graph GRAPH [--backend transformers|vllm|openai] [--parser hermes]
                  [--out OUT] [--limit N] [--max-steps 6]
     kg2tool eval --model gold --data DIR --graph GRAPH        # reference models: gold, no-call
+    kg2tool eval --questions FILE --graph GRAPH --model M [--offer related] [--out OUT]   # questions people wrote
     kg2tool eval score --tests TESTS.json --answers ANSWERS.json --predictions PRED.jsonl --out RESULTS.jsonl
     kg2tool eval score --bfcl-data DIR --predictions PRED.jsonl --out RESULTS.jsonl   # categories from the ids
 
@@ -13,6 +14,11 @@ writes results.jsonl, summary.json, details.json, report.md, summary.png, report
 scores with 95% intervals, the chart, every row as chat turns, a failed one beside its expected turns) and
 kg2tool_config.yaml (the resolved flags, label language and graph checksums) to OUT, and checkpoint.jsonl (every generation as it returns:
 `--resume` continues a killed run from it). Semantics: docs/eval.md.
+
+`kg2tool eval --questions FILE` scores a model on questions people wrote about GRAPH (JSON Lines, MetaQA text or
+WebQSP/CWQ JSON) by running it with the graph's derived tools and matching its final answer against the answer set
+(hits@1, precision, recall, F1, exact match, each with its count and 95% Wilson interval). `--model path` is the
+oracle (walks each question's relation_path with the tools), `--model gold` answers with the file's answers.
 
 For `score`, each prediction line is ``{"id": ..., "result": [{"fn": {"arg": value}}]}`` (``[]`` for no call).
 Results are one line per test (``id``, ``category``, ``valid``, ``error_type``, ``error``) plus
@@ -97,7 +103,8 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
         "--model",
         metavar="M",
         help="checkpoint folder (transformers, vllm), served model name (openai), or a reference model: "
-        "gold (replays the ground truth), no-call (always answers with text)",
+        "gold (replays the ground truth), no-call (always answers with text); with --questions: path (the oracle) "
+        "or gold",
     )
     run.add_argument(
         "--config",
@@ -145,6 +152,7 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="label language used when loading the graph (synth's --lang; default: the one recorded in DIR, else en)",
     )
+    _add_question_options(parser)
     run.add_argument("--no-ast", action="store_true", help="skip the BFCL-style AST categories")
     run.add_argument("--no-exec", action="store_true", help="skip the executable multi-step loop")
     run.add_argument(
@@ -160,6 +168,89 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="continue an interrupted run in OUT: generations saved in OUT/checkpoint.jsonl are replayed, not redone",
     )
+
+
+def _add_question_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("questions people wrote (kg2tool eval --questions FILE --graph G --model M)")
+    group.add_argument(
+        "--questions",
+        metavar="FILE",
+        help="questions about --graph with their answers: .jsonl (question, answers, topic_entity, relation_path, "
+        "hops, id), MetaQA text ('question with [topic]<TAB>a|b') or WebQSP/CWQ .json; --model path walks each "
+        "relation_path with the tools (the oracle), --model gold answers with the file's answers",
+    )
+    group.add_argument(
+        "--questions-format",
+        choices=["jsonl", "metaqa", "webqsp"],
+        help="the format of --questions (default: from the extension: .jsonl, .json, else MetaQA)",
+    )
+    group.add_argument(
+        "--offer",
+        choices=["all", "related"],
+        default="all",
+        help="tools offered per question: all derived tools (default), or those BM25 ranks highest",
+    )
+    group.add_argument(
+        "--top-k",
+        type=int,
+        default=5,
+        metavar="K",
+        help="--offer related: relations/attributes whose tools are offered (default 5)",
+    )
+    group.add_argument(
+        "--exclude-topic",
+        action="store_true",
+        help="leave the topic entity out of multi-hop answers (the usual KGQA convention)",
+    )
+    group.add_argument(
+        "--min-support",
+        type=int,
+        default=5,
+        metavar="N",
+        help="derive tools for relations with at least N facts, as synth does (default 5)",
+    )
+    group.add_argument("--lexicon", metavar="FILE", help="an edited lexicon.yaml, as given to synth")  # fmt: skip
+
+
+def run_questions(args: argparse.Namespace) -> int:
+    """Run `kg2tool eval --questions FILE`: write results.jsonl, summary.json, details.json, report.md and
+    kg2tool_config.yaml to OUT (default eval-results/<questions>-<model>)."""
+    from .. import __version__
+    from ..common.config import resolved_record, write_resolved
+    from ..evaluation.kgqa_run import (
+        QuestionOptions,
+        check_question_options,
+        evaluate_questions,
+        write_question_reports,
+    )
+
+    if not args.model:
+        raise UsageError("kg2tool eval --questions needs --model (a checkpoint, a served model, path or gold)")
+    options = QuestionOptions(
+        questions=args.questions, graphs=args.graph or [], model=args.model, fmt=args.questions_format,
+        offer=args.offer, top_k=args.top_k, exclude_topic=args.exclude_topic, min_support=args.min_support,
+        lexicon=args.lexicon, lang=args.lang or "en", backend=args.backend, parser=args.parser,
+        max_steps=args.max_steps, limit=args.limit, backend_options=eval_options(args).backend_options,
+    )  # fmt: skip
+    check_question_options(options)
+    out = Path(args.out) if args.out else _default_out(args.model, args.questions)
+    if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not args.overwrite)):
+        raise OutputError(f"{out} exists and is not an empty folder (use --overwrite to replace its reports)")
+    rows, summary, details = evaluate_questions(options)
+    title = f"kg2tool eval: {args.model} on {Path(args.questions).name}"
+    paths = write_question_reports(out, rows, summary, details, title)
+    record = resolved_record(
+        "eval", resolved_flags(args), version=__version__, lang=options.lang, graphs=options.graphs
+    )
+    paths.append(write_resolved(out, record))
+    from ..evaluation.kgqa import markdown
+
+    print("\n".join(line for line in markdown(details, title).splitlines() if line.startswith("|")))
+    print(f"answers no entity of the graph matches: {summary['answers_not_in_graph']}")
+    if details["inexpressible"]:
+        print(f"not expressible by the path model: {len(details['inexpressible'])} (listed in report.md)")
+    print(f"wrote {', '.join(p.name for p in paths)} to {out}")
+    return 0
 
 
 def _default_out(model: str, data: str) -> Path:
@@ -233,6 +324,10 @@ def run_eval(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     (the resolved flags, the label language and graph files used, with their sha256) to OUT."""
     if args.config:
         args = with_config(args, parser)
+    if args.questions:
+        if args.data:
+            raise UsageError("give either --questions FILE or --data DIR, not both")
+        return run_questions(args)
     if not args.model and not args.data:
         return _print_help(parser)
     if not args.model or not args.data:
@@ -265,7 +360,7 @@ def run_eval(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     run = details["run"]
     record = resolved_record("eval", resolved_flags(args), version=__version__, lang=run["lang"], graphs=run["graphs"])
     paths.append(write_resolved(out, record))
-    print(format_table(summary))
+    print(format_table(summary, details))
     print(f"wrote {', '.join(p.name for p in paths)} to {out}")
     return 0
 

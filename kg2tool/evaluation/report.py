@@ -10,9 +10,10 @@ Files written to the output folder (each to a temporary name, then renamed):
   ``exec_call_validity`` (rows whose calls were all schema-valid), ``exec_within_gold_steps`` (correct with at
   most the gold number of call turns); with ``--stepwise`` also ``stepwise_first_call``, ``stepwise_later_call``,
   ``stepwise_answer`` (``stepwise_reply``): each assistant turn scored after the gold conversation before it;
-* ``details.json``: counts behind every score, error types, per-pattern figures, mean steps and calls against
+* ``details.json``: counts behind every score (``intervals``: each accuracy's correct/total and 95% Wilson
+  interval), error types, per-pattern figures, mean steps and calls against
   gold, the run's settings and timings;
-* ``report.md``: the same as Markdown tables; ``summary.png``: a bar chart of ``summary.json`` (matplotlib,
+* ``report.md``: the same as Markdown tables, every accuracy with its count and 95% Wilson interval; ``summary.png``: a bar chart of ``summary.json`` (matplotlib,
   ``pip install 'kg2tool[plot]'``);
 * ``report.html``: one self-contained page (``kg2tool.hub.report_html``): the scores with their counts and 95%
   Wilson intervals, the chart, and every result row as chat turns, filterable, a failed row's expected turns
@@ -45,7 +46,8 @@ REPORT_FILES = ("results.jsonl", "summary.json", "details.json", "report.md", "s
 
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
     """The Wilson score interval of ``k`` successes in ``n`` trials (95% with z=1.96), as fractions in [0, 1];
-    ``(0.0, 1.0)`` for ``n == 0`` (no evidence either way)."""
+    ``(0.0, 1.0)`` for ``n == 0`` (no evidence either way). Hand-written (a few lines) instead of a dependency:
+    statsmodels' ``proportion_confint(method="wilson")`` would pull in pandas and patsy for one formula."""
     if n < 0 or not 0 <= k <= n:
         raise ValueError(f"wilson: need 0 <= k <= n, got k={k}, n={n}")
     if n == 0:
@@ -127,29 +129,52 @@ def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
 
-def markdown(summary: dict[str, float], details: dict, title: str = "kg2tool eval") -> str:
-    """Markdown tables: every summary score with its counts, then the executable rows by pattern."""
-    lines = [f"# {title}", "", "| category / metric | correct | total | score |", "|---|---:|---:|---:|"]
+def counts(name: str, details: dict) -> tuple[int, int] | None:
+    """(correct, total) behind the summary score `name`, from `details`; None when it has none."""
     exec_overall = details.get("exec", {}).get("overall", {})
     exec_categories = details.get("exec", {}).get("by_category", {})
     step_kinds = details.get("stepwise", {}).get("by_kind", {})
+    stats = None
+    if name in details.get("ast", {}):
+        stats = details["ast"][name]
+    elif name.endswith("_exec") and name[: -len("_exec")] in exec_categories:
+        stats = exec_categories[name[: -len("_exec")]]
+    elif name == "exec_call_validity" and exec_overall:
+        return exec_overall["calls_valid"], exec_overall["total"]
+    elif name == "exec_within_gold_steps" and exec_overall:
+        return exec_overall["within_gold_steps"], exec_overall["total"]
+    elif name.startswith("stepwise_") and name[len("stepwise_") :] in step_kinds:
+        stats = step_kinds[name[len("stepwise_") :]]
+    return (stats["correct"], stats["total"]) if stats else None
+
+
+def intervals(summary: dict[str, float], details: dict) -> dict[str, dict]:
+    """``{score name: {correct, total, score, ci95: [low, high]}}`` for every summary score with counts: the 95%
+    Wilson score interval of each accuracy (``wilson``)."""
+    out = {}
     for name, score in summary.items():
-        if name in details.get("ast", {}):
-            stats = details["ast"][name]
-            correct, total = stats["correct"], stats["total"]
-        elif name.endswith("_exec") and name[: -len("_exec")] in exec_categories:
-            stats = exec_categories[name[: -len("_exec")]]
-            correct, total = stats["correct"], stats["total"]
-        elif name == "exec_call_validity":
-            correct, total = exec_overall["calls_valid"], exec_overall["total"]
-        elif name == "exec_within_gold_steps":
-            correct, total = exec_overall["within_gold_steps"], exec_overall["total"]
-        elif name.startswith("stepwise_") and name[len("stepwise_") :] in step_kinds:
-            stats = step_kinds[name[len("stepwise_") :]]
-            correct, total = stats["correct"], stats["total"]
+        got = counts(name, details)
+        if got is not None:
+            low, high = wilson(*got)
+            out[name] = {"correct": got[0], "total": got[1], "score": score, "ci95": [round(low, 4), round(high, 4)]}
+    return out
+
+
+def markdown(summary: dict[str, float], details: dict, title: str = "kg2tool eval") -> str:
+    """Markdown tables: every summary score with its counts and 95% Wilson interval, then the executable rows by
+    pattern."""
+    lines = [f"# {title}", "", "| category / metric | correct | total | score | 95% CI (Wilson) |",
+             "|---|---:|---:|---:|---:|"]  # fmt: skip
+    exec_overall = details.get("exec", {}).get("overall", {})
+    step_kinds = details.get("stepwise", {}).get("by_kind", {})
+    cis = intervals(summary, details)
+    for name, score in summary.items():
+        ci = cis.get(name)
+        if ci is None:
+            lines.append(f"| {name} |  |  | {_pct(score)} |  |")
         else:
-            correct = total = ""
-        lines.append(f"| {name} | {correct} | {total} | {_pct(score)} |")
+            low, high = ci["ci95"]
+            lines.append(f"| {name} | {ci['correct']} | {ci['total']} | {_pct(score)} | {_pct(low)} - {_pct(high)} |")
     by_pattern = details.get("exec", {}).get("by_pattern")
     if by_pattern:
         lines += [
@@ -338,6 +363,7 @@ def write_reports(
     results = "".join(json.dumps(r, ensure_ascii=False, default=str) + "\n" for r in rows)
     write_atomic(out / "results.jsonl", results, what="the eval results")
     write_atomic(out / "summary.json", dump(summary), what="the eval summary")
+    details = {**details, "intervals": intervals(summary, details)}
     write_atomic(out / "details.json", dump(details), what="the eval details")
     write_atomic(out / "report.md", markdown(summary, details, title), what="the eval report")
     paths = [out / name for name in REPORT_FILES[:4]]
@@ -353,7 +379,15 @@ def write_reports(
     return paths
 
 
-def format_table(summary: dict[str, float]) -> str:
-    """A fixed-width terminal table of the summary."""
+def format_table(summary: dict[str, float], details: dict | None = None) -> str:
+    """A fixed-width terminal table of the summary; with `details`, each score's count and 95% Wilson interval."""
     width = max([len(n) for n in summary] + [8])
-    return "\n".join(f"{name:<{width}}  {_pct(score):>7}" for name, score in summary.items())
+    cis = intervals(summary, details) if details else {}
+    lines = []
+    for name, score in summary.items():
+        line = f"{name:<{width}}  {_pct(score):>7}"
+        if name in cis:
+            ci = cis[name]
+            line += f"  {ci['correct']:>5}/{ci['total']:<5}  95% CI {_pct(ci['ci95'][0])} - {_pct(ci['ci95'][1])}"
+        lines.append(line)
+    return "\n".join(lines)

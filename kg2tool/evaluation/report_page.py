@@ -97,7 +97,7 @@ def _decoded_turns(row: dict) -> list[Turn]:
 
 def _ast_item(row: dict, expected: Expected) -> tuple[list[Turn], list[Turn], str, str]:
     gold = expected.rows.get(str(row.get("kg2tool_id")))
-    entry = expected.bfcl.get(row["id"])
+    entry = expected.bfcl.get(row.get("id", ""))
     if gold is not None:
         question = turns_from_messages(_prefix(gold["messages"]))
         want = turns_from_messages(_first_answer(gold["messages"]))
@@ -145,7 +145,7 @@ def item(row: dict, expected: Expected) -> Item:
     """One result row (``kind`` ast, exec or step) as a page item."""
     kind = row.get("kind", "ast")
     ok = _passed(row)
-    gold = expected.rows.get(str(row["id"]).split("#")[0]) if kind != "ast" else None
+    gold = expected.rows.get(str(row.get("id", "")).split("#")[0]) if kind != "ast" else None
     note = ""
     if kind == "ast":
         want, got, summary, shape = _ast_item(row, expected)
@@ -166,7 +166,7 @@ def item(row: dict, expected: Expected) -> Item:
         )
     columns = [Column("produced", got)] if ok else [Column("expected", want), Column("produced", got)]
     facets = {"kind": kind, "category": row.get("category", ""), "shape": shape, "result": "pass" if ok else "fail"}
-    return Item(str(row["id"]), summary, facets, columns, status="pass" if ok else "fail", note=note)
+    return Item(str(row.get("id", "")), summary, facets, columns, status="pass" if ok else "fail", note=note)
 
 
 def items(rows: list[dict], expected: Expected, limit: int = MAX_ITEMS) -> tuple[list[Item], str]:
