@@ -18,7 +18,20 @@ from .candidate import Candidate, ShardStats
 from .dialogue import DialogueBuilder
 from .lexicon import derive_lexicon, load_lexicon
 from .paraphrase import ParaphraseConfig
-from .plans import Compare, Node, Parallel, anchors, execute, plan_to_json, relation_path, topic
+from .plans import (
+    Anchor,
+    Attr,
+    Compare,
+    Count,
+    Node,
+    Parallel,
+    Project,
+    anchors,
+    execute,
+    plan_to_json,
+    relation_path,
+    topic,
+)
 from .preference import PairMaker
 from .render import Renderer
 from .tools import OPERATORS, ToolError, ToolSet
@@ -145,6 +158,8 @@ class Synthesizer:
         if plan is None:
             return None, "sampling_failed"
         category = CATEGORY[shape]
+        if self.kinds_known and mixed_kinds(plan, self.lexicon.kind_of):
+            return None, "mixed_kinds"
         gold, per_item = gold_answers(self.kg, plan)
         if category != "irrelevance" and not gold:
             return None, "empty_answer"
@@ -294,3 +309,27 @@ def says_no_kind(question: str, names: list[str]) -> bool:
     for name in sorted(names, key=len, reverse=True):
         question = question.replace(name, " ")
     return bool(_VAGUE.search(question))
+
+
+def _one_hop(node: Node) -> tuple[str, int] | None:
+    """(relation, anchor) of a one-hop branch (`Project`, or the `Count`/`Attr` of one), else None."""
+    inner = node.child if isinstance(node, Count) else node
+    if isinstance(inner, Project) and isinstance(inner.child, Anchor):
+        return f"{inner.rel}{'^' if inner.inverse else ''}", inner.child.eid
+    if isinstance(inner, Attr):
+        return inner.attr, inner.child.eid
+    return None
+
+
+def mixed_kinds(node: Node, kind_of) -> bool:
+    """True when sibling branches that use one relation start from anchors of different kinds (a film and a person:
+    "the vehicles of Return of the Jedi or Anakin Skywalker", "which appears in more films, Palpatine or Naboo
+    Royal Starship?")."""
+    kids = node.items if isinstance(node, Compare) else getattr(node, "children", ())
+    by_relation: dict[str, set[str]] = {}
+    for hop in filter(None, map(_one_hop, kids)):
+        by_relation.setdefault(hop[0], set()).add(kind_of(hop[1]))
+    if any(len(k) > 1 for k in by_relation.values()):
+        return True
+    subs = kids or ((node.child,) if isinstance(node, (Project, Count, Attr)) else ())
+    return any(mixed_kinds(k, kind_of) for k in subs)
