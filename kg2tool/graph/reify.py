@@ -11,23 +11,28 @@ Rules, applied after the pass over the triples and before kg2tool.graph.hygiene'
   that is no opaque id (kg2tool.graph.hygiene.is_opaque_id), is not the node itself and is no candidate itself.
 - A node is a *candidate* when it has at least two distinct participants and no usable name of its own: no label
   and an opaque id as its local name (a Wikidata statement id, a number), or a *record label* that only restates
-  its participants (it contains the label of a participant, and what is left after taking out every participant's
-  label is punctuation, numbers and words of its class and link labels: "Physics 1901, Wilhelm Conrad Röntgen",
-  "ABN AMRO Bank N.V. legal address"). Blank nodes are not folded (they are skipped when the graph is read).
+  its participants (it has the leading words of a participant's label, and the words left are numbers and words
+  of its class and link labels: "Physics 1901, Wilhelm Conrad Röntgen", "ABN AMRO Bank N.V. legal address"). A
+  class is folded as a whole (below), so an instance named otherwise ("Citibank, N.A headquarters address" for the
+  participant "Citibank, N.A. US-DE") goes with it. Blank nodes are not folded (they are skipped when the graph is
+  read).
 - Candidates are grouped by class: the node's most specific type (the one with the fewest instances in the graph,
   ties by IRI), or, for untyped nodes, the sorted set of their roles. A class is folded when at least half of its
-  instances are candidates (a consistent shape, not a few odd nodes); untyped groups need two nodes.
-- The *owner* role of a group is its link into the node with the most distinct participants (the laureate that
-  `laureateAward` points from, the company of `hasLegalAddress`), else its outgoing role with the most distinct
-  participants (the `person` of a film role); ties by role key. Each other role gets one composed relation from
-  the owner to it; a pair whose two ends are the same entity is left out, and so is a composed relation whose
-  edges are all already in a relation of the graph (Star Wars' `film` from a character) or equal to an earlier
-  composed relation of the group.
+  instances are candidates (a consistent shape, not a few odd nodes), with every instance that has two
+  participants; untyped groups need two nodes. Within a class, nodes are grouped by the links that point into them.
+- The *owner* role of a group is a link into the node (the laureate that `laureateAward` points from, the company
+  of `hasLegalAddress`), else an outgoing role (the `person` of a film role): the one present in the most nodes of
+  the group, then the one with the most distinct participants; ties by role key. Another link into the node whose
+  label shares a word with the class label is an owner too (a node that is both a legal and a headquarters
+  address). Each role that is no owner gets one composed relation from each owner to it; a pair whose two ends are
+  the same entity is left out, and so is a composed relation whose pairs are all facts of one relation of the
+  graph already (Star Wars' `film` from a character to a film).
 - Names: the composed label is `<prefix> <role label>`, where the prefix is the owner's link label when it points
   into the node and shares a word with the class label ("legal address", "laureate award"), else the class label
   ("film role"); a leading has/is of a predicate label is dropped and a word the two parts share at the seam is
-  said once ("laureate award" + "award file" -> "laureate award file"). The lexicon (kg2tool.synth.lexicon)
-  words it like any other label.
+  said once ("laureate award" + "award file" -> "laureate award file"). Composed relations with the same label
+  (the same link through two classes: a physical and a street address) are one relation, under the first IRI. The
+  lexicon (kg2tool.synth.lexicon) words it like any other label.
 - IRIs, so that the dataset's lexicon and load report say what was folded:
   `urn:kg2tool:fold?class=<C>&from=<owner role>&to=<role>` for a relation and `...&attr=<P>` for an attribute,
   each value percent-encoded; a role is a predicate IRI, prefixed with `^` when the link points into the node; `C`
@@ -123,26 +128,36 @@ class _Adjacency:
                     self.links[o][(p, True)].add(s)
 
 
+def _tokens(text: str) -> list[str]:
+    return re.findall(r"[^\W_]+", text.lower())
+
+
 def _is_record_label(text: str, parts: Iterable[str], allowed: set[str]) -> bool:
-    """True when `text` restates participant labels `parts`: it contains one, and what is left without them is
-    only punctuation, numbers and `allowed` words (at least one word or a second participant)."""
-    low = text.lower()
-    found = 0
-    for part in sorted({p.lower() for p in parts if len(p) >= 2}, key=len, reverse=True):
-        if part in low:
-            low = low.replace(part, " ")
+    """True when `text` restates participant labels `parts`: a participant is *found* when the leading words of its
+    label, at least half of them, are all in `text` ("Citibank, N.A. US-DE" in "Citibank, N.A headquarters
+    address") and `text` has other words (a bank is no record of its "<bank> date established"); what is left
+    without the found participants' words must be numbers and `allowed` words only, with two participants found or
+    at least one allowed word."""
+    words = set(_tokens(text))
+    found, used = 0, set()
+    for part in set(parts):
+        toks = _tokens(part)
+        lead = 0
+        while lead < len(toks) and toks[lead] in words:
+            lead += 1
+        if toks and 2 * lead >= len(toks) and not words <= set(toks):  # a name the participant extends is no record
             found += 1
-    if not found:
-        return False
-    rest = [w for w in re.findall(r"[^\W\d_]+", low)]
-    if any(w not in allowed and w not in _FILLER for w in rest):
+            used.update(toks[:lead])
+    rest = [w for w in words - used if not w.isdigit()]
+    if not found or any(w not in allowed and w not in _FILLER for w in rest):
         return False
     return found >= 2 or any(w in allowed for w in rest)
 
 
-def _candidates(adj: _Adjacency, iri, label, named, types, type_label, pred_label) -> dict:
-    """node -> {role: participants} of every candidate (see the module docstring)."""
-    out = {}
+def _candidates(adj: _Adjacency, iri, label, named, types, type_label, pred_label) -> tuple[dict, dict]:
+    """node -> {role: participants} of every candidate, and of every other typed node with two participants (the
+    rest of a class that may be folded as a whole; see the module docstring)."""
+    out, shaped = {}, {}
     for n, roles in adj.links.items():
         if not any(not into for _, into in roles):
             continue  # a node with no edge of its own is a plain object
@@ -151,44 +166,65 @@ def _candidates(adj: _Adjacency, iri, label, named, types, type_label, pred_labe
         if len({m for ms in parts.values() for m in ms}) < 2:
             continue
         text = label(n)
-        if not text:
-            if is_opaque_id(local_part(iri(n))):
-                out[n] = parts
-            continue
-        allowed = {w for t in types.get(n, ()) for w in words_of(type_label(t))}
-        allowed |= {w for p, _ in parts for w in words_of(pred_label(p))}
-        if _is_record_label(text, [label(m) for ms in parts.values() for m in ms], allowed):
+        if not text and is_opaque_id(local_part(iri(n))):
             out[n] = parts
-    return out
+        elif text and _is_record_label(
+            text, [label(m) for ms in parts.values() for m in ms], _allowed(n, parts, types, type_label, pred_label)
+        ):
+            out[n] = parts
+        elif types.get(n):
+            shaped[n] = parts
+    return out, shaped
 
 
-def _groups(cands: dict, types: dict) -> dict:
-    """Candidates by (class key, the roles that link into the node): the class key is the most specific type IRI
-    or, for an untyped node, its sorted roles; only classes folded as a whole (see the module docstring). In
+def _allowed(n, parts: dict, types: dict, type_label, pred_label) -> set[str]:
+    """The words a record label may have beside its participants' labels: those of its class and link labels."""
+    got = {w for t in types.get(n, ()) for w in words_of(type_label(t))}
+    return got | {w for p, _ in parts for w in words_of(pred_label(p))}
+
+
+def _groups(cands: dict, shaped: dict, types: dict) -> dict:
+    """The folded nodes by (class key, the roles that link into the node): the class key is the most specific type
+    IRI or, for an untyped node, its sorted roles. A class is folded when at least half of its instances are
+    candidates, with every instance that has two participants; an untyped group when it has two candidates.
+    Participants that are folded themselves are left out (a node left with fewer than two is not folded). In
     sorted key order."""
     count = Counter(t for ts in types.values() for t in ts)
-    by_class: dict = defaultdict(list)
-    for n, parts in cands.items():
+
+    def cls(n):
         ts = types.get(n)
-        by_class[min(ts, key=lambda t: (count[t], t)) if ts else tuple(sorted(parts))].append(n)
+        return min(ts, key=lambda t: (count[t], t)) if ts else tuple(sorted(cands[n]))
+
+    by_class: dict = defaultdict(list)
+    for n in cands:
+        by_class[cls(n)].append(n)
+    keep = {
+        k for k, nodes in by_class.items() if len(nodes) >= 2 and (isinstance(k, tuple) or 2 * len(nodes) >= count[k])
+    }
+    members = {n: parts for n, parts in cands.items() if cls(n) in keep}
+    members |= {n: parts for n, parts in shaped.items() if cls(n) in keep}
     groups: dict = defaultdict(list)
-    for key, nodes in by_class.items():
-        if len(nodes) >= 2 and (isinstance(key, tuple) or 2 * len(nodes) >= count[key]):
-            for n in nodes:
-                groups[(key, tuple(sorted(r for r in cands[n] if r[1])))].append(n)
+    for n in list(members):
+        key = cls(n)
+        parts = {r: ms - members.keys() for r, ms in members[n].items()}
+        parts = {r: ms for r, ms in parts.items() if ms}
+        if len({m for ms in parts.values() for m in ms}) >= 2:
+            cands[n] = parts
+            groups[(key, tuple(sorted(r for r in parts if r[1])))].append(n)
     return {k: groups[k] for k in sorted(groups, key=lambda k: (isinstance(k[0], tuple), str(k)))}
 
 
 def _owner(nodes: list, cands: dict) -> tuple:
-    """The owner role of a group: the link into the node with the most distinct participants, else the outgoing
-    role with the most; ties by role key."""
+    """The owner role of a group and all its roles in order: links into the node first, then the role present in
+    the most nodes, then the one with the most distinct participants; ties by role key."""
     distinct: dict = defaultdict(set)
+    present: Counter = Counter()
     for n in nodes:
         for r, ms in cands[n].items():
             distinct[r] |= ms
-    return min(distinct, key=lambda r: (not r[1], -len(distinct[r]), r)), sorted(
-        distinct, key=lambda r: (-len(distinct[r]), r)
-    )
+            present[r] += 1
+    roles = sorted(distinct, key=lambda r: (not r[1], -present[r], -len(distinct[r]), r))
+    return roles[0], roles
 
 
 def fold_reified(
@@ -209,16 +245,8 @@ def fold_reified(
     def named(m) -> bool:
         return bool(label(m)) or not is_opaque_id(local_part(iri(m)))
 
-    cands = _candidates(adj, iri, label, named, types, type_label, pred_label)
-    # a participant that is a candidate itself is no participant: re-check the node without it
-    for n in list(cands):
-        parts = {r: ms - cands.keys() for r, ms in cands[n].items()}
-        parts = {r: ms for r, ms in parts.items() if ms}
-        if len({m for ms in parts.values() for m in ms}) < 2:
-            del cands[n]
-        else:
-            cands[n] = parts
-    groups = _groups(cands, types)
+    cands, shaped = _candidates(adj, iri, label, named, types, type_label, pred_label)
+    groups = _groups(cands, shaped, types)  # the members' participants are written into `cands`
     out = Folded()
     for nodes in groups.values():
         out.nodes.update(nodes)
@@ -230,14 +258,23 @@ def fold_reified(
     made: dict = {}
     for (key, _), nodes in groups.items():
         _fold_group(key, nodes, cands, rel_edges, made, (type_label, pred_label), attr_subjects)
-    taken: dict[str, int] = {}
+    by_label: dict = {}
     for new in made.values():  # in order of first sight: groups, then roles, then attributes
-        new.label = _unique(new.label, taken)
-        if isinstance(new, FoldedRelation):
-            new.pairs = sorted(new.pairs)
-            out.relations.append(new)
-        else:
-            out.attributes.append(new)
+        first = by_label.setdefault((type(new), new.label), new)
+        if first is not new:  # the same words through another class (a physical and a street address): one relation
+            if isinstance(new, FoldedRelation):
+                first.pairs = set(first.pairs) | set(new.pairs)
+            elif new.source == first.source:
+                first.owner_of.update({n: a for n, a in new.owner_of.items() if n not in first.owner_of})
+            else:
+                new.label = f"{new.label} ({' '.join(words_of(local_part(new.source)))})"
+                out.attributes.append(new)
+            continue
+        (out.relations if isinstance(new, FoldedRelation) else out.attributes).append(new)
+    # a composed relation whose every pair is already a fact of one relation of the graph says nothing new
+    out.relations = [r for r in out.relations if not any(all(pr in e for pr in r.pairs) for e in rel_edges.values())]
+    for rel in out.relations:
+        rel.pairs = sorted(rel.pairs)
     return out
 
 
@@ -251,31 +288,53 @@ def _prefix(key, owner: tuple, type_label, pred_label) -> tuple[list[str], str]:
     return cls or _said(pred_label(owner[0])), " ".join(cls) or "record"
 
 
+def _owners(key, nodes, cands, type_label, pred_label) -> tuple[list, list]:
+    """The owner roles of a group and all its roles: the owner (`_owner`), and beside it every other link into the
+    node that names it as well (its label shares a word with the class label: a node that is both a company's
+    legal and its headquarters address)."""
+    owner, roles = _owner(nodes, cands)
+    cls = set(words_of(type_label(key))) if not isinstance(key, tuple) else set()
+    naming = [r for r in roles if r[1] and r != owner and set(_said(pred_label(r[0]))) & cls]
+    return [owner] + (naming if owner[1] and set(_said(pred_label(owner[0]))) & cls else []), roles
+
+
 def _fold_group(key, nodes, cands, rel_edges, made: dict, names, attr_subjects) -> None:
     """The composed relations and moved attributes of one group, added to `made` by IRI (a relation or attribute
     another group of the same class made too gets their pairs or nodes together)."""
     type_label, pred_label = names
-    owner, roles = _owner(nodes, cands)
-    prefix, cls_text = _prefix(key, owner, type_label, pred_label)
+    owners, roles = _owners(key, nodes, cands, type_label, pred_label)
     cls_iri = quote(key if not isinstance(key, tuple) else "", safe="")
-    base = f"{FOLD_PREFIX}?class={cls_iri}&from={quote(_role_iri(owner), safe='')}"
-    owner_words = " ".join(_said(pred_label(owner[0])))
-    seen: list[set] = []
-    for role in roles:
-        if role == owner:
-            continue
-        pairs = {(a, b) for n in nodes for a in cands[n].get(owner, ()) for b in cands[n].get(role, ()) if a != b}
-        if not pairs or pairs in seen or any(all(pr in e for pr in pairs) for e in rel_edges.values()):
-            continue
-        seen.append(pairs)
-        iri = f"{base}&to={quote(_role_iri(role), safe='')}"
-        if iri in made:
-            made[iri].pairs = set(made[iri].pairs) | pairs
-            continue
-        said = " ".join(_said(pred_label(role[0])))
-        desc = f"Through a {cls_text}: the {said} of each {cls_text} whose {owner_words} is the given entity"
-        made[iri] = FoldedRelation(iri, _join(prefix, _said(pred_label(role[0]))), desc, pairs)
-    # 1:1 values: a node with exactly one owner that owns no other node of the group
+    for owner in owners:
+        prefix, cls_text = _prefix(key, owner, type_label, pred_label)
+        base = f"{FOLD_PREFIX}?class={cls_iri}&from={quote(_role_iri(owner), safe='')}"
+        owner_words = " ".join(_said(pred_label(owner[0])))
+        whose = (
+            f"of the given entity's {owner_words}"
+            if owner[1]
+            else f"of each {cls_text} whose {owner_words} is the given entity"
+        )
+        seen: list[set] = []
+        for role in roles:
+            if role in owners:
+                continue
+            pairs = {(a, b) for n in nodes for a in cands[n].get(owner, ()) for b in cands[n].get(role, ()) if a != b}
+            if not pairs or pairs in seen:
+                continue
+            seen.append(pairs)
+            iri = f"{base}&to={quote(_role_iri(role), safe='')}"
+            if iri in made:
+                made[iri].pairs = set(made[iri].pairs) | pairs
+                continue
+            said = " ".join(_said(pred_label(role[0])))
+            desc = f"Through a {cls_text}: the {said} {whose}"
+            made[iri] = FoldedRelation(iri, _join(prefix, _said(pred_label(role[0]))), desc, pairs)
+        _move_values(nodes, cands, owner, base, (prefix, cls_text), made, pred_label, attr_subjects)
+
+
+def _move_values(nodes, cands, owner, base: str, said: tuple, made: dict, pred_label, attr_subjects) -> None:
+    """The attributes of one owner role: values of a node with exactly one owner that owns no other node of the
+    group (1:1), added to `made` by IRI."""
+    prefix, cls_text = said
     owned = Counter(a for n in nodes for a in cands[n].get(owner, ()))
     one = {n: next(iter(cands[n][owner])) for n in nodes if len(cands[n].get(owner, ())) == 1}
     one = {n: a for n, a in one.items() if owned[a] == 1}
@@ -287,15 +346,8 @@ def _fold_group(key, nodes, cands, rel_edges, made: dict, names, attr_subjects) 
         if iri in made:
             made[iri].owner_of.update(owner_of)
             continue
-        desc = f"The {' '.join(_said(pred_label(p)))} of the entity's {cls_text}"
+        desc = f"The {' '.join(_said(pred_label(p)))} of the entity's {' '.join(prefix) or cls_text}"
         made[iri] = FoldedAttribute(iri, _join(prefix, _said(pred_label(p))), desc, p, owner_of)
-
-
-def _unique(label: str, taken: dict) -> str:
-    """`label`, or `label 2`, `label 3`... when an earlier composed relation or attribute has it."""
-    k = taken.get(label, 0) + 1
-    taken[label] = k
-    return label if k == 1 else f"{label} {k}"
 
 
 __all__ = ["FOLD_PREFIX", "Folded", "FoldedAttribute", "FoldedRelation", "fold_reified", "words_of"]

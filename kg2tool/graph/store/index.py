@@ -85,7 +85,8 @@ class IndexBuilder:
         self.lang = lang
         self.rules = predicates or PredicateRules()
         self.schema_skipped = 0
-        self.tidy_stats: dict = {"opaque_nodes_skipped": 0, "link_relations": 0, "reified_nodes_folded": 0, "folded": []}
+        self.tidy_stats: dict = {"opaque_nodes_skipped": 0, "link_relations": 0}
+        self.tidy_stats |= {"reified_nodes_folded": 0, "folded": []}
         self.ids: dict[str, int] = {}  # IRI -> provisional id, in order of first sight
         self.rels: dict[str, tuple[array, array]] = {}  # predicate -> (subjects, objects) provisional ids
         self.best: list[dict[int, tuple]] = [{}, {}, {}]  # label / (unused) / description: pid -> (key, text)
