@@ -11,11 +11,11 @@ Rules, applied after the pass over the triples and before kg2tool.graph.hygiene'
   that is no opaque id (kg2tool.graph.hygiene.is_opaque_id), is not the node itself and is no candidate itself.
 - A node is a *candidate* when it has at least two distinct participants and no usable name of its own: no label
   and an opaque id as its local name (a Wikidata statement id, a number), or a *record label* that only restates
-  its participants (it has the leading words of a participant's label, and the words left are numbers and words
-  of its class and link labels: "Physics 1901, Wilhelm Conrad Röntgen", "ABN AMRO Bank N.V. legal address"). A
-  class is folded as a whole (below), so an instance named otherwise ("Citibank, N.A headquarters address" for the
-  participant "Citibank, N.A. US-DE") goes with it. Blank nodes are not folded (they are skipped when the graph is
-  read).
+  its participants (it has the words of a participant's label, and the words left are numbers and words of its
+  class and link labels: "Physics 1901, Wilhelm Conrad Röntgen", "ABN AMRO Bank N.V. legal address"), for a typed
+  node only (a class can be checked for a consistent shape). A class is folded as a whole (below), so an instance
+  named otherwise ("Citibank, N.A headquarters address" for the participant "Citibank, N.A. US-DE") goes with it.
+  Blank nodes are not folded (they are skipped when the graph is read).
 - Candidates are grouped by class: the node's most specific type (the one with the fewest instances in the graph,
   ties by IRI), or, for untyped nodes, the sorted set of their roles. A class is folded when at least half of its
   instances are candidates (a consistent shape, not a few odd nodes), with every instance that has two
@@ -133,11 +133,11 @@ def _tokens(text: str) -> list[str]:
 
 
 def _is_record_label(text: str, parts: Iterable[str], allowed: set[str]) -> bool:
-    """True when `text` restates participant labels `parts`: a participant is *found* when the leading words of its
-    label, at least half of them, are all in `text` ("Citibank, N.A. US-DE" in "Citibank, N.A headquarters
-    address") and `text` has other words (a bank is no record of its "<bank> date established"); what is left
-    without the found participants' words must be numbers and `allowed` words only, with two participants found or
-    at least one allowed word."""
+    """True when `text` restates participant labels `parts`: a participant is *found* when the words of its label
+    are all in `text`, or for a label of three words or more, its leading words, at least half of them, with no
+    number left out ("Citibank, N.A. US-DE" in "Citibank, N.A headquarters address"), and `text` has other words
+    (a bank is no record of its "<bank> date established"). What is left without the found participants' words
+    must be numbers and `allowed` words only, with two participants found or at least one allowed word."""
     words = set(_tokens(text))
     found, used = 0, set()
     for part in set(parts):
@@ -145,7 +145,10 @@ def _is_record_label(text: str, parts: Iterable[str], allowed: set[str]) -> bool
         lead = 0
         while lead < len(toks) and toks[lead] in words:
             lead += 1
-        if toks and 2 * lead >= len(toks) and not words <= set(toks):  # a name the participant extends is no record
+        whole = lead == len(toks) or (
+            len(toks) >= 3 and 2 * lead >= len(toks) and not any(t.isdigit() for t in toks[lead:])
+        )
+        if toks and whole and not words <= set(toks):  # a name the participant extends is no record
             found += 1
             used.update(toks[:lead])
     rest = [w for w in words - used if not w.isdigit()]
@@ -168,8 +171,14 @@ def _candidates(adj: _Adjacency, iri, label, named, types, type_label, pred_labe
         text = label(n)
         if not text and is_opaque_id(local_part(iri(n))):
             out[n] = parts
-        elif text and _is_record_label(
-            text, [label(m) for ms in parts.values() for m in ms], _allowed(n, parts, types, type_label, pred_label)
+        elif (
+            text
+            and types.get(n)
+            and _is_record_label(
+                text,
+                [label(m) for ms in parts.values() for m in ms],
+                _allowed(n, parts, types, type_label, pred_label),
+            )
         ):
             out[n] = parts
         elif types.get(n):
