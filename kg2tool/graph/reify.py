@@ -9,7 +9,9 @@ Rules, applied after the pass over the triples and before kg2tool.graph.hygiene'
 - A *participant* of a node is a named entity linked to it in either direction: the object of one of its relation
   edges (role `P`) or the subject of an edge pointing to it (role `^P`). A named entity has a label or a local name
   that is no opaque id (kg2tool.graph.hygiene.is_opaque_id), is not the node itself and is no candidate itself.
-- A node is a *candidate* when it has at least two distinct participants and no usable name of its own: no label
+- A node is a *candidate* when it has at least two distinct participants, is the object of each link predicate
+  pointing to it from one entity at most (a thing many people `work at` is shared, not one fact), and has no
+  usable name of its own: no label
   and an opaque id as its local name (a Wikidata statement id, a number), or a *record label* that only restates
   its participants (it has the words of a participant's label, and the words left are numbers and words of its
   class and link labels: "Physics 1901, Wilhelm Conrad Röntgen", "ABN AMRO Bank N.V. legal address"), for a typed
@@ -169,10 +171,12 @@ def _candidates(adj: _Adjacency, iri, label, named, types, type_label, pred_labe
         if len({m for ms in parts.values() for m in ms}) < 2:
             continue
         text = label(n)
-        if not text and is_opaque_id(local_part(iri(n))):
+        shared = any(into and len(ms) > 1 for (_, into), ms in roles.items())  # an office many people work at
+        if not shared and not text and is_opaque_id(local_part(iri(n))):
             out[n] = parts
         elif (
-            text
+            not shared
+            and text
             and types.get(n)
             and _is_record_label(
                 text,
@@ -181,7 +185,7 @@ def _candidates(adj: _Adjacency, iri, label, named, types, type_label, pred_labe
             )
         ):
             out[n] = parts
-        elif types.get(n):
+        if n not in out and types.get(n):
             shaped[n] = parts
     return out, shaped
 
