@@ -78,6 +78,26 @@ def test_store_is_the_same_graph_and_is_reused(tmp_path, small_file):
     assert again.names[3] == kg.names[3]
 
 
+def test_store_folds_reified_nodes_as_the_in_memory_load(tmp_path):
+    from test_reify import roles_ttl
+
+    from kg2tool.graph.model import PredicateRules
+
+    path = tmp_path / "roles.ttl"
+    path.write_text(roles_ttl(), encoding="utf-8")
+    kg = open_store(tmp_path / "st", [path], log=quiet)
+    same_graph(load_graph([path]), kg)
+    assert kg.stats.reified_nodes_folded > 0 and kg.stats.folded
+    # --no-fold is part of what the store was built with: the same store is refused, a new one is today's graph
+    off = PredicateRules(fold=False)
+    with pytest.raises(UsageError, match="--no-fold"):
+        open_store(tmp_path / "st", [path], log=quiet, predicates=off)
+    plain = open_store(tmp_path / "st2", [path], log=quiet, predicates=off)
+    same_graph(load_graph([path], predicates=off), plain)
+    assert plain.stats.folded == [] and not [i for i in plain.relations if i.startswith("urn:kg2tool:fold")]
+    assert "film role character" in {r.label for r in kg.relations.values()}
+
+
 def test_changed_graph_file_is_refused_then_rebuilt(tmp_path):
     g = tmp_path / "g.ttl"
     g.write_text(make_small_graph(30), encoding="utf-8")

@@ -58,6 +58,9 @@ def _add_data_options(p: argparse.ArgumentParser) -> None:
                    "rdfs:subClassOf, foaf:page, ...; skipped or made URLs by default); repeatable")  # fmt: skip
     p.add_argument("--exclude-predicate", action="append", default=None, metavar="IRI",
                    help="never use this predicate (no relation, no attribute); repeatable")  # fmt: skip
+    p.add_argument("--no-fold", action="store_true",
+                   help="keep reified n-ary nodes (film roles, award records, addresses) as they are instead of "
+                   "folding them into relations between their participants (config key fold: false)")  # fmt: skip
     p.add_argument("--config", default=None, help="YAML file with SynthConfig fields; flags override it")
     p.add_argument("--templates", default=None, help="folder of question templates (default: the bundled ones)")
     p.add_argument("--lexicon", default=None, metavar="FILE",
@@ -173,6 +176,8 @@ def build_config(args):
         cfg.min_support = args.min_support
     if args.lexicon is not None:
         cfg.lexicon = args.lexicon
+    if args.no_fold:
+        cfg.fold = False
     if args.max_answers is not None:
         cfg.walk.max_answers = args.max_answers
     if args.only:
@@ -277,14 +282,15 @@ def _card_meta(args: argparse.Namespace, parser: argparse.ArgumentParser) -> dic
     return meta
 
 
-def predicate_rules(args: argparse.Namespace):
-    """The `PredicateRules` of --include-predicate / --exclude-predicate, or None when neither is given. UsageError
-    for an IRI named by both or one that is not an absolute IRI."""
+def predicate_rules(args: argparse.Namespace, fold: bool = True):
+    """The `PredicateRules` of --include-predicate / --exclude-predicate and `fold` (False: --no-fold or the config's
+    `fold: false`), or None for the defaults. UsageError for an IRI named by both or one that is not an absolute
+    IRI."""
     from ..common.errors import UsageError
     from ..graph.model import PredicateRules
 
     include, exclude = set(args.include_predicate or ()), set(args.exclude_predicate or ())
-    if not include and not exclude:
+    if not include and not exclude and fold:
         return None
     for iri in sorted(include | exclude):
         if ":" not in iri or any(c.isspace() for c in iri):
@@ -292,7 +298,7 @@ def predicate_rules(args: argparse.Namespace):
     both = include & exclude
     if both:
         raise UsageError(f"{', '.join(sorted(both))}: given to both --include-predicate and --exclude-predicate")
-    return PredicateRules(include=frozenset(include), exclude=frozenset(exclude))
+    return PredicateRules(include=frozenset(include), exclude=frozenset(exclude), fold=fold)
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
@@ -300,7 +306,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from ..synth.pipeline import run_synth
 
     cfg = build_config(args)
-    predicates = predicate_rules(args)
+    predicates = predicate_rules(args, fold=cfg.fold)
     run_synth(
         args.graph,
         args.out,

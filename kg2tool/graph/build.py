@@ -7,6 +7,8 @@ Rules:
 - Schema and axiom predicates (owl:sameAs, rdfs:subClassOf, ...) are skipped, link predicates (foaf:page,
   schema:image, ...) and link-only relations become URL string attributes, unlabeled nodes with
   opaque ids are dropped (kg2tool.graph.hygiene; `PredicateRules` from --include/--exclude-predicate override).
+- Before that, reified n-ary nodes (a film role, an award record, an address) are folded into composed relations
+  between their named participants (kg2tool.graph.reify; off with `PredicateRules(fold=False)`, `--no-fold`).
 - Blank nodes get random ids from the parser, which would break determinism and cannot be named by a user;
   triples that touch them are skipped and counted in `LoadStats`.
 - Names: the preferred label (rdfs:label, skos:prefLabel, schema:name; language by `lang`, then untagged, then
@@ -39,6 +41,7 @@ from .model import (
 )
 from .names import clean_text, entity_name_from_iri, lang_rank, pick_texts, readable_local_name
 from .parse import parse_files
+from .reify import fold_reified
 
 _INTEGER_TYPES = {
     "integer", "int", "long", "short", "byte", "nonNegativeInteger", "positiveInteger",
@@ -142,6 +145,38 @@ def _collect(rdf, lang: str, stats: LoadStats, rules: PredicateRules) -> _Triple
             continue
         rel_edges[p].add((s, o))
     return got
+
+
+def _fold(got: _Triples, stats: LoadStats) -> None:
+    """Fold reified n-ary nodes into composed relations and attributes (kg2tool.graph.reify), in place: the
+    nodes' edges and values are dropped, the composed ones added with their labels and descriptions."""
+    tables = (got.attr_vals, got.str_attr_lang)
+    subjects = {p: set(by_s) for table in tables for p, by_s in table.items()}
+    folded = fold_reified(
+        got.rel_edges, str, lambda n: got.best("label", n), got.type_links,
+        lambda t: got.best("label", t) or readable_local_name(t),
+        lambda p: got.best("label", p) or readable_local_name(p), subjects,
+    )  # fmt: skip
+    if not folded.nodes:
+        return
+    got.rel_edges = defaultdict(set, {p: set(v) for p, v in folded.edges.items()})
+    for rel in folded.relations:
+        got.rel_edges[rel.iri] = set(rel.pairs)
+    for new in folded.relations + folded.attributes:
+        got.texts["label"][new.iri] = [(new.label, None)]
+        got.texts["desc"][new.iri] = [(new.description, None)]
+    for attr in folded.attributes:
+        for table in tables:
+            src = table.get(attr.source, {})
+            for node, owner in sorted(attr.owner_of.items()):
+                if node in src:
+                    table[attr.iri][owner].extend(src[node])
+    for table in tables:
+        for by_s in table.values():
+            for node in folded.nodes & by_s.keys():
+                del by_s[node]
+    stats.reified_nodes_folded = len(folded.nodes)
+    stats.folded = [new.iri for new in folded.relations + folded.attributes]
 
 
 def _tidy(got: _Triples, stats: LoadStats, rules: PredicateRules) -> None:
@@ -259,6 +294,8 @@ def build_graph(
     stats = LoadStats(files=[str(f) for f in files])
     rules = predicates or PredicateRules()
     got = _collect(rdf, lang, stats, rules)
+    if rules.fold:
+        _fold(got, stats)
     _tidy(got, stats, rules)
     entities = _entities(got)
     index = {iri: i for i, iri in enumerate(entities)}

@@ -91,6 +91,7 @@ class PredicateRules:
 
     include: frozenset = frozenset()
     exclude: frozenset = frozenset()
+    fold: bool = True  # fold reified n-ary nodes into composed relations (kg2tool.graph.reify); --no-fold
 
     def kind(self, p: str) -> str:
         """"skip" (an excluded or schema/axiom predicate), "link" (objects become URL strings) or "" (as usual);
@@ -144,7 +145,8 @@ class Attribute:
 @dataclass
 class LoadStats:
     """What loading read and what it skipped: the files, triples read, relation edges and attribute values kept,
-    triples with a blank node and literals with an invalid lexical form skipped, entities without a label."""
+    triples with a blank node and literals with an invalid lexical form skipped, entities without a label, reified
+    nodes folded and the IRIs of the composed relations and attributes (kg2tool.graph.reify)."""
 
     files: list[str] = field(default_factory=list)
     triples: int = 0
@@ -156,6 +158,8 @@ class LoadStats:
     schema_triples_skipped: int = 0
     opaque_nodes_skipped: int = 0
     link_relations: int = 0
+    reified_nodes_folded: int = 0
+    folded: list[str] = field(default_factory=list)
 
 
 class KnowledgeGraph(EntityNames):

@@ -69,6 +69,8 @@ class SynthConfig:
         (`too_long_to_say`); parallel questions may use twice as many.
     paraphrase: rewriting questions with a language model (off unless `paraphrase.model` is set); see
         `kg2tool.synth.paraphrase.ParaphraseConfig`.
+    fold: fold reified n-ary nodes (film roles, award records) into relations between their participants when the
+        graph is loaded (`kg2tool.graph.reify`); `--no-fold` sets it false.
     """
 
     n: int = 2000
@@ -85,6 +87,7 @@ class SynthConfig:
     lexicon: str = ""
     max_words: int = 30
     paraphrase: ParaphraseConfig = field(default_factory=ParaphraseConfig)
+    fold: bool = True
 
     def to_dict(self) -> dict:
         """The config as plain data (for the report, the card and the run's fingerprint)."""

@@ -40,6 +40,7 @@ from ..model import (
 )
 from ..names import clean_text, entity_name_from_iri, lang_rank, normalize_name, readable_local_name, unique_names
 from ..parse import detect_format
+from ..reify import FoldedRelation, fold_reified
 from .arrays import save_array, save_strings, save_table
 from .source import OX_FORMATS, HashingReader, ox_literal_value
 
@@ -84,7 +85,8 @@ class IndexBuilder:
         self.lang = lang
         self.rules = predicates or PredicateRules()
         self.schema_skipped = 0
-        self.tidy_stats = {"opaque_nodes_skipped": 0, "link_relations": 0}
+        self.tidy_stats: dict = {"opaque_nodes_skipped": 0, "link_relations": 0}
+        self.tidy_stats |= {"reified_nodes_folded": 0, "folded": []}
         self.ids: dict[str, int] = {}  # IRI -> provisional id, in order of first sight
         self.rels: dict[str, tuple[array, array]] = {}  # predicate -> (subjects, objects) provisional ids
         self.best: list[dict[int, tuple]] = [{}, {}, {}]  # label / (unused) / description: pid -> (key, text)
@@ -236,6 +238,8 @@ class IndexBuilder:
         for s_arr, _ in self.rels.values():
             subjects.update(s_arr)
         edges = {p: set(zip(s_arr, o_arr)) for p, (s_arr, o_arr) in self.rels.items()}
+        if self.rules.fold:
+            edges = self._fold(edges, pid_iri)
         tidy = tidy_edges(edges, pid_iri.__getitem__, labelled, subjects.__contains__, self.rules.include)
         del edges
         self.rels = {p: (array("i", [s for s, _ in v]), array("i", [o for _, o in v])) for p, v in tidy.edges.items()}
@@ -248,10 +252,47 @@ class IndexBuilder:
                 if bad:
                     dropped |= bad
                     table[p] = [v for v in vals if v[0] not in bad]
-        self.tidy_stats = {
+        self.tidy_stats |= {
             "opaque_nodes_skipped": len(dropped),
             "link_relations": len(tidy.links),
         }
+
+    def _fold(self, edges: dict, pid_iri: list[str]) -> dict:
+        """kg2tool.graph.reify's folding on the collected edges (as kg2tool.graph.build._fold): returns the edges
+        with the composed relations; the folded nodes' values are dropped and the moved ones added."""
+        types: dict = defaultdict(set)  # by type IRI, as in kg2tool.graph.build: the same ties, the same order
+        for s, t in zip(self.type_s, self.type_o):
+            types[s].add(pid_iri[t])
+        tables = (self.attr_vals, self.str_vals)
+        subjects = {p: {v[0] for v in vals} for table in tables for p, vals in table.items()}
+        folded = fold_reified(
+            edges, pid_iri.__getitem__, lambda n: self._text(0, n), types,
+            lambda t: self._text(0, self.ids.get(t)) or readable_local_name(t),
+            lambda p: self._text(0, self.ids.get(p)) or readable_local_name(p), subjects,
+        )  # fmt: skip
+        if not folded.nodes:
+            return edges
+        edges = {p: set(v) for p, v in folded.edges.items()}
+        for new in folded.relations + folded.attributes:  # the composed IRIs get their label and description
+            pid = self.ids[new.iri] = len(self.ids)
+            pid_iri.append(new.iri)
+            self.best[0][pid] = (0, "", new.label)
+            self.best[2][pid] = (0, "", new.description)
+            if isinstance(new, FoldedRelation):
+                edges[new.iri] = set(new.pairs)
+            else:
+                for table in tables:
+                    moved = [(new.owner_of[v[0]], *v[1:]) for v in table.get(new.source, ()) if v[0] in new.owner_of]
+                    if moved:
+                        table[new.iri] = moved
+        for table in tables:
+            for p, vals in table.items():
+                table[p] = [v for v in vals if v[0] not in folded.nodes]
+        self.tidy_stats |= {
+            "reified_nodes_folded": len(folded.nodes),
+            "folded": [new.iri for new in folded.relations + folded.attributes],
+        }
+        return edges
 
     def _text(self, kind: int, pid: int | None) -> str:
         got = self.best[kind].get(pid) if pid is not None else None

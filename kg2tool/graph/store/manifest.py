@@ -30,7 +30,7 @@ from pathlib import Path
 from ... import __version__
 from ...common.errors import InputError
 
-INDEX_FORMAT = 2  # 2: the manifest records the index files' sizes and checksums
+INDEX_FORMAT = 3  # 2: the manifest records the index files' sizes and checksums; 3: reified nodes folded
 FULL_HASH_MAX = 4 << 20
 SAMPLE_BLOCK = 64 << 10
 SAMPLES = 32
@@ -129,10 +129,11 @@ def file_info(path: Path) -> dict:
 
 
 def rules_record(predicates) -> dict:
-    """The manifest's record of `PredicateRules` (--include/--exclude-predicate): {} for the defaults."""
-    if predicates is None or not (predicates.include or predicates.exclude):
+    """The manifest's record of `PredicateRules` (--include/--exclude-predicate, --no-fold): {} for the defaults."""
+    if predicates is None or not (predicates.include or predicates.exclude or not predicates.fold):
         return {}
-    return {"include": sorted(predicates.include), "exclude": sorted(predicates.exclude)}
+    got = {"include": sorted(predicates.include), "exclude": sorted(predicates.exclude)}
+    return got | ({} if predicates.fold else {"fold": False})
 
 
 def mismatch(manifest: dict, files: list[dict], lang: str, predicates: dict | None = None) -> str:
@@ -142,7 +143,7 @@ def mismatch(manifest: dict, files: list[dict], lang: str, predicates: dict | No
     if manifest.get("lang") != lang:
         return f"it was built with --lang {manifest.get('lang')}, not {lang}"
     if manifest.get("predicates", {}) != (predicates or {}):
-        return "it was built with other --include-predicate/--exclude-predicate options"
+        return "it was built with other --include-predicate/--exclude-predicate/--no-fold options"
     built = [{k: f.get(k) for k in ("path", "size", "mtime_ns")} for f in manifest.get("files", [])]
     if [f["path"] for f in built] != [f["path"] for f in files]:
         was = ", ".join(str(f["path"]) for f in built)

@@ -1,0 +1,366 @@
+"""Folding reified n-ary nodes into relations between their named participants, shared by the in-memory load
+(kg2tool.graph.build) and the on-disk store's index (kg2tool.graph.store.index).
+
+A *reified node* stands for one n-ary fact (a film role linking an actor, a character and a film; an award record
+linking a laureate, a prize category and a university; a legal address linking a company, a country and a city).
+Its own name is of no use to a user, so it is folded away: the named entities it links get composed relations.
+
+Rules, applied after the pass over the triples and before kg2tool.graph.hygiene's rules:
+- A *participant* of a node is a named entity linked to it in either direction: the object of one of its relation
+  edges (role `P`) or the subject of an edge pointing to it (role `^P`). A named entity has a label or a local name
+  that is no opaque id (kg2tool.graph.hygiene.is_opaque_id), is not the node itself and is no candidate itself.
+- A node is a *candidate* when it has at least two distinct participants, is the object of each link predicate
+  pointing to it from one entity at most (a thing many people `work at` is shared, not one fact), and has no
+  usable name of its own: no label
+  and an opaque id as its local name (a Wikidata statement id, a number), or a *record label* that only restates
+  its participants (it has the words of a participant's label, and the words left are numbers and words of its
+  class and link labels: "Physics 1901, Wilhelm Conrad Röntgen", "ABN AMRO Bank N.V. legal address"), for a typed
+  node only (a class can be checked for a consistent shape). A class is folded as a whole (below), so an instance
+  named otherwise ("Citibank, N.A headquarters address" for the participant "Citibank, N.A. US-DE") goes with it.
+  Blank nodes are not folded (they are skipped when the graph is read).
+- Candidates are grouped by class: the node's most specific type (the one with the fewest instances in the graph,
+  ties by IRI), or, for untyped nodes, the sorted set of their roles. A class is folded when at least half of its
+  instances are candidates (a consistent shape, not a few odd nodes), with every instance that has two
+  participants; untyped groups need two nodes. Within a class, nodes are grouped by the links that point into them.
+- The *owner* role of a group is a link into the node (the laureate that `laureateAward` points from, the company
+  of `hasLegalAddress`), else an outgoing role (the `person` of a film role): the one present in the most nodes of
+  the group, then the one with the most distinct participants; ties by role key. Another link into the node whose
+  label shares a word with the class label is an owner too (a node that is both a legal and a headquarters
+  address). Each role that is no owner gets one composed relation from each owner to it; a pair whose two ends are
+  the same entity is left out, and so is a composed relation whose pairs are all facts of one relation of the
+  graph already (Star Wars' `film` from a character to a film).
+- Names: the composed label is `<prefix> <role label>`, where the prefix is the owner's link label when it points
+  into the node and shares a word with the class label ("legal address", "laureate award"), else the class label
+  ("film role"); a leading has/is of a predicate label is dropped and a word the two parts share at the seam is
+  said once ("laureate award" + "award file" -> "laureate award file"). Composed relations with the same label
+  (the same link through two classes: a physical and a street address) are one relation, under the first IRI. The
+  lexicon (kg2tool.synth.lexicon) words it like any other label.
+- IRIs, so that the dataset's lexicon and load report say what was folded:
+  `urn:kg2tool:fold?class=<C>&from=<owner role>&to=<role>` for a relation and `...&attr=<P>` for an attribute,
+  each value percent-encoded; a role is a predicate IRI, prefixed with `^` when the link points into the node; `C`
+  is the class IRI ("" for an untyped group).
+- Literal values of the folded nodes (a year, a motivation) move to the owner as attributes labelled
+  `<prefix> <attribute label>`, only where they are 1:1: for an owner that is the only owner of its node and owns
+  no other node of the group. Other values of folded nodes are dropped with the nodes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from collections.abc import Callable, Hashable, Iterable
+from dataclasses import dataclass, field
+from urllib.parse import quote
+
+from .hygiene import is_opaque_id, local_part
+
+FOLD_PREFIX = "urn:kg2tool:fold"
+_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+_FILLER = {"has", "is", "the", "a", "an", "of", "for", "and", "in", "by", "at", "to"}
+
+
+@dataclass
+class FoldedRelation:
+    """A composed relation: its IRI, label, description and (owner, participant) node pairs, sorted."""
+
+    iri: str
+    label: str
+    description: str
+    pairs: list
+
+
+@dataclass
+class FoldedAttribute:
+    """Values of attribute `source` moved from folded nodes to their owners (`owner_of`: node -> owner)."""
+
+    iri: str
+    label: str
+    description: str
+    source: str
+    owner_of: dict
+
+
+@dataclass
+class Folded:
+    """What `fold_reified` gives: the folded nodes, the graph's relation edges without them (by predicate), the
+    composed relations and the moved attributes (in a fixed order)."""
+
+    nodes: set = field(default_factory=set)
+    edges: dict = field(default_factory=dict)
+    relations: list = field(default_factory=list)
+    attributes: list = field(default_factory=list)
+
+
+def words_of(label: str) -> list[str]:
+    """A label as lower-case words (acronyms kept): `hasLegalAddress` -> [has, legal, address], `FilmRole` ->
+    [film, role]; a label with spaces keeps its words as written (lower-cased unless all capitals)."""
+    if " " in label.strip():
+        raw = re.findall(r"[\w.]+", label)
+    else:
+        raw = _WORD.findall(label) or [label]
+    return [w if w.isupper() and len(w) > 1 else w.lower() for w in raw]
+
+
+def _said(label: str) -> list[str]:
+    """The words of a predicate label without a leading has/is (`hasCountry` -> [country])."""
+    got = words_of(label)
+    return got[1:] if len(got) > 1 and got[0] in ("has", "is") else got
+
+
+def _join(prefix: list[str], rest: list[str]) -> str:
+    """`prefix rest`, a word shared at the seam said once."""
+    if prefix and rest and prefix[-1] == rest[0]:
+        rest = rest[1:]
+    return " ".join(prefix + rest) if rest else " ".join(prefix)
+
+
+def _role_iri(role: tuple[str, bool]) -> str:
+    return ("^" if role[1] else "") + role[0]
+
+
+class _Adjacency:
+    """Per node: its roles (predicate, points-into-node) -> linked nodes; built from the relation edges."""
+
+    def __init__(self, rel_edges: dict):
+        self.links: dict = defaultdict(lambda: defaultdict(set))
+        for p, pairs in rel_edges.items():
+            for s, o in pairs:
+                if s != o:
+                    self.links[s][(p, False)].add(o)
+                    self.links[o][(p, True)].add(s)
+
+
+def _tokens(text: str) -> list[str]:
+    return re.findall(r"[^\W_]+", text.lower())
+
+
+def _is_record_label(text: str, parts: Iterable[str], allowed: set[str]) -> bool:
+    """True when `text` restates participant labels `parts`: a participant is *found* when the words of its label
+    are all in `text`, or for a label of three words or more, its leading words, at least half of them, with no
+    number left out ("Citibank, N.A. US-DE" in "Citibank, N.A headquarters address"), and `text` has other words
+    (a bank is no record of its "<bank> date established"). What is left without the found participants' words
+    must be numbers and `allowed` words only, with two participants found or at least one allowed word."""
+    words = set(_tokens(text))
+    found, used = 0, set()
+    for part in set(parts):
+        toks = _tokens(part)
+        lead = 0
+        while lead < len(toks) and toks[lead] in words:
+            lead += 1
+        whole = lead == len(toks) or (
+            len(toks) >= 3 and 2 * lead >= len(toks) and not any(t.isdigit() for t in toks[lead:])
+        )
+        if toks and whole and not words <= set(toks):  # a name the participant extends is no record
+            found += 1
+            used.update(toks[:lead])
+    rest = [w for w in words - used if not w.isdigit()]
+    if not found or any(w not in allowed and w not in _FILLER for w in rest):
+        return False
+    return found >= 2 or any(w in allowed for w in rest)
+
+
+def _candidates(adj: _Adjacency, iri, label, named, types, type_label, pred_label) -> tuple[dict, dict]:
+    """node -> {role: participants} of every candidate, and of every other typed node with two participants (the
+    rest of a class that may be folded as a whole; see the module docstring)."""
+    out, shaped = {}, {}
+    for n, roles in adj.links.items():
+        if not any(not into for _, into in roles):
+            continue  # a node with no edge of its own is a plain object
+        parts = {r: {m for m in ms if named(m)} for r, ms in roles.items()}
+        parts = {r: ms for r, ms in parts.items() if ms}
+        if len({m for ms in parts.values() for m in ms}) < 2:
+            continue
+        text = label(n)
+        shared = any(into and len(ms) > 1 for (_, into), ms in roles.items())  # an office many people work at
+        if not shared and not text and is_opaque_id(local_part(iri(n))):
+            out[n] = parts
+        elif (
+            not shared
+            and text
+            and types.get(n)
+            and _is_record_label(
+                text,
+                [label(m) for ms in parts.values() for m in ms],
+                _allowed(n, parts, types, type_label, pred_label),
+            )
+        ):
+            out[n] = parts
+        if n not in out and types.get(n):
+            shaped[n] = parts
+    return out, shaped
+
+
+def _allowed(n, parts: dict, types: dict, type_label, pred_label) -> set[str]:
+    """The words a record label may have beside its participants' labels: those of its class and link labels."""
+    got = {w for t in types.get(n, ()) for w in words_of(type_label(t))}
+    return got | {w for p, _ in parts for w in words_of(pred_label(p))}
+
+
+def _groups(cands: dict, shaped: dict, types: dict) -> dict:
+    """The folded nodes by (class key, the roles that link into the node): the class key is the most specific type
+    IRI or, for an untyped node, its sorted roles. A class is folded when at least half of its instances are
+    candidates, with every instance that has two participants; an untyped group when it has two candidates.
+    Participants that are folded themselves are left out (a node left with fewer than two is not folded). In
+    sorted key order."""
+    count = Counter(t for ts in types.values() for t in ts)
+
+    def cls(n):
+        ts = types.get(n)
+        return min(ts, key=lambda t: (count[t], t)) if ts else tuple(sorted(cands[n]))
+
+    by_class: dict = defaultdict(list)
+    for n in cands:
+        by_class[cls(n)].append(n)
+    keep = {
+        k for k, nodes in by_class.items() if len(nodes) >= 2 and (isinstance(k, tuple) or 2 * len(nodes) >= count[k])
+    }
+    members = {n: parts for n, parts in cands.items() if cls(n) in keep}
+    members |= {n: parts for n, parts in shaped.items() if cls(n) in keep}
+    groups: dict = defaultdict(list)
+    for n in list(members):
+        key = cls(n)
+        parts = {r: ms - members.keys() for r, ms in members[n].items()}
+        parts = {r: ms for r, ms in parts.items() if ms}
+        if len({m for ms in parts.values() for m in ms}) >= 2:
+            cands[n] = parts
+            groups[(key, tuple(sorted(r for r in parts if r[1])))].append(n)
+    return {k: groups[k] for k in sorted(groups, key=lambda k: (isinstance(k[0], tuple), str(k)))}
+
+
+def _owner(nodes: list, cands: dict) -> tuple:
+    """The owner role of a group and all its roles in order: links into the node first, then the role present in
+    the most nodes, then the one with the most distinct participants; ties by role key."""
+    distinct: dict = defaultdict(set)
+    present: Counter = Counter()
+    for n in nodes:
+        for r, ms in cands[n].items():
+            distinct[r] |= ms
+            present[r] += 1
+    roles = sorted(distinct, key=lambda r: (not r[1], -present[r], -len(distinct[r]), r))
+    return roles[0], roles
+
+
+def fold_reified(
+    rel_edges: dict,
+    iri: Callable[[Hashable], str],
+    label: Callable[[Hashable], str],
+    types: dict,
+    type_label: Callable[[Hashable], str],
+    pred_label: Callable[[str], str],
+    attr_subjects: dict,
+) -> Folded:
+    """Fold the reified nodes of a graph (module docstring). `rel_edges`: predicate -> set of (subject, object)
+    node pairs (nodes are any sortable hashable key, `iri(node)` its IRI); `label(node)`: its preferred label or "";
+    `types`: node -> its type keys, `type_label(type)` a type's label; `pred_label(predicate IRI)`; `attr_subjects`:
+    attribute predicate -> the nodes with a value. Returns a `Folded`; nothing is changed in place."""
+    adj = _Adjacency(rel_edges)
+
+    def named(m) -> bool:
+        return bool(label(m)) or not is_opaque_id(local_part(iri(m)))
+
+    cands, shaped = _candidates(adj, iri, label, named, types, type_label, pred_label)
+    groups = _groups(cands, shaped, types)  # the members' participants are written into `cands`
+    out = Folded()
+    for nodes in groups.values():
+        out.nodes.update(nodes)
+    out.edges = {}
+    for p in sorted(rel_edges):
+        kept = [(s, o) for s, o in rel_edges[p] if s not in out.nodes and o not in out.nodes]
+        if kept:
+            out.edges[p] = kept
+    made: dict = {}
+    for (key, _), nodes in groups.items():
+        _fold_group(key, nodes, cands, rel_edges, made, (type_label, pred_label), attr_subjects)
+    by_label: dict = {}
+    for new in made.values():  # in order of first sight: groups, then roles, then attributes
+        first = by_label.setdefault((type(new), new.label), new)
+        if first is not new:  # the same words through another class (a physical and a street address): one relation
+            if isinstance(new, FoldedRelation):
+                first.pairs = set(first.pairs) | set(new.pairs)
+            elif new.source == first.source:
+                first.owner_of.update({n: a for n, a in new.owner_of.items() if n not in first.owner_of})
+            else:
+                new.label = f"{new.label} ({' '.join(words_of(local_part(new.source)))})"
+                out.attributes.append(new)
+            continue
+        (out.relations if isinstance(new, FoldedRelation) else out.attributes).append(new)
+    # a composed relation whose every pair is already a fact of one relation of the graph says nothing new
+    out.relations = [r for r in out.relations if not any(all(pr in e for pr in r.pairs) for e in rel_edges.values())]
+    for rel in out.relations:
+        rel.pairs = sorted(rel.pairs)
+    return out
+
+
+def _prefix(key, owner: tuple, type_label, pred_label) -> tuple[list[str], str]:
+    """The words composed labels start with and the class's words (see the module docstring)."""
+    cls = words_of(type_label(key)) if not isinstance(key, tuple) else []
+    if owner[1]:
+        link = _said(pred_label(owner[0]))
+        if not cls or set(link) & set(cls):
+            return link, " ".join(cls) or " ".join(link)
+    return cls or _said(pred_label(owner[0])), " ".join(cls) or "record"
+
+
+def _owners(key, nodes, cands, type_label, pred_label) -> tuple[list, list]:
+    """The owner roles of a group and all its roles: the owner (`_owner`), and beside it every other link into the
+    node that names it as well (its label shares a word with the class label: a node that is both a company's
+    legal and its headquarters address)."""
+    owner, roles = _owner(nodes, cands)
+    cls = set(words_of(type_label(key))) if not isinstance(key, tuple) else set()
+    naming = [r for r in roles if r[1] and r != owner and set(_said(pred_label(r[0]))) & cls]
+    return [owner] + (naming if owner[1] and set(_said(pred_label(owner[0]))) & cls else []), roles
+
+
+def _fold_group(key, nodes, cands, rel_edges, made: dict, names, attr_subjects) -> None:
+    """The composed relations and moved attributes of one group, added to `made` by IRI (a relation or attribute
+    another group of the same class made too gets their pairs or nodes together)."""
+    type_label, pred_label = names
+    owners, roles = _owners(key, nodes, cands, type_label, pred_label)
+    cls_iri = quote(key if not isinstance(key, tuple) else "", safe="")
+    for owner in owners:
+        prefix, cls_text = _prefix(key, owner, type_label, pred_label)
+        base = f"{FOLD_PREFIX}?class={cls_iri}&from={quote(_role_iri(owner), safe='')}"
+        owner_words = " ".join(_said(pred_label(owner[0])))
+        whose = (
+            f"of the given entity's {owner_words}"
+            if owner[1]
+            else f"of each {cls_text} whose {owner_words} is the given entity"
+        )
+        seen: list[set] = []
+        for role in roles:
+            if role in owners:
+                continue
+            pairs = {(a, b) for n in nodes for a in cands[n].get(owner, ()) for b in cands[n].get(role, ()) if a != b}
+            if not pairs or pairs in seen:
+                continue
+            seen.append(pairs)
+            iri = f"{base}&to={quote(_role_iri(role), safe='')}"
+            if iri in made:
+                made[iri].pairs = set(made[iri].pairs) | pairs
+                continue
+            said = " ".join(_said(pred_label(role[0])))
+            desc = f"Through a {cls_text}: the {said} {whose}"
+            made[iri] = FoldedRelation(iri, _join(prefix, _said(pred_label(role[0]))), desc, pairs)
+        _move_values(nodes, cands, owner, base, (prefix, cls_text), made, pred_label, attr_subjects)
+
+
+def _move_values(nodes, cands, owner, base: str, said: tuple, made: dict, pred_label, attr_subjects) -> None:
+    """The attributes of one owner role: values of a node with exactly one owner that owns no other node of the
+    group (1:1), added to `made` by IRI."""
+    prefix, cls_text = said
+    owned = Counter(a for n in nodes for a in cands[n].get(owner, ()))
+    one = {n: next(iter(cands[n][owner])) for n in nodes if len(cands[n].get(owner, ())) == 1}
+    one = {n: a for n, a in one.items() if owned[a] == 1}
+    for p in sorted(attr_subjects):
+        owner_of = {n: a for n, a in one.items() if n in attr_subjects[p]}
+        if not owner_of:
+            continue
+        iri = f"{base}&attr={quote(p, safe='')}"
+        if iri in made:
+            made[iri].owner_of.update(owner_of)
+            continue
+        desc = f"The {' '.join(_said(pred_label(p)))} of the entity's {' '.join(prefix) or cls_text}"
+        made[iri] = FoldedAttribute(iri, _join(prefix, _said(pred_label(p))), desc, p, owner_of)
+
+
+__all__ = ["FOLD_PREFIX", "Folded", "FoldedAttribute", "FoldedRelation", "fold_reified", "words_of"]

@@ -1,0 +1,215 @@
+"""Folding reified n-ary nodes (kg2tool.graph.reify): film roles and award records become relations between their
+named participants, on a hand-made graph and on the real graphs of tests/data/real; `--no-fold` keeps today's
+graph; the same files give the same graph and dataset."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+from checks import check_row
+
+from kg2tool.cli import main
+from kg2tool.graph.build import load_graph
+from kg2tool.graph.model import PredicateRules
+from kg2tool.graph.reify import FOLD_PREFIX, _is_record_label, words_of
+from kg2tool.synth.synthesizer import SynthConfig, Synthesizer
+
+REAL = Path(__file__).parent / "data" / "real"
+
+# Film roles named by Wikidata statement ids (no label), award records whose label restates their participants.
+ROLES = """@prefix ex: <http://example.org/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix wds: <http://www.wikidata.org/entity/statement/> .
+ex:mark rdfs:label "Mark Hamill" . ex:carrie rdfs:label "Carrie Fisher" .
+ex:harrison rdfs:label "Harrison Ford" . ex:anthony rdfs:label "Anthony Daniels" . ex:john rdfs:label "John Williams" .
+ex:luke rdfs:label "Luke Skywalker" ; ex:film ex:anh, ex:esb, ex:rotj ; ex:homeworld ex:tatooine .
+ex:leia rdfs:label "Leia Organa" ; ex:film ex:anh, ex:esb ; ex:homeworld ex:alderaan .
+ex:han rdfs:label "Han Solo" ; ex:film ex:esb ; ex:homeworld ex:corellia .
+ex:c3po rdfs:label "C-3PO" ; ex:film ex:anh ; ex:homeworld ex:tatooine .
+ex:anh rdfs:label "A New Hope" . ex:esb rdfs:label "The Empire Strikes Back" .
+ex:rotj rdfs:label "Return of the Jedi" .
+ex:tatooine rdfs:label "Tatooine" . ex:alderaan rdfs:label "Alderaan" . ex:corellia rdfs:label "Corellia" .
+"""
+_ROLE = """wds:Q181795-{id} a ex:FilmRole ; ex:person ex:{p} ; ex:film ex:{f} ; ex:role "{r}" ;
+    ex:wikidataLink wds:Q181795-{id} {c} .
+"""
+_CAST = [("mark", "luke", "anh"), ("mark", "luke", "esb"), ("mark", "luke", "rotj"), ("carrie", "leia", "anh"),
+         ("carrie", "leia", "esb"), ("harrison", "han", "esb"), ("anthony", "c3po", "anh"),
+         ("john", "", "anh")]  # fmt: skip
+AWARDS = """ex:curie rdfs:label "Marie Curie" ; ex:laureateAward ex:award1, ex:award2 .
+ex:einstein rdfs:label "Albert Einstein" ; ex:laureateAward ex:award3 .
+ex:physics rdfs:label "Physics" . ex:chemistry rdfs:label "Chemistry" .
+ex:award1 a ex:LaureateAward ; rdfs:label "Physics 1903, Marie Curie" ; ex:laureate ex:curie ;
+    ex:category ex:physics ; ex:year 1903 .
+ex:award2 a ex:LaureateAward ; rdfs:label "Chemistry 1911, Marie Curie" ; ex:laureate ex:curie ;
+    ex:category ex:chemistry ; ex:year 1911 .
+ex:award3 a ex:LaureateAward ; rdfs:label "Physics 1921, Albert Einstein" ; ex:laureate ex:einstein ;
+    ex:category ex:physics ; ex:year 1921 .
+"""
+
+
+def roles_ttl() -> str:
+    roles = "".join(
+        _ROLE.format(id=f"{i:08X}-89C0-480D-A3CC-49459E0430D6", p=p, f=f, c=f"; ex:character ex:{c}" if c else "",
+                     r="cast member" if c else "composer")
+        for i, (p, c, f) in enumerate(_CAST)
+    )  # fmt: skip
+    return ROLES + roles + AWARDS
+
+
+@pytest.fixture(scope="module")
+def roles_file(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("reify") / "roles.ttl"
+    path.write_text(roles_ttl(), encoding="utf-8")
+    return path
+
+
+def facts(kg, label: str) -> set[tuple[str, str]]:
+    """(subject, object) names of the relation labelled `label` (exactly one such relation)."""
+    rels = [r for r in kg.relations.values() if r.label == label]
+    assert len(rels) == 1, (label, sorted(r.label for r in kg.relations.values()))
+    return {(kg.names[s], kg.names[o]) for s, objs in rels[0].forward.items() for o in objs}
+
+
+def test_film_roles_and_award_records_fold_into_relations(roles_file):
+    kg = load_graph([roles_file])
+    assert facts(kg, "film role character") == {
+        ("Mark Hamill", "Luke Skywalker"), ("Carrie Fisher", "Leia Organa"), ("Harrison Ford", "Han Solo"),
+        ("Anthony Daniels", "C-3PO"),
+    }  # fmt: skip
+    assert facts(kg, "film role film") == {
+        ("Mark Hamill", "A New Hope"), ("Mark Hamill", "The Empire Strikes Back"),
+        ("Mark Hamill", "Return of the Jedi"), ("Carrie Fisher", "A New Hope"),
+        ("Carrie Fisher", "The Empire Strikes Back"), ("Harrison Ford", "The Empire Strikes Back"),
+        ("Anthony Daniels", "A New Hope"), ("John Williams", "A New Hope"),
+    }  # fmt: skip
+    # the owner's link names the record ("laureateAward" shares words with the class LaureateAward)
+    assert facts(kg, "laureate award category") == {
+        ("Marie Curie", "Physics"), ("Marie Curie", "Chemistry"), ("Albert Einstein", "Physics"),
+    }  # fmt: skip
+    # character -> film is already a relation of the graph: no composed copy
+    labels = sorted(r.label for r in kg.relations.values())
+    assert labels == ["film", "film role character", "film role film", "homeworld", "laureate award category"]
+    # the reified nodes are no entities; no statement id, record label or link to a folded node is left
+    assert not [i for i in kg.entities if "statement" in i or "award" in i.rsplit("/", 1)[-1]]
+    assert not any(re.search(r"Q181795|1903,|1911,|1921,", n) for n in kg.names)
+    assert kg.stats.reified_nodes_folded == len(_CAST) + 3
+    # values move to the owner only where it is 1:1 (Marie Curie has two awards, Mark Hamill three roles)
+    year = next(a for a in kg.attributes.values() if a.label == "laureate award year")
+    assert {kg.names[e]: v for e, v in year.values.items()} == {"Albert Einstein": (1921,)}
+    role = next(a for a in kg.attributes.values() if a.label == "film role")
+    assert {kg.names[e]: v for e, v in role.values.items()} == {
+        "Harrison Ford": ("cast member",),
+        "Anthony Daniels": ("cast member",),
+        "John Williams": ("composer",),
+    }
+
+
+def test_folded_iris_name_the_class_and_the_two_predicates(roles_file):
+    kg = load_graph([roles_file])
+    played = next(r for r in kg.relations.values() if r.label == "film role character")
+    assert played.iri == (
+        f"{FOLD_PREFIX}?class=http%3A%2F%2Fexample.org%2FFilmRole&from=http%3A%2F%2Fexample.org%2Fperson"
+        "&to=http%3A%2F%2Fexample.org%2Fcharacter"
+    )
+    award = next(r for r in kg.relations.values() if r.label == "laureate award category")
+    assert "&from=%5Ehttp%3A%2F%2Fexample.org%2FlaureateAward&" in award.iri  # ^: the link points into the node
+    assert kg.stats.folded == [iri for iri in kg.stats.folded if iri.startswith(FOLD_PREFIX)]
+    assert set(kg.stats.folded) == {i for i in list(kg.relations) + list(kg.attributes) if i.startswith(FOLD_PREFIX)}
+    assert "film role" in played.description and "person" in played.description
+
+
+def test_no_fold_keeps_todays_graph(roles_file):
+    kg = load_graph([roles_file], predicates=PredicateRules(fold=False))
+    assert not [i for i in list(kg.relations) + list(kg.attributes) if i.startswith(FOLD_PREFIX)]
+    assert kg.stats.reified_nodes_folded == 0 and kg.stats.folded == []
+    # today: statement-id nodes are dropped as opaque, labelled award records stay entities
+    assert kg.stats.opaque_nodes_skipped == len(_CAST)
+    assert {"Physics 1903, Marie Curie", "Chemistry 1911, Marie Curie"} <= set(kg.names)
+    assert "laureateAward" in {r.label for r in kg.relations.values()}
+
+
+def test_record_labels_and_words():
+    allowed = {"legal", "address", "has"}
+    assert _is_record_label("ABN AMRO Bank N.V. legal address", ["ABN AMRO Bank N.V.", "Netherlands"], allowed)
+    assert _is_record_label("Physics 1903, Marie Curie", ["Marie Curie", "Physics"], set())
+    assert not _is_record_label("Paris", ["Paris", "France"], allowed)  # a name, not a record of its neighbours
+    assert not _is_record_label("Mark Hamill", ["Luke Skywalker", "A New Hope"], allowed)
+    assert not _is_record_label("Marie Curie Museum", ["Marie Curie", "Paris"], allowed)
+    assert words_of("hasLegalAddress") == ["has", "legal", "address"]
+    assert words_of("FilmRole") == ["film", "role"]
+    assert words_of("Legal Entity Identifier") == ["legal", "entity", "identifier"]
+
+
+def _synth(args: list[str]) -> dict[str, str]:
+    assert main(["synth", "--no-progress", *args]) == 0
+    out = Path(args[args.index("--out") + 1])
+    files = sorted(p for p in out.rglob("*") if p.is_file())
+    return {str(p.relative_to(out)): hashlib.sha256(p.read_bytes()).hexdigest() for p in files}
+
+
+def test_cli_fold_is_deterministic_and_no_fold_is_recorded(tmp_path, roles_file):
+    base = ["--graph", str(roles_file), "-n", "30", "--min-support", "2"]
+    a = _synth(base + ["--out", str(tmp_path / "a")])
+    b = _synth(base + ["--out", str(tmp_path / "b")])
+    assert a == b
+    lexicon = yaml.safe_load((tmp_path / "a" / "lexicon.yaml").read_text(encoding="utf-8"))
+    folded = {iri: w["label"] for iri, w in lexicon["relations"].items() if iri.startswith(FOLD_PREFIX)}
+    assert sorted(folded.values()) == ["film role character", "film role film", "laureate award category"]
+    config = yaml.safe_load((tmp_path / "a" / "kg2tool_config.yaml").read_text(encoding="utf-8"))
+    assert config["config"]["fold"] is True
+    _synth(base + ["--out", str(tmp_path / "c"), "--no-fold"])
+    config = yaml.safe_load((tmp_path / "c" / "kg2tool_config.yaml").read_text(encoding="utf-8"))
+    assert config["config"]["fold"] is False and "--no-fold" in config["card_command"]
+    lexicon = yaml.safe_load((tmp_path / "c" / "lexicon.yaml").read_text(encoding="utf-8"))
+    assert not [iri for iri in lexicon["relations"] if iri.startswith(FOLD_PREFIX)]
+    # the config key does the same as the flag
+    (tmp_path / "cfg.yaml").write_text("fold: false\n", encoding="utf-8")
+    d = _synth(base + ["--out", str(tmp_path / "d"), "--config", str(tmp_path / "cfg.yaml")])
+    c = _synth(base + ["--out", str(tmp_path / "c"), "--no-fold", "--overwrite"])
+    assert {k: v for k, v in d.items() if k.endswith(".parquet")} == {
+        k: v for k, v in c.items() if k.endswith(".parquet")
+    }
+
+
+@pytest.fixture(scope="module")
+def starwars():
+    kg = load_graph([REAL / "swapi-starwars.ttl.gz"])
+    synth = Synthesizer(kg, SynthConfig(n=100, seed=0, min_support=3, shard_size=160))
+    rows, _ = synth.shard(0)
+    return kg, synth, rows
+
+
+def test_starwars_rows_never_show_a_statement_id_or_a_role_node(starwars):
+    kg, synth, rows = starwars
+    statement = re.compile(r"Q\d+-[0-9A-Fa-f]{8}")
+    assert not [n for n in kg.names if statement.search(n)]
+    assert not [t for t in kg.types if {"FilmRole", "AwardRecognition"} & set(t)]
+    for row in rows:
+        assert check_row(row, synth.ts) == []
+        text = str(row["messages"]) + str(row["answers"])
+        assert not statement.search(text), text
+        assert "wikidata.org/entity/statement" not in text
+    labels = {r.label for r in kg.relations.values()}
+    assert {"film role character", "film role film", "award recognition award"} <= labels
+    used = {step for row in rows for step in row["relation_path"]}
+    assert used & {"film role character", "film role film", "award recognition award", "award recognition film"}
+    played = facts(kg, "film role character")
+    assert ("Mark Hamill", "Luke Skywalker") in played
+
+
+def test_nobel_and_fibo_get_folded_relations():
+    nobel = load_graph([REAL / "nobelprize.nt.gz"])
+    category = facts(nobel, "laureate award category")
+    curie = {o for s, o in category if s.startswith("Marie Curie")}
+    assert len(curie) == 2 and {o.split(" (")[0] for o in curie} == {"Physics", "Chemistry"}, curie
+    assert not [n for n in nobel.names if re.fullmatch(r"[A-Za-z ]+ \d{4}, .+", n)]  # no award record is an entity
+    assert nobel.stats.reified_nodes_folded >= 900
+    fibo = load_graph([REAL / "fibo-financial-institution-examples.rdf.gz"])
+    country = facts(fibo, "legal address country")
+    assert ("ABN AMRO Bank N.V.", "Netherlands") in country, sorted(country)
+    assert not [n for n in fibo.names if n.endswith((" legal address", " headquarters address"))]
