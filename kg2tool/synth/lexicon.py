@@ -43,6 +43,9 @@ PERSON_CUES = frozenset(
     """.replace("\n", "").split("|")
 )
 PERSON_CUES = frozenset(c.strip() for c in PERSON_CUES)
+# Kinds of entity that are people: asked about with `who`.
+PERSON_KINDS = frozenset("""person human people laureate character actor actress author writer poet scientist
+    politician employee artist musician singer composer director player athlete officer member student""".split())
 # Nouns that name a role in another thing: "member of X" is said like a preposition form ("a member of").
 ROLE_NOUNS = frozenset("member part citizen subsidiary division resident subject".split())
 # Role nouns that are no kind of their own: the objects of `employer` are organizations, not "employers".
@@ -237,6 +240,27 @@ def _word_relation(label: str) -> tuple[Wording, str]:
     return Wording(label, "noun", noun=noun, plural=nouns), singular(noun)
 
 
+# Roles of folded n-ary records (kg2tool.graph.reify) said otherwise than the same word as a relation: an actor's
+# film role's `character` is the character the actor played.
+FOLDED = {
+    "character": (Wording("character", "verb", noun="character", plural="characters", verb="played",
+                          verbs="played", base="play", tense="past"), "character"),
+    "category": (Wording("category", "verb", noun="category", plural="categories", verb="won a prize in",
+                         verbs="won a prize in", base="win a prize in", tense="past"), "category"),
+}  # fmt: skip
+
+
+def folded_role(iri: str) -> str:
+    """The words of the role a folded relation leads to (`urn:kg2tool:fold?...&to=<P>` -> P's local name, split),
+    or "" for any other relation."""
+    if not iri.startswith("urn:kg2tool:fold?") or "&to=" not in iri:
+        return ""
+    from urllib.parse import unquote
+
+    target = unquote(iri.rsplit("&to=", 1)[1]).lstrip("^")
+    return split_label(re.split(r"[#/:]", target.rstrip("/#"))[-1])
+
+
 def needs_be(w: Wording) -> bool:
     """True for a prep/by predicate said with `is`/`are` before it (`a member of`, `part of`), False for a
     participle that stands alone in a reduced clause (`educated at`, `directed by`)."""
@@ -291,6 +315,7 @@ def derive_lexicon(kg: KnowledgeGraph) -> Lexicon:
     hints: dict[str, str] = {}
     for iri in sorted(kg.relations):
         words[iri], hints[iri] = word_relation(kg.relations[iri].label)
+
         rel = kg.relations[iri]
         obj = list(itertools.islice(_keys(rel.inverse), SAMPLE))
         known = split_label(rel.label).lower() in KNOWN
@@ -310,6 +335,15 @@ def derive_lexicon(kg: KnowledgeGraph) -> Lexicon:
         w.subject = _majority([kind(e) for e in subj])
         w.object = _majority([kind(e) for e in obj]) if obj else hints[iri].lstrip("!") or FALLBACK_KIND
         w.multi = sum(len(rel.forward[e]) for e in subj) > 1.3 * max(len(subj), 1)
+    for iri, w in list(words.items()):
+        role = folded_role(iri)
+        if w.subject in PERSON_KINDS and (role in FOLDED or role.lower() in KNOWN):
+            # a person's folded n-ary record said by its role: "Which films did X appear in?", "Who played Y?"
+            said, _ = FOLDED.get(role) or word_relation(role)
+            words[iri] = replace(said, label=w.label, subject=w.subject, object=w.object, multi=w.multi)
+        elif role and w.form == "noun" and w.noun.endswith(" " + role) and role in w.noun[: -len(role) - 1].split():
+            short = w.noun[: -len(role) - 1]  # "film release film" -> "film release"
+            words[iri] = replace(w, noun=short, plural=plural(short))
     attrs = {}
     for iri in sorted(kg.attributes):
         attr = kg.attributes[iri]

@@ -13,13 +13,10 @@ from __future__ import annotations
 from collections import Counter
 
 from ..graph.model import KnowledgeGraph
-from .lexicon import FALLBACK_KIND, Lexicon, Wording, needs_be, plural
+from .lexicon import FALLBACK_KIND, PERSON_KINDS, Lexicon, Wording, needs_be, plural
 from .plans import Anchor, Count, Node, Project, SetOp, execute
 
 PERSON = "person"
-# Kinds of entity that are people: asked about with `who`.
-PERSON_KINDS = frozenset("""person human people laureate character actor actress author writer poet scientist
-    politician employee artist musician singer composer director player athlete officer member student""".split())
 KIND_SAMPLE = 50  # answers looked at to name their kind
 UNKNOWN_NOUN = "thing"  # said for entities of no known kind (the `item` of the lexicon)
 
