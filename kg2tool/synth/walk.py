@@ -264,7 +264,7 @@ class Walker:
         return None
 
     def _ip(self, rng):
-        return self._then_extend(rng, lambda: self._inter(rng, 2, hi=self.cfg.max_fanout))
+        return self._then_extend(rng, lambda: self._inter(rng, 2, hi=self.cfg.max_fanout), 10)
 
     def _pi(self, rng):
         for _ in range(self.cfg.tries):
@@ -315,17 +315,12 @@ class Walker:
     def _then_extend(self, rng, first, rounds: int = 5):
         """`first()` (a set of at most max_fanout entities) projected one more hop; a set that leads nowhere is
         redrawn (`rounds` times)."""
-        for _ in range(rounds):
-            node = first()
-            if node is None:
-                return None
-            out = self.extend(rng, node, execute(self.kg, node))
-            if out is not None:
-                return out
-        return None
+        return _redrawn(lambda: (node := first()) and self.extend(rng, node, execute(self.kg, node)), rounds)
 
-    def _difference(self, rng, include: Node | None) -> SetOp | None:
-        """include minus a 1p branch that removes some but not all of include."""
+    def _difference(self, rng, include: Node | None, hi: int | None = None) -> SetOp | None:
+        """include minus a 1p branch that removes some but not all of include (leaving 1 to `hi` entities, default
+        max_answers)."""
+        hi = hi or self.cfg.max_answers
         if include is None:
             return None
         inc = execute(self.kg, include)
@@ -341,27 +336,22 @@ class Walker:
             exc = Project(r, Anchor(a), inv)
             exc_ids = execute(self.kg, exc)
             rest = inc - exc_ids
-            if len(exc_ids) <= self.cfg.max_set and 1 <= len(rest) <= self.cfg.max_answers:
+            if len(exc_ids) <= self.cfg.max_set and 1 <= len(rest) <= hi:
                 return SetOp("difference", (include, exc))
         return None
 
     def _2in(self, rng):
-        return self._difference(rng, self.one_hop(rng, lo=2, hi=self.cfg.max_set))
+        return _redrawn(lambda: self._difference(rng, self.one_hop(rng, lo=2, hi=self.cfg.max_set)))
 
     def _3in(self, rng):
-        return self._difference(rng, self._inter(rng, 2, hi=self.cfg.max_set))
+        return _redrawn(lambda: self._difference(rng, self._inter(rng, 2, hi=self.cfg.max_set)))
 
     def _inp(self, rng):
-        for _ in range(3):
-            node = self._difference(rng, self.one_hop(rng, lo=2, hi=self.cfg.max_set))
-            ids = node and execute(self.kg, node)
-            if ids and len(ids) <= self.cfg.max_fanout:
-                return self.extend(rng, node, ids)
-        return None
+        hi = self.cfg.max_fanout
+        return self._then_extend(rng, lambda: self._difference(rng, self.one_hop(rng, 2, self.cfg.max_set), hi), 10)
 
     def _pin(self, rng):
-        chain = self._chain(rng, 2)
-        return self._difference(rng, chain) if chain else None
+        return _redrawn(lambda: self._difference(rng, self._chain(rng, 2)))
 
     def _pni(self, rng):
         """A 1p set minus a two-hop chain: the chain first, then a 1p branch that overlaps it."""
@@ -434,6 +424,15 @@ class Walker:
             if len(parts) == k:
                 return Parallel(tuple(parts))
         return None
+
+
+def _redrawn(draw, rounds: int = 5):
+    """The first plan `draw()` gives in `rounds` draws (a sampler's parts drawn afresh when they fit nothing)."""
+    for _ in range(rounds):
+        plan = draw()
+        if plan is not None:
+            return plan
+    return None
 
 
 def _two_anchors(opts) -> bool:
