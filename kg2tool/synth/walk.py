@@ -210,6 +210,11 @@ class Walker:
         rel, inv = rng.choice(steps)
         return Project(rel, node, inv)
 
+    def joins(self, node: Node, rel: str, inverse: bool) -> bool:
+        """Whether a 1p branch along `rel` gives entities of the kind `node` gives (sets of two kinds that meet in a
+        node standing for both, a rating and a tag "good", are never intersected or subtracted)."""
+        return kind_out(self.lex, node) == kind_out(self.lex, Project(rel, node, inverse))
+
     def branches_to(self, rng: random.Random, k: int) -> tuple[int, list[Project]] | None:
         """k distinct 1p branches (different anchors) whose results all contain one target entity."""
         for _ in range(self.cfg.tries):
@@ -221,7 +226,7 @@ class Walker:
             used: set[int] = {t}
             for _ in range(4 * k):
                 r, inv, a = rng.choice(opts)
-                if a in used or len(self.adj(r, inv)[a]) > self.cfg.max_set:
+                if a in used or len(self.adj(r, inv)[a]) > self.cfg.max_set or (picked and not self.joins(picked[0], r, inv)):
                     continue
                 picked.append(Project(r, Anchor(a), inv))
                 used.add(a)
@@ -275,7 +280,7 @@ class Walker:
             if len(ids) > self.cfg.max_set:
                 continue
             t = rng.choice(sorted(ids))
-            opts = [o for o in self.incoming.get(t, ()) if o[2] not in (two_hop.child.child.eid, t)]
+            opts = [o for o in self.incoming.get(t, ()) if o[2] not in (two_hop.child.child.eid, t) and self.joins(two_hop, *o[:2])]
             if not opts:
                 continue
             r, inv, a = rng.choice(opts)
@@ -329,7 +334,7 @@ class Walker:
         top = topic(include)
         for _ in range(self.cfg.tries):
             m = rng.choice(sorted(inc))
-            opts = [o for o in self.incoming.get(m, ()) if o[2] != top and o[2] not in inc]
+            opts = [o for o in self.incoming.get(m, ()) if o[2] != top and o[2] not in inc and self.joins(include, *o[:2])]
             if not opts:
                 continue
             r, inv, a = rng.choice(opts)
@@ -351,7 +356,7 @@ class Walker:
         return self._then_extend(rng, lambda: self._difference(rng, self.one_hop(rng, 2, self.cfg.max_set), hi), 10)
 
     def _pin(self, rng):
-        return _redrawn(lambda: self._difference(rng, self._chain(rng, 2)))
+        return _redrawn(lambda: self._difference(rng, self._chain(rng, 2)), 10)
 
     def _pni(self, rng):
         """A 1p set minus a two-hop chain: the chain first, then a 1p branch that overlaps it."""
@@ -363,7 +368,7 @@ class Walker:
             if len(exc) > self.cfg.max_set:
                 continue
             m = rng.choice(sorted(exc))
-            opts = [o for o in self.incoming.get(m, ()) if o[2] != chain.child.child.eid]
+            opts = [o for o in self.incoming.get(m, ()) if o[2] != chain.child.child.eid and self.joins(chain, *o[:2])]
             if not opts:
                 continue
             r, inv, a = rng.choice(opts)

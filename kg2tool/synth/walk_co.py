@@ -10,8 +10,9 @@ The first step may go either way (x <-r- M -r-> y: "the other children of the pe
 the same relation back is type-consistent by construction; every other hop of a chain must fit: the kind the
 previous step produced (its relation's object kind, or subject kind when walked backwards) and the kinds of the
 intermediate entities must be the kind the next relation starts from (`kinds_fit`). A node that merely stands for
-two things (a rating value and a tag both "good") is so never hopped through from one kind to the other. `item` (an
-unknown kind) fits anything: it is no evidence of a mismatch.
+two things (a rating value and a tag both "good") is so never hopped through from one kind to the other. The
+relations' kinds must be equal (`item`, a relation whose kind is unknown, continues only from `item`); an entity
+whose own kind is unknown (`item`) fits any relation.
 """
 
 from __future__ import annotations
@@ -40,12 +41,13 @@ def _same(a: str, b: str) -> bool:
 
 def kinds_fit(lex: Lexicon, have: str, ids, rel: str, inverse: bool) -> bool:
     """Whether a step along `rel` (backwards when `inverse`) may start from `ids`, entities of the kind `have`: the
-    relation's starting kind (its subject kind, or object kind backwards) fits `have` and every entity's own kind."""
+    relation's starting kind (its subject kind, or object kind backwards) is `have` and fits every entity's own
+    kind."""
     w = lex.relations.get(rel)
     if w is None:
         return True
     need = w.object if inverse else w.subject
-    return _same(have, need) and all(_same(lex.kind_of(e), need) for e in ids)
+    return have == need and all(_same(lex.kind_of(e), need) for e in ids)
 
 
 def sample_co(walker, rng: random.Random, hi: int | None = None) -> SetOp | None:
