@@ -52,8 +52,8 @@ def kinds_fit(lex: Lexicon, have: str, ids, rel: str, inverse: bool) -> bool:
 
 def sample_co(walker, rng: random.Random, hi: int | None = None) -> SetOp | None:
     """A `co` plan (see the module docstring) whose first step gives at most `max_fanout` entities and whose answer,
-    the topic excluded, has 1 to `hi` (default `max_answers`) entities; None after `tries` attempts. The relation
-    is drawn first, then the topic among the entities that have it (as `Walker.one_hop`)."""
+    the topic excluded, has 1 to `hi` (default `max_answers`) entities, all of the topic's kind; None after `tries`
+    attempts. The relation is drawn first, then the topic among the entities that have it (as `Walker.one_hop`)."""
     cfg = walker.cfg
     hi = hi or cfg.max_answers
     if not walker.rels:
@@ -70,6 +70,7 @@ def sample_co(walker, rng: random.Random, hi: int | None = None) -> SetOp | None
             continue
         others = walker.project_ids(rel, not inv, mids)
         others.discard(x)
-        if 1 <= len(others) <= hi:
+        kind = walker.lex.kind_of(x)  # "which other films ...": the others are of the topic's kind
+        if 1 <= len(others) <= hi and all(_same(walker.lex.kind_of(e), kind) for e in others):
             return co_plan(x, rel, inv)
     return None

@@ -16,7 +16,7 @@ template variables of a co question (`wh`, `else_wh`, `same_wh`, `q`, `stmt`), o
 
 from __future__ import annotations
 
-from .lexicon import Wording, article, needs_be, plural
+from .lexicon import FALLBACK_KIND, Wording, article, needs_be, plural
 from .plans import Node, co_parts
 
 PERSON = "person"
@@ -46,6 +46,12 @@ def _same(w: Wording, x: str, mid: str, m: int, n: int) -> str:
     return f"{have} the same {w.noun} as {x}" if m == 1 else f"{have} {article(w.noun)} in common with {x}"
 
 
+def _kind(sp, back, x) -> str:
+    """The kind of the others: the topic's own (the walker keeps only others of its kind), else the relation's."""
+    own = sp.lex.kind_of(x.eid)
+    return own if own != FALLBACK_KIND else sp.kind(back)
+
+
 def co_bare(sp, node: Node, n: int) -> str | None:
     """The noun phrase of a co plan in number n without its article (`other people who share a place of birth
     with x`), or None when `node` is no co plan. `sp`: the kg2tool.synth.wording.Speaker."""
@@ -55,8 +61,9 @@ def co_bare(sp, node: Node, n: int) -> str | None:
     first, back, x = parts
     if first.inverse:  # x is the object: the other objects of the subjects that have x
         return "other " + sp.bare(back, n)
-    who = "who" if sp.kind(back) == PERSON else "that"
-    return f"other {sp.kinds(back, n)} {who} {_pred(sp.w(back), sp.kg.name(x.eid), sp.kind(first), sp.size(first), n)}"
+    kind = _kind(sp, back, x)
+    who = "who" if kind == PERSON else "that"
+    return f"other {kind if n == 1 else plural(kind)} {who} {_pred(sp.w(back), sp.kg.name(x.eid), sp.kind(first), sp.size(first), n)}"
 
 
 def co_context(sp, plan: Node, answers: list[str]) -> dict:
@@ -67,14 +74,15 @@ def co_context(sp, plan: Node, answers: list[str]) -> dict:
     first, back, x = parts
     n, name = max(len(answers), 1), sp.kg.name(x.eid)
     ans = answers[0] if len(answers) == 1 else ", ".join(answers[:-1]) + " and " + answers[-1]
-    person = sp.kind(back) == PERSON
+    kind = _kind(sp, back, x)
+    person = kind == PERSON
     q = "the " + co_bare(sp, plan, n)
     if first.inverse:
         wh = f"{'Who' if person else 'What'} are the other {sp.bare(back, 2)}"
         return {"q": q, "wh": wh, "else_wh": f"Apart from {name}, which {sp.kinds(back, 2)} are {sp.np(back, 2)}",
                 "same_wh": wh, "stmt": f"{q[:1].upper()}{q[1:]} {'is' if n == 1 else 'are'} {ans}"}  # fmt: skip
     w, mid, m = sp.w(back), sp.kind(first), sp.size(first)
-    kinds = sp.kinds(back, 2)
+    kinds = plural(kind)
     wh = f"Which other {kinds} {_pred(w, name, mid, m, 2)}"
     else_wh = f"Who else {_pred(w, name, mid, m, 1)}" if person else f"What other {kinds} {_pred(w, name, mid, m, 2)}"
     return {"q": q, "wh": wh, "else_wh": else_wh, "same_wh": f"Which other {kinds} {_same(w, name, mid, m, 2)}",
