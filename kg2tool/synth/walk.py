@@ -315,7 +315,7 @@ class Walker:
         return self._then_extend(rng, lambda: self._union(rng, hi=self.cfg.max_fanout))
 
     def _cop(self, rng):
-        return self._then_extend(rng, lambda: sample_co(self, rng, hi=self.cfg.max_fanout))
+        return self._then_extend(rng, lambda: sample_co(self, rng, hi=self.cfg.max_fanout), 10)
 
     def _then_extend(self, rng, first, rounds: int = 5):
         """`first()` (a set of at most max_fanout entities) projected one more hop; a set that leads nowhere is
