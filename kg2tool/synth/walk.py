@@ -10,7 +10,7 @@ How hubs are kept from dominating: relations are drawn first, uniformly, then an
 entities that have that relation; and every set an answer or an argument holds is bounded (`max_answers`,
 `max_set`; a chain step fans out over at most `max_fanout` entities, one call each). Chains are type-consistent:
 a hop continues only through a relation whose starting kind fits the kind of the entities it starts from (the
-lexicon's kinds, `walk_co.kinds_fit`). A sampler that cannot satisfy its
+lexicon's kinds, `walk_co.StepKinds`). A sampler that cannot satisfy its
 constraints in a few tries returns None; the caller counts it as a sampling failure.
 
 Only relations/attributes that have tools (enough support) are used. All randomness comes from the `random.Random`
@@ -27,7 +27,7 @@ from ..graph.model import KnowledgeGraph
 from .lexicon import Lexicon, derive_lexicon
 from .plans import Anchor, Attr, Compare, Count, Node, Parallel, Project, SetOp, execute, topic
 from .tools import ToolSet
-from .walk_co import kind_out, kinds_fit, sample_co
+from .walk_co import StepKinds, kind_out, sample_co
 from .walk_index import PerEntity, sorted_keys
 
 BETAE_SHAPES = ("1p", "2p", "3p", "2i", "3i", "ip", "pi", "2u", "up")
@@ -75,6 +75,7 @@ class Walker:
         self.kg: KnowledgeGraph = toolset.kg
         self.cfg = config or WalkConfig()
         self.lex = lexicon or derive_lexicon(toolset.kg)
+        self.kinds = StepKinds(self)
         kg = self.kg
         self.rels = sorted(toolset.forward_tool)
         self._rel_set = set(self.rels)
@@ -191,7 +192,7 @@ class Walker:
         """Project `node` (whose value is `ids`, at most max_fanout of them) one more hop: uniformly among the
         (relation, direction) steps that every entity of `ids` has (each fanned-out call must be a valid lookup:
         enums list only entities with facts), that do not walk straight back the way `ids` came, whose kinds fit
-        (`walk_co.kinds_fit`) and whose result has 1 to `hi` entities; None when there is none."""
+        (`walk_co.StepKinds.fit`) and whose result has 1 to `hi` entities; None when there is none."""
         hi = hi or self.cfg.max_answers
         if not 1 <= len(ids) <= self.cfg.max_fanout:
             return None
@@ -200,7 +201,7 @@ class Walker:
         have = kind_out(self.lex, node)
         steps = []
         for rel, inv in self.options.get(min(ids), ()):  # the steps of any one member hold all shared ones
-            if (rel, not inv) in came or not kinds_fit(self.lex, have, ids, rel, inv):
+            if (rel, not inv) in came or not self.kinds.fit(have, ids, rel, inv):
                 continue
             adj = self.adj(rel, inv)
             if all(i in adj for i in ids) and 1 <= len(self.project_ids(rel, inv, ids)) <= hi:
@@ -213,7 +214,7 @@ class Walker:
     def joins(self, node: Node, rel: str, inverse: bool) -> bool:
         """Whether a 1p branch along `rel` gives entities of the kind `node` gives (sets of two kinds that meet in a
         node standing for both, a rating and a tag "good", are never intersected or subtracted)."""
-        return kind_out(self.lex, node) == kind_out(self.lex, Project(rel, node, inverse))
+        return kind_out(self.lex, node) in self.kinds.ends(rel, inverse)
 
     def branches_to(self, rng: random.Random, k: int) -> tuple[int, list[Project]] | None:
         """k distinct 1p branches (different anchors) whose results all contain one target entity."""
@@ -335,14 +336,11 @@ class Walker:
         for _ in range(self.cfg.tries):
             m = rng.choice(sorted(inc))
             opts = [o for o in self.incoming.get(m, ()) if o[2] != top and o[2] not in inc and self.joins(include, *o[:2])]
-            if not opts:
-                continue
-            r, inv, a = rng.choice(opts)
-            exc = Project(r, Anchor(a), inv)
-            exc_ids = execute(self.kg, exc)
-            rest = inc - exc_ids
-            if len(exc_ids) <= self.cfg.max_set and 1 <= len(rest) <= hi:
-                return SetOp("difference", (include, exc))
+            for r, inv, a in rng.sample(opts, min(len(opts), 8)):  # a few branches through m, not just one
+                exc = Project(r, Anchor(a), inv)
+                exc_ids = execute(self.kg, exc)
+                if len(exc_ids) <= self.cfg.max_set and 1 <= len(inc - exc_ids) <= hi:
+                    return SetOp("difference", (include, exc))
         return None
 
     def _2in(self, rng):
@@ -369,13 +367,11 @@ class Walker:
                 continue
             m = rng.choice(sorted(exc))
             opts = [o for o in self.incoming.get(m, ()) if o[2] != chain.child.child.eid and self.joins(chain, *o[:2])]
-            if not opts:
-                continue
-            r, inv, a = rng.choice(opts)
-            include = Project(r, Anchor(a), inv)
-            inc = execute(self.kg, include)
-            if len(inc) <= self.cfg.max_set and 1 <= len(inc - exc) <= self.cfg.max_answers:
-                return SetOp("difference", (include, chain))
+            for r, inv, a in rng.sample(opts, min(len(opts), 8)):  # a few branches through m, not just one
+                include = Project(r, Anchor(a), inv)
+                inc = execute(self.kg, include)
+                if len(inc) <= self.cfg.max_set and 1 <= len(inc - exc) <= self.cfg.max_answers:
+                    return SetOp("difference", (include, chain))
         return None
 
     def _count(self, rng):
