@@ -80,6 +80,8 @@ def graph(tmp_path_factory) -> Path:
     [
         (["-n", "0"], "-n must be positive"),
         (["--max-answers", "0"], "--max-answers must be at least 1"),
+        (["--max-fanout", "0"], "--max-fanout (walk.max_fanout) must be at least 1"),
+        (["--max-set", "1"], "--max-set (walk.max_set) must be at least 2"),
         (["--splits", "0.9,0.2,0.1"], "summing to 1"),
         (["--only", "simple,bogus"], "unknown shape 'bogus'"),
         (["--mix", "simple=abc"], "must be a number"),

@@ -1,6 +1,18 @@
 """Query plans (kg2tool.synth.plans): execution on ids, anchors, relation paths and the stored JSON form."""
 
-from kg2tool.synth.plans import Anchor, Count, Project, SetOp, anchors, execute, plan_to_json, relation_path, topic
+from kg2tool.synth.plans import (
+    Anchor,
+    Count,
+    Project,
+    SetOp,
+    anchors,
+    co_parts,
+    co_plan,
+    execute,
+    plan_to_json,
+    relation_path,
+    topic,
+)
 
 
 def test_plan_execution_follows_the_graph(small_kg):
@@ -34,3 +46,19 @@ def test_anchors_path_and_json(small_kg):
     assert relation_path(plan) == [born.iri, born.iri]
     data = plan_to_json(kg, plan)
     assert data["op"] == "union" and [c["of"]["name"] for c in data["of"]] == ["Person 3", "Person 5"]
+
+
+def test_co_plan_excludes_its_topic_and_is_recognized(small_kg):
+    kg = small_kg
+    born = next(r for r in kg.relations.values() if r.label == "place of birth")
+    p3 = kg.resolve("Person 3")
+    plan = co_plan(p3, born.iri)
+    first, back, x = co_parts(plan)
+    assert (first, x) == (Project(born.iri, Anchor(p3)), Anchor(p3)) and back.inverse
+    assert execute(kg, plan) == execute(kg, back) - {p3} and kg.resolve("Person 11") in execute(kg, plan)
+    assert anchors(plan) == [p3, p3] and topic(plan) == p3
+    assert plan_to_json(kg, plan)["of"][1] == {"op": "entity", "name": "Person 3", "iri": kg.entities[p3]}
+    # a difference with another entity, or a walk back along another relation, is no co plan
+    assert co_parts(SetOp("difference", (back, Anchor(kg.resolve("Person 4"))))) is None
+    lives = next(r for r in kg.relations.values() if r.label == "residence")
+    assert co_parts(SetOp("difference", (Project(lives.iri, first, True), x))) is None

@@ -53,6 +53,10 @@ def _add_data_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--splits", default=None, help="train,validation,test fractions (default 0.8,0.1,0.1)")
     p.add_argument("--min-support", type=int, default=None, help="facts a relation needs to get tools (default 5)")
     p.add_argument("--max-answers", type=int, default=None, help="largest answer set per question (default 8)")
+    p.add_argument("--max-fanout", type=int, default=None,
+                   help="largest set a chain fans out over, one call per entity (default 6)")  # fmt: skip
+    p.add_argument("--max-set", type=int, default=None,
+                   help="largest list passed as a tool argument, e.g. to intersection (default 30)")  # fmt: skip
     p.add_argument("--include-predicate", action="append", default=None, metavar="IRI",
                    help="use this predicate even if it is a schema/axiom or link predicate (owl:sameAs, "
                    "rdfs:subClassOf, foaf:page, ...; skipped or made URLs by default); repeatable")  # fmt: skip
@@ -180,6 +184,10 @@ def build_config(args):
         cfg.fold = False
     if args.max_answers is not None:
         cfg.walk.max_answers = args.max_answers
+    if args.max_fanout is not None:
+        cfg.walk.max_fanout = args.max_fanout
+    if args.max_set is not None:
+        cfg.walk.max_set = args.max_set
     if args.only:
         only = parse_weights(args.only, "--only")
         cfg.mix = {s: only.get(s, 0.0) for s in ALL_SHAPES}
@@ -199,6 +207,10 @@ def build_config(args):
         raise UsageError("the shape mix gives every shape weight 0")
     if cfg.walk.max_answers < 1:
         raise UsageError("--max-answers must be at least 1")
+    if cfg.walk.max_fanout < 1:
+        raise UsageError(f"--max-fanout (walk.max_fanout) must be at least 1, got {cfg.walk.max_fanout}")
+    if cfg.walk.max_set < 2:
+        raise UsageError(f"--max-set (walk.max_set) must be at least 2, got {cfg.walk.max_set}")
     paraphrase_options(args, cfg.paraphrase)
     return cfg
 

@@ -3,6 +3,8 @@
     2i:  SetOp("intersection", (Project(r1, Anchor(e1)), Project(r2, Anchor(e2))))
     ip:  Project(r3, SetOp("intersection", ...))
     2in: SetOp("difference", (Project(r1, Anchor(e1)), Project(r2, Anchor(e2))))
+    co:  SetOp("difference", (Project(r, Project(r, Anchor(x)), inverse=True), Anchor(x)))   (`co_plan`)
+         the others that share an r-object with x ("who else was born in the same city as x?"), x excluded
 
 `execute(kg, plan)` evaluates a plan on entity ids, with no tool in between: it is the independent gold answer
 that verification compares the executed tool calls against. `Parallel` groups independent sub-plans answered in
@@ -71,6 +73,27 @@ class Parallel:
 
 
 Node = Anchor | Project | SetOp | Count | Attr | Compare | Parallel
+
+
+def co_plan(x: int, rel: str, inverse: bool = False) -> SetOp:
+    """The entities that share an r-neighbour with x, x excluded: x's r-neighbours (walked forward, or backward when
+    `inverse`), then `rel` walked back from them, minus the topic x itself (an explicit `difference` with its
+    anchor, so execution, the calls and verification all see the exclusion)."""
+    first = Project(rel, Anchor(x), inverse)
+    return SetOp("difference", (Project(rel, first, not inverse), Anchor(x)))
+
+
+def co_parts(node: Node) -> tuple[Project, Project, Anchor] | None:
+    """(first step, walked-back step, topic anchor) when `node` is a `co_plan`, else None."""
+    if not (isinstance(node, SetOp) and node.op == "difference" and len(node.children) == 2):
+        return None
+    back, x = node.children
+    if not (isinstance(x, Anchor) and isinstance(back, Project) and isinstance(back.child, Project)):
+        return None
+    first = back.child
+    if first.child != x or first.rel != back.rel or first.inverse == back.inverse:
+        return None
+    return first, back, x
 
 
 def execute(kg: KnowledgeGraph, node: Node):

@@ -19,6 +19,7 @@ from ..graph.model import KnowledgeGraph
 from .lexicon import Lexicon, derive_lexicon
 from .plans import Anchor, Attr, Compare, Count, Node, Parallel, Project, SetOp, topic
 from .wording import Speaker
+from .wording_co import co_context
 
 PHRASE_KEYS = ("forward", "inverse", "intersection", "union", "difference", "attribute", "count")
 
@@ -205,6 +206,7 @@ class Renderer:
                 this, that = f"this {ctx['kind']}", f"that {ctx['kind']}"
                 ctx["wh_this"], ctx["wh_that"] = _swap(ctx["wh"], ctx["e1"], this), _swap(ctx["wh"], ctx["e1"], that)
                 ctx["q_this"] = _swap(ctx["q"], ctx["e1"], this)
+            ctx |= co_context(sp, plan, answers)  # the co shapes' own wordings ({} for other plans)
         return ctx | (extra or {})
 
     def render(self, shape: str, ctx: dict, rng: random.Random) -> tuple[str, str]:

@@ -43,7 +43,7 @@ from .wording import UNKNOWN_NOUN
 DEFAULT_MIX = {
     "simple": 1.0, "multiple": 1.0, "parallel": 1.0, "parallel_multiple": 1.0, "irrelevance": 0.8,
     "2p": 1.0, "3p": 0.7, "2i": 1.0, "3i": 0.7, "ip": 0.7, "pi": 0.7, "2u": 0.7, "up": 0.6,
-    "2in": 0.6, "3in": 0.5, "inp": 0.5, "pin": 0.5, "pni": 0.5, "count": 0.8, "compare": 0.8,
+    "2in": 0.6, "3in": 0.5, "inp": 0.5, "pin": 0.5, "pni": 0.5, "co": 0.8, "cop": 0.5, "count": 0.8, "compare": 0.8,
     "followup": 0.6, "missing_info": 0.5, "error_recovery": 0.6,
 }  # fmt: skip
 
@@ -136,7 +136,7 @@ class Synthesizer:
         if config.lexicon:
             self.lexicon = load_lexicon(config.lexicon, kg, self.lexicon)
         self.ts = ToolSet.from_graph(kg, min_support=config.min_support, lexicon=self.lexicon)
-        self.walker = Walker(self.ts, config.walk)
+        self.walker = Walker(self.ts, config.walk, self.lexicon)
         shapes = [s for s, w in config.mix.items() if w > 0]
         families = [s for s in shapes if s != "error_recovery"]  # error_recovery words its question as 1p/2p
         if set(shapes) & set(DIALOGUE_SHAPES):

@@ -77,7 +77,7 @@ class Compiler:
         if isinstance(node, SetOp):
             vals = [self._eval(c, trace) for c in node.children]
             t = max(tt for _, tt in vals) + 1
-            sets = [v for v, _ in vals]
+            sets = [[v] if isinstance(c, Anchor) else v for c, (v, _) in zip(node.children, vals)]  # a named entity
             args = {"include": sets[0], "exclude": sets[1]} if node.op == "difference" else {"sets": sets}
             return self._call(trace, node.op, args, t), t
         if isinstance(node, Count):

@@ -1,13 +1,16 @@
 """Seeded sampling of query plans from the graph, one sampler per shape.
 
-Shapes: the BetaE structures 1p 2p 3p 2i 3i ip pi 2u up and the negation shapes 2in 3in inp pin pni; `count`
-and `compare` (aggregation and comparison); and the BFCL shapes `simple` and `multiple` (a 1p question answered
+Shapes: the BetaE structures 1p 2p 3p 2i 3i ip pi 2u up and the negation shapes 2in 3in inp pin pni; `co` (the
+others that share a relation's neighbour with the topic, the topic excluded) and `cop` (a co set one hop further,
+see kg2tool.synth.walk_co); `count` and `compare` (aggregation and comparison); and the BFCL shapes `simple` and `multiple` (a 1p question answered
 with one call, offered alone or among related distractor tools), `parallel` (one tool on several entities in one
 turn), `parallel_multiple` (several tools in one turn) and `irrelevance` (no offered tool fits).
 
 How hubs are kept from dominating: relations are drawn first, uniformly, then an anchor uniformly among the
 entities that have that relation; and every set an answer or an argument holds is bounded (`max_answers`,
-`max_set`; a chain step fans out over at most `max_fanout` entities). A sampler that cannot satisfy its
+`max_set`; a chain step fans out over at most `max_fanout` entities, one call each). Chains are type-consistent:
+a hop continues only through a relation whose starting kind fits the kind of the entities it starts from (the
+lexicon's kinds, `walk_co.StepKinds`). A sampler that cannot satisfy its
 constraints in a few tries returns None; the caller counts it as a sampling failure.
 
 Only relations/attributes that have tools (enough support) are used. All randomness comes from the `random.Random`
@@ -17,24 +20,28 @@ passed in, and every index is built in sorted order, so the same graph and seed 
 from __future__ import annotations
 
 import random
-from collections import OrderedDict
 from dataclasses import dataclass
 from functools import cached_property
 
 from ..graph.model import KnowledgeGraph
+from .lexicon import Lexicon, derive_lexicon
 from .plans import Anchor, Attr, Compare, Count, Node, Parallel, Project, SetOp, execute, topic
 from .tools import ToolSet
+from .walk_co import StepKinds, kind_out, sample_co
+from .walk_index import PerEntity, sorted_keys
 
 BETAE_SHAPES = ("1p", "2p", "3p", "2i", "3i", "ip", "pi", "2u", "up")
 NEGATION_SHAPES = ("2in", "3in", "inp", "pin", "pni")
+CO_SHAPES = ("co", "cop")
 AGGREGATE_SHAPES = ("count", "compare")
 BFCL_SHAPES = ("simple", "multiple", "parallel", "parallel_multiple", "irrelevance")
 DIALOGUE_SHAPES = ("followup", "missing_info", "error_recovery")  # built by kg2tool.synth.dialogue
-WALK_SHAPES = BFCL_SHAPES + BETAE_SHAPES[1:] + NEGATION_SHAPES + AGGREGATE_SHAPES  # sampled by Walker.sample
+# sampled by Walker.sample
+WALK_SHAPES = BFCL_SHAPES + BETAE_SHAPES[1:] + NEGATION_SHAPES + CO_SHAPES + AGGREGATE_SHAPES
 ALL_SHAPES = WALK_SHAPES + DIALOGUE_SHAPES
 
 # Shape -> BFCL category of the conversation.
-CATEGORY = {s: "multi_step" for s in BETAE_SHAPES + NEGATION_SHAPES + AGGREGATE_SHAPES}
+CATEGORY = {s: "multi_step" for s in BETAE_SHAPES + NEGATION_SHAPES + CO_SHAPES + AGGREGATE_SHAPES}
 CATEGORY |= {s: s for s in BFCL_SHAPES}
 CATEGORY["1p"] = "simple"
 CATEGORY |= {"followup": "multi_turn", "missing_info": "multi_turn", "error_recovery": "multi_step"}
@@ -45,26 +52,30 @@ class WalkConfig:
     """Parameters:
     max_answers: largest answer set a question may have.
     max_set: largest list passed as a tool argument (intersection/count inputs).
-    max_fanout: largest intermediate set a chain fans out over (one parallel call per entity).
+    max_fanout: largest intermediate set a chain fans out over: one parallel call per entity, plus a `union`, so a
+        3p trace has at most 1 + 2 * (max_fanout + 1) calls (17 at the default 6).
     inverse_prob: probability that a projection walks a relation backwards (find_by_...).
     tries: attempts per sample before giving up.
     """
 
     max_answers: int = 8
     max_set: int = 30
-    max_fanout: int = 3
+    max_fanout: int = 6
     inverse_prob: float = 0.3
     tries: int = 30
 
 
 class Walker:
     """Samples query plans of the walk shapes (`sample`) and the building blocks the dialogue shapes use (`one_hop`,
-    `extend`) from a graph's tools; see the module docstring."""
+    `extend`) from a graph's tools and the lexicon's entity kinds (derived from the graph when None); see the
+    module docstring."""
 
-    def __init__(self, toolset: ToolSet, config: WalkConfig | None = None):
+    def __init__(self, toolset: ToolSet, config: WalkConfig | None = None, lexicon: Lexicon | None = None):
         self.ts = toolset
         self.kg: KnowledgeGraph = toolset.kg
         self.cfg = config or WalkConfig()
+        self.lex = lexicon or derive_lexicon(toolset.kg)
+        self.kinds = StepKinds(self)
         kg = self.kg
         self.rels = sorted(toolset.forward_tool)
         self._rel_set = set(self.rels)
@@ -79,8 +90,8 @@ class Walker:
         # (relation, inverse, anchor) projections whose result contains t. Both are computed per entity when asked
         # (from the adjacency, in the order a full index built relation by relation would list them), so the
         # walker holds nothing per edge: an on-disk graph stays on disk.
-        self.options = _PerEntity(self._options)
-        self.incoming = _PerEntity(self._incoming)
+        self.options = PerEntity(self._options)
+        self.incoming = PerEntity(self._incoming)
         # shape -> sampler (rng -> plan or None), for every shape of WALK_SHAPES
         self.samplers = {
             "simple": self.one_hop, "multiple": self.one_hop, "irrelevance": self.one_hop,
@@ -88,7 +99,8 @@ class Walker:
             "2p": lambda rng: self._chain(rng, 2), "3p": lambda rng: self._chain(rng, 3),
             "2i": lambda rng: self._inter(rng, 2), "3i": lambda rng: self._inter(rng, 3), "ip": self._ip,
             "pi": self._pi, "2u": self._union, "up": self._up, "2in": self._2in, "3in": self._3in, "inp": self._inp,
-            "pin": self._pin, "pni": self._pni, "count": self._count, "compare": self._compare,
+            "pin": self._pin, "pni": self._pni, "co": lambda rng: sample_co(self, rng), "cop": self._cop,
+            "count": self._count, "compare": self._compare,
         }  # fmt: skip
 
     def _options(self, e: int) -> list[tuple[str, bool]]:
@@ -177,28 +189,32 @@ class Walker:
         return None
 
     def extend(self, rng: random.Random, node: Node, ids, hi: int | None = None) -> Project | None:
-        """Project `node` (whose value is `ids`, at most max_fanout of them) one more hop."""
+        """Project `node` (whose value is `ids`, at most max_fanout of them) one more hop: uniformly among the
+        (relation, direction) steps that every entity of `ids` has (each fanned-out call must be a valid lookup:
+        enums list only entities with facts), that do not walk straight back the way `ids` came, whose kinds fit
+        (`walk_co.StepKinds.fit`) and whose result has 1 to `hi` entities; None when there is none."""
         hi = hi or self.cfg.max_answers
         if not 1 <= len(ids) <= self.cfg.max_fanout:
             return None
-        # (relation, direction) pairs that produced `ids`; walking one of them straight back is trivial
         kids = node.children if isinstance(node, SetOp) else (node,)
         came = {(k.rel, k.inverse) for k in kids if isinstance(k, Project)}
-        for _ in range(self.cfg.tries):
-            m = rng.choice(sorted(ids))
-            opts = self.options.get(m)
-            if not opts:
-                return None
-            rel, inv = rng.choice(opts)
-            if (rel, not inv) in came:
+        have = kind_out(self.lex, node)
+        steps = []
+        for rel, inv in self.options.get(min(ids), ()):  # the steps of any one member hold all shared ones
+            if (rel, not inv) in came or not self.kinds.fit(have, ids, rel, inv):
                 continue
             adj = self.adj(rel, inv)
-            if not all(i in adj for i in ids):
-                continue  # every fanned-out call must be a valid lookup (enums list only entities with facts)
-            res = self.project_ids(rel, inv, ids)
-            if 1 <= len(res) <= hi:
-                return Project(rel, node, inv)
-        return None
+            if all(i in adj for i in ids) and 1 <= len(self.project_ids(rel, inv, ids)) <= hi:
+                steps.append((rel, inv))
+        if not steps:
+            return None
+        rel, inv = rng.choice(steps)
+        return Project(rel, node, inv)
+
+    def joins(self, node: Node, rel: str, inverse: bool) -> bool:
+        """Whether a 1p branch along `rel` gives entities of the kind `node` gives (sets of two kinds that meet in a
+        node standing for both, a rating and a tag "good", are never intersected or subtracted)."""
+        return kind_out(self.lex, node) in self.kinds.ends(rel, inverse)
 
     def branches_to(self, rng: random.Random, k: int) -> tuple[int, list[Project]] | None:
         """k distinct 1p branches (different anchors) whose results all contain one target entity."""
@@ -211,7 +227,7 @@ class Walker:
             used: set[int] = {t}
             for _ in range(4 * k):
                 r, inv, a = rng.choice(opts)
-                if a in used or len(self.adj(r, inv)[a]) > self.cfg.max_set:
+                if a in used or len(self.adj(r, inv)[a]) > self.cfg.max_set or (picked and not self.joins(picked[0], r, inv)):
                     continue
                 picked.append(Project(r, Anchor(a), inv))
                 used.add(a)
@@ -225,13 +241,20 @@ class Walker:
         return self.samplers[shape](rng)
 
     def _chain(self, rng, hops: int):
-        node = self.one_hop(rng, hi=self.cfg.max_fanout if hops > 1 else None)
-        for h in range(1, hops):
+        """A chain of `hops` projections, its first hop drawn as `one_hop`; a start that leads nowhere is redrawn
+        (`tries` times)."""
+        for _ in range(self.cfg.tries):
+            node = self.one_hop(rng, hi=self.cfg.max_fanout if hops > 1 else None)
             if node is None:
                 return None
-            last = h == hops - 1
-            node = self.extend(rng, node, execute(self.kg, node), hi=None if last else self.cfg.max_fanout)
-        return node
+            for h in range(1, hops):
+                last = h == hops - 1
+                node = self.extend(rng, node, execute(self.kg, node), hi=None if last else self.cfg.max_fanout)
+                if node is None:
+                    break
+            if node is not None:
+                return node
+        return None
 
     def _inter(self, rng, k: int, hi: int | None = None):
         hi = hi or self.cfg.max_answers
@@ -247,8 +270,7 @@ class Walker:
         return None
 
     def _ip(self, rng):
-        node = self._inter(rng, 2, hi=self.cfg.max_fanout)
-        return node and self.extend(rng, node, execute(self.kg, node))
+        return self._then_extend(rng, lambda: self._inter(rng, 2, hi=self.cfg.max_fanout), 10)
 
     def _pi(self, rng):
         for _ in range(self.cfg.tries):
@@ -259,7 +281,7 @@ class Walker:
             if len(ids) > self.cfg.max_set:
                 continue
             t = rng.choice(sorted(ids))
-            opts = [o for o in self.incoming.get(t, ()) if o[2] not in (two_hop.child.child.eid, t)]
+            opts = [o for o in self.incoming.get(t, ()) if o[2] not in (two_hop.child.child.eid, t) and self.joins(two_hop, *o[:2])]
             if not opts:
                 continue
             r, inv, a = rng.choice(opts)
@@ -291,11 +313,20 @@ class Walker:
         return None
 
     def _up(self, rng):
-        node = self._union(rng, hi=self.cfg.max_fanout)
-        return node and self.extend(rng, node, execute(self.kg, node))
+        return self._then_extend(rng, lambda: self._union(rng, hi=self.cfg.max_fanout))
 
-    def _difference(self, rng, include: Node | None) -> SetOp | None:
-        """include minus a 1p branch that removes some but not all of include."""
+    def _cop(self, rng):
+        return self._then_extend(rng, lambda: sample_co(self, rng, hi=self.cfg.max_fanout), 10)
+
+    def _then_extend(self, rng, first, rounds: int = 5):
+        """`first()` (a set of at most max_fanout entities) projected one more hop; a set that leads nowhere is
+        redrawn (`rounds` times)."""
+        return _redrawn(lambda: (node := first()) and self.extend(rng, node, execute(self.kg, node)), rounds)
+
+    def _difference(self, rng, include: Node | None, hi: int | None = None) -> SetOp | None:
+        """include minus a 1p branch that removes some but not all of include (leaving 1 to `hi` entities, default
+        max_answers)."""
+        hi = hi or self.cfg.max_answers
         if include is None:
             return None
         inc = execute(self.kg, include)
@@ -304,34 +335,26 @@ class Walker:
         top = topic(include)
         for _ in range(self.cfg.tries):
             m = rng.choice(sorted(inc))
-            opts = [o for o in self.incoming.get(m, ()) if o[2] != top and o[2] not in inc]
-            if not opts:
-                continue
-            r, inv, a = rng.choice(opts)
-            exc = Project(r, Anchor(a), inv)
-            exc_ids = execute(self.kg, exc)
-            rest = inc - exc_ids
-            if len(exc_ids) <= self.cfg.max_set and 1 <= len(rest) <= self.cfg.max_answers:
-                return SetOp("difference", (include, exc))
+            opts = [o for o in self.incoming.get(m, ()) if o[2] != top and o[2] not in inc and self.joins(include, *o[:2])]
+            for r, inv, a in rng.sample(opts, min(len(opts), 8)):  # a few branches through m, not just one
+                exc = Project(r, Anchor(a), inv)
+                exc_ids = execute(self.kg, exc)
+                if len(exc_ids) <= self.cfg.max_set and 1 <= len(inc - exc_ids) <= hi:
+                    return SetOp("difference", (include, exc))
         return None
 
     def _2in(self, rng):
-        return self._difference(rng, self.one_hop(rng, lo=2, hi=self.cfg.max_set))
+        return _redrawn(lambda: self._difference(rng, self.one_hop(rng, lo=2, hi=self.cfg.max_set)))
 
     def _3in(self, rng):
-        return self._difference(rng, self._inter(rng, 2, hi=self.cfg.max_set))
+        return _redrawn(lambda: self._difference(rng, self._inter(rng, 2, hi=self.cfg.max_set)))
 
     def _inp(self, rng):
-        for _ in range(3):
-            node = self._difference(rng, self.one_hop(rng, lo=2, hi=self.cfg.max_set))
-            ids = node and execute(self.kg, node)
-            if ids and len(ids) <= self.cfg.max_fanout:
-                return self.extend(rng, node, ids)
-        return None
+        hi = self.cfg.max_fanout
+        return self._then_extend(rng, lambda: self._difference(rng, self.one_hop(rng, 2, self.cfg.max_set), hi), 10)
 
     def _pin(self, rng):
-        chain = self._chain(rng, 2)
-        return self._difference(rng, chain) if chain else None
+        return _redrawn(lambda: self._difference(rng, self._chain(rng, 2)), 10)
 
     def _pni(self, rng):
         """A 1p set minus a two-hop chain: the chain first, then a 1p branch that overlaps it."""
@@ -343,14 +366,12 @@ class Walker:
             if len(exc) > self.cfg.max_set:
                 continue
             m = rng.choice(sorted(exc))
-            opts = [o for o in self.incoming.get(m, ()) if o[2] != chain.child.child.eid]
-            if not opts:
-                continue
-            r, inv, a = rng.choice(opts)
-            include = Project(r, Anchor(a), inv)
-            inc = execute(self.kg, include)
-            if len(inc) <= self.cfg.max_set and 1 <= len(inc - exc) <= self.cfg.max_answers:
-                return SetOp("difference", (include, chain))
+            opts = [o for o in self.incoming.get(m, ()) if o[2] != chain.child.child.eid and self.joins(chain, *o[:2])]
+            for r, inv, a in rng.sample(opts, min(len(opts), 8)):  # a few branches through m, not just one
+                include = Project(r, Anchor(a), inv)
+                inc = execute(self.kg, include)
+                if len(inc) <= self.cfg.max_set and 1 <= len(inc - exc) <= self.cfg.max_answers:
+                    return SetOp("difference", (include, chain))
         return None
 
     def _count(self, rng):
@@ -406,43 +427,14 @@ class Walker:
         return None
 
 
-def sorted_keys(mapping):
-    """The keys of an adjacency or attribute mapping in id order, as a sequence to draw from."""
-    own = getattr(mapping, "sorted_keys", None)
-    return own() if own is not None else sorted(mapping)
+def _redrawn(draw, rounds: int = 5):
+    """The first plan `draw()` gives in `rounds` draws (a sampler's parts drawn afresh when they fit nothing)."""
+    for _ in range(rounds):
+        plan = draw()
+        if plan is not None:
+            return plan
+    return None
 
 
 def _two_anchors(opts) -> bool:
     return bool(opts) and any(a != opts[0][2] for _, _, a in opts)
-
-
-class _PerEntity:
-    """`get(e, default)` / `[e]` over a function of one entity, behind an LRU cache bounded by the total length of
-    the cached lists (a hub's incoming list can hold 100,000s of entries; the cache must not grow with the graph)."""
-
-    def __init__(self, fn, max_entries: int = 4096, max_weight: int = 100_000):
-        self._fn = fn
-        self._cache: OrderedDict[int, list] = OrderedDict()
-        self._max_entries = max_entries
-        self._max_weight = max_weight
-        self._weight = 0
-
-    def __getitem__(self, e: int):
-        out = self._cache.get(e)
-        if out is not None:
-            self._cache.move_to_end(e)
-            return out
-        out = self._fn(e)
-        w = len(out) + 1
-        if w <= self._max_weight // 4:
-            self._cache[e] = out
-            self._weight += w
-            while len(self._cache) > self._max_entries or self._weight > self._max_weight:
-                _, old = self._cache.popitem(last=False)
-                self._weight -= len(old) + 1
-        return out
-
-    def get(self, e: int, default=None):
-        """The list for entity e, or `default` when it is empty."""
-        out = self[e]
-        return out if out else default

@@ -15,6 +15,7 @@ from collections import Counter
 from ..graph.model import KnowledgeGraph
 from .lexicon import FALLBACK_KIND, PERSON_KINDS, Lexicon, Wording, needs_be, plural
 from .plans import Anchor, Count, Node, Project, SetOp, execute
+from .wording_co import co_bare
 
 PERSON = "person"
 KIND_SAMPLE = 50  # answers looked at to name their kind
@@ -186,6 +187,8 @@ class Speaker:
 
     def bare(self, node: Node, n: int) -> str:
         """The noun phrase without its article (`places of birth of X`), for `how many ...` and `the ...`."""
+        if (co := co_bare(self, node, n)) is not None:  # the co shapes: kg2tool.synth.wording_co
+            return co
         if isinstance(node, Count):
             return f"number of {self.bare(node.child, 2)}"
         if isinstance(node, Project):

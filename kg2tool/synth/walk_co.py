@@ -1,0 +1,102 @@
+"""Walked-back relations with the topic excluded (the `co` shapes), and the entity kinds that keep chains
+type-consistent.
+
+    co:   x -r-> M <-r- y, y != x      "Who else shares a place of birth with x?"
+          SetOp("difference", (Project(r, Project(r, Anchor(x)), inverse=True), Anchor(x)))   (plans.co_plan)
+    cop:  a co set projected one hop further (walk.Walker.extend)
+          "What are the places of education of the other people who share a place of birth with x?"
+
+The first step may go either way (x <-r- M -r-> y: "the other children of the people whose child is x"). Walking
+the same relation back is type-consistent by construction; every other hop of a chain must fit: the kind the
+previous step produced (its relation's object kind, or subject kind when walked backwards) and the kinds of the
+intermediate entities must be kinds the next relation starts from (`StepKinds.fit`). A node that merely stands for
+two things (a rating value and a tag both "good") is so never hopped through from one kind to the other. `item` (an
+unknown kind) is a kind like any other for relations (a relation of unknown kind continues only a step that gave
+`item`); an entity whose own kind is unknown fits any step.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+
+from .lexicon import FALLBACK_KIND, SAMPLE, Lexicon
+from .plans import Anchor, Node, Project, SetOp, co_plan
+
+
+def kind_out(lex: Lexicon, node: Node) -> str:
+    """The kind of the entities a plan node gives: the far end of its last relation, or the anchor's own kind."""
+    if isinstance(node, Anchor):
+        return lex.kind_of(node.eid)
+    if isinstance(node, Project):
+        w = lex.relations.get(node.rel)
+        return FALLBACK_KIND if w is None else (w.subject if node.inverse else w.object)
+    if isinstance(node, SetOp):
+        return kind_out(lex, node.children[0])
+    return FALLBACK_KIND
+
+
+def _same(a: str, b: str) -> bool:
+    return a == b or FALLBACK_KIND in (a, b)
+
+
+class StepKinds:
+    """The kinds each step starts from: a relation walked forward starts from its subjects, backwards from its
+    objects. They are the lexicon's kind of that end (the majority) and any other kind held by at least 2 and
+    `share` of the first SAMPLE starting entities (the subjects of `about` are artworks and articles); a kind that a
+    single node holds (a rating value that is also a tag) is never one of them. Computed per step when first asked."""
+
+    def __init__(self, walker, share: float = 0.2):
+        self.walker = walker
+        self.share = share
+        self._cache: dict[tuple[str, bool], frozenset[str]] = {}
+
+    def starts(self, rel: str, inverse: bool) -> frozenset[str]:
+        """The kinds a step along `rel` (backwards when `inverse`) may start from."""
+        key = (rel, inverse)
+        if key not in self._cache:
+            lex, w = self.walker.lex, self.walker.lex.relations.get(rel)
+            firsts = list(itertools.islice(self.walker.sources.get(key, ()), SAMPLE))
+            counts = Counter(lex.kind_of(e) for e in firsts)
+            kinds = {k for k, c in counts.items() if c >= 2 and c >= self.share * len(firsts)}
+            kinds.add(FALLBACK_KIND if w is None else (w.object if inverse else w.subject))
+            self._cache[key] = frozenset(kinds)
+        return self._cache[key]
+
+    def fit(self, have: str, ids, rel: str, inverse: bool) -> bool:
+        """Whether a step along `rel` (backwards when `inverse`) may start from `ids`, entities of the kind `have`:
+        `have` is one of the kinds the step starts from, and so is the own kind of every entity whose kind is
+        known."""
+        kinds = self.starts(rel, inverse)
+        return have in kinds and all(k in kinds or k == FALLBACK_KIND for k in map(self.walker.lex.kind_of, ids))
+
+    def ends(self, rel: str, inverse: bool) -> frozenset[str]:
+        """The kinds a step ends on (those the step walked the other way starts from)."""
+        return self.starts(rel, not inverse)
+
+
+def sample_co(walker, rng: random.Random, hi: int | None = None) -> SetOp | None:
+    """A `co` plan (see the module docstring) whose first step gives at most `max_fanout` entities and whose answer,
+    the topic excluded, has 1 to `hi` (default `max_answers`) entities, all of the topic's kind; None after `tries`
+    attempts. The relation is drawn first, then the topic among the entities that have it (as `Walker.one_hop`)."""
+    cfg = walker.cfg
+    hi = hi or cfg.max_answers
+    if not walker.rels:
+        return None
+    for _ in range(cfg.tries):
+        rel = rng.choice(walker.rels)
+        inv = rng.random() < cfg.inverse_prob
+        src = walker.sources[(rel, inv)]
+        if not src:
+            continue
+        x = rng.choice(src)
+        mids = walker.adj(rel, inv)[x]
+        if len(mids) > cfg.max_fanout:
+            continue
+        others = walker.project_ids(rel, not inv, mids)
+        others.discard(x)
+        kind = walker.lex.kind_of(x)  # "which other films ...": the others are of the topic's kind
+        if 1 <= len(others) <= hi and all(_same(walker.lex.kind_of(e), kind) for e in others):
+            return co_plan(x, rel, inv)
+    return None
