@@ -12,36 +12,36 @@ for their own graph in the `lexicon.yaml` written beside each dataset (`kg2tool 
 
 from __future__ import annotations
 
-_BORN = {"form": "prep", "verb": "born in", "verbs": "born in", "tense": "past", "where": True, "kind": "place"}
-_DIED = {"form": "verb", "verb": "died in", "verbs": "died in", "base": "die in", "tense": "past", "where": True,
+_BORN = {"noun": "place of birth", "form": "prep", "verb": "born in", "verbs": "born in", "tense": "past", "where": True, "kind": "place"}
+_DIED = {"noun": "place of death", "form": "verb", "verb": "died in", "verbs": "died in", "base": "die in", "tense": "past", "where": True,
          "kind": "place"}  # fmt: skip
-_BURIED = {"form": "prep", "verb": "buried in", "verbs": "buried in", "tense": "past", "where": True}
-_LIVES = {"form": "verb", "verb": "lived in", "verbs": "lived in", "base": "live in", "tense": "past", "where": True,
+_BURIED = {"noun": "place of burial", "form": "prep", "verb": "buried in", "verbs": "buried in", "tense": "past", "where": True}
+_LIVES = {"noun": "residence", "form": "verb", "verb": "lived in", "verbs": "lived in", "base": "live in", "tense": "past", "where": True,
           "kind": "place"}  # fmt: skip
-_CITIZEN = {"form": "prep", "verb": "a citizen of", "verbs": "citizens of", "kind": "country"}
-_EDUCATED = {"form": "prep", "verb": "educated at", "verbs": "educated at", "tense": "past", "where": True}
-_WORKED = {"form": "verb", "verb": "worked for", "verbs": "worked for", "base": "work for", "tense": "past",
+_CITIZEN = {"noun": "citizenship", "form": "prep", "verb": "a citizen of", "verbs": "citizens of", "kind": "country"}
+_EDUCATED = {"noun": "school", "form": "prep", "verb": "educated at", "verbs": "educated at", "tense": "past", "where": True}
+_WORKED = {"noun": "employer", "form": "verb", "verb": "worked for", "verbs": "worked for", "base": "work for", "tense": "past",
            "kind": "organization"}  # fmt: skip
-_RECEIVED = {"form": "verb", "verb": "received", "verbs": "received", "base": "receive", "tense": "past",
+_RECEIVED = {"noun": "award", "form": "verb", "verb": "received", "verbs": "received", "base": "receive", "tense": "past",
              "kind": "award"}  # fmt: skip
-_WON = {"form": "verb", "verb": "won", "verbs": "won", "base": "win", "tense": "past", "kind": "prize"}
-_MARRIED = {"form": "prep", "verb": "married to", "verbs": "married to", "tense": "past", "kind": "person"}
-_PLAYS = {"form": "verb", "verb": "plays", "verbs": "play", "base": "play", "kind": "instrument"}
-_SPEAKS = {"form": "verb", "verb": "speaks", "verbs": "speak", "base": "speak", "kind": "language"}
-_HQ = {"form": "prep", "verb": "headquartered in", "verbs": "headquartered in", "where": True}
-_FORMED = {"form": "prep", "verb": "formed in", "verbs": "formed in", "tense": "past", "where": True}
-_LOCATED = {"form": "prep", "verb": "located in", "verbs": "located in", "where": True}
+_WON = {"noun": "prize", "form": "verb", "verb": "won", "verbs": "won", "base": "win", "tense": "past", "kind": "prize"}
+_MARRIED = {"noun": "spouse", "form": "prep", "verb": "married to", "verbs": "married to", "tense": "past", "kind": "person"}
+_PLAYS = {"noun": "instrument", "form": "verb", "verb": "plays", "verbs": "play", "base": "play", "kind": "instrument"}
+_SPEAKS = {"noun": "language", "form": "verb", "verb": "speaks", "verbs": "speak", "base": "speak", "kind": "language"}
+_HQ = {"noun": "headquarters", "form": "prep", "verb": "headquartered in", "verbs": "headquartered in", "where": True}
+_FORMED = {"noun": "place of formation", "form": "prep", "verb": "formed in", "verbs": "formed in", "tense": "past", "where": True}
+_LOCATED = {"noun": "location", "form": "prep", "verb": "located in", "verbs": "located in", "where": True}
 _IN = {"form": "prep", "verb": "in", "verbs": "in"}
-_COMES = {"form": "verb", "verb": "comes from", "verbs": "come from", "base": "come from", "where": True,
+_COMES = {"noun": "homeworld", "form": "verb", "verb": "comes from", "verbs": "come from", "base": "come from", "where": True,
           "kind": "planet"}  # fmt: skip
-_APPEARS = {"form": "verb", "verb": "appears in", "verbs": "appear in", "base": "appear in", "kind": "film"}
-_FEATURES = {"form": "verb", "verb": "features", "verbs": "feature", "base": "feature"}
-_ABOUT = {"form": "prep", "verb": "about", "verbs": "about"}
-_HELD = {"form": "verb", "verb": "held", "verbs": "held", "base": "hold", "tense": "past", "kind": "position"}
-_PARTY = {"form": "prep", "verb": "a member of", "verbs": "members of", "kind": "political party"}
-_WRITTEN = {"form": "by", "verb": "written by", "verbs": "written by", "active": "wrote", "tense": "past"}
-_DIRECTED = {"form": "by", "verb": "directed by", "verbs": "directed by", "active": "directed", "tense": "past"}
-_PUBLISHED = {"form": "by", "verb": "published by", "verbs": "published by", "active": "published",
+_APPEARS = {"noun": "film", "form": "verb", "verb": "appears in", "verbs": "appear in", "base": "appear in", "kind": "film"}
+_FEATURES = {"noun": "cast member", "form": "verb", "verb": "features", "verbs": "feature", "base": "feature"}
+_ABOUT = {"noun": "subject", "form": "prep", "verb": "about", "verbs": "about"}
+_HELD = {"noun": "position", "form": "verb", "verb": "held", "verbs": "held", "base": "hold", "tense": "past", "kind": "position"}
+_PARTY = {"noun": "party", "form": "prep", "verb": "a member of", "verbs": "members of", "kind": "political party"}
+_WRITTEN = {"noun": "author", "form": "by", "verb": "written by", "verbs": "written by", "active": "wrote", "tense": "past"}
+_DIRECTED = {"noun": "director", "form": "by", "verb": "directed by", "verbs": "directed by", "active": "directed", "tense": "past"}
+_PUBLISHED = {"noun": "publisher", "form": "by", "verb": "published by", "verbs": "published by", "active": "published",
               "tense": "past"}  # fmt: skip
 
 KNOWN: dict[str, dict] = {

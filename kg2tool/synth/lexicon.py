@@ -190,8 +190,10 @@ def word_relation(label: str) -> tuple[Wording, str]:
     known = KNOWN.get(split_label(label).lower())
     if known is not None:  # the label's noun stays (`places of birth`); the verb, form and tense are the table's
         noun = (w.noun, w.plural) if w.form == "noun" else (split_label(label), plural(split_label(label)))
+        if "noun" in known:
+            noun = (known["noun"], plural(known["noun"]))
         w = replace(w, noun=noun[0], plural=noun[1], verb="", verbs="", active="")
-        return replace(w, **{k: v for k, v in known.items() if k != "kind"}), known.get("kind", hint)
+        return replace(w, **{k: v for k, v in known.items() if k not in ("kind", "noun")}), known.get("kind", hint)
     if w.form == "by" or (w.form == "prep" and _participle(w.verb.split()[0]) and w.verb.split()[0] not in STATIVE):
         w.tense = "past"
     return w, hint

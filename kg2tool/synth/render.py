@@ -151,7 +151,8 @@ class Renderer:
             for child, ans in zip(plan.children, extra["per_item"]):
                 items.append({"q": sp.np(child, len(ans) or 1), "answer": _join(ans, "and"), "n": len(ans),
                               "wh": sp.wh(child), "stmt": sp.statement(child, ans)})  # fmt: skip
-            ctx |= {"items": items, "qs": [it["q"] for it in items], "each": ""}
+            ctx |= {"items": items, "qs": [it["q"] for it in items], "each": "", "own": ""}
+            ctx["own"] = self._own(sp, kg, plan, extra["per_item"])
             kids = plan.children
             if all(isinstance(k, Project) and isinstance(k.child, Anchor) and not k.inverse for k in kids) and len(
                 {k.rel for k in kids}
@@ -208,6 +209,22 @@ class Renderer:
                 ctx["q_this"] = _swap(ctx["q"], ctx["e1"], this)
             ctx |= co_context(sp, plan, answers)  # the co shapes' own wordings ({} for other plans)
         return ctx | (extra or {})
+
+    @staticmethod
+    def _own(sp: Speaker, kg: KnowledgeGraph, plan: Parallel, per_item) -> str:
+        """`Lou Reed's place of birth, spouse and genres` when every question of a parallel plan looks up a
+        different relation of one entity forward and each has a noun; "" otherwise."""
+        kids = plan.children
+        if not all(isinstance(k, Project) and isinstance(k.child, Anchor) and not k.inverse for k in kids):
+            return ""
+        if len({k.child.eid for k in kids}) != 1 or len({k.rel for k in kids}) != len(kids):
+            return ""
+        words = [sp.w(k) for k in kids]
+        if not all(w.noun and w.noun.split()[-1] not in PREPOSITIONS and "," not in w.noun for w in words):
+            return ""  # a noun said only as "citizen of" or "languages spoken, written, or signed" does not list
+        name = kg.name(kids[0].child.eid)
+        nouns = [w.plural if len(ans) > 1 else w.noun for w, ans in zip(words, per_item)]
+        return f"{name}'{'' if name.endswith('s') else 's'} {_join(nouns, 'and')}"
 
     def render(self, shape: str, ctx: dict, rng: random.Random) -> tuple[str, str]:
         """(question, final answer) for a shape, variants drawn from rng."""

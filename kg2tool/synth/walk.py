@@ -25,10 +25,11 @@ from functools import cached_property
 
 from ..graph.model import KnowledgeGraph
 from .lexicon import Lexicon, derive_lexicon
-from .plans import Anchor, Attr, Compare, Count, Node, Parallel, Project, SetOp, execute, topic
+from .plans import Anchor, Attr, Compare, Count, Node, Project, SetOp, execute, topic
 from .tools import ToolSet
 from .walk_co import StepKinds, kind_out, sample_co
 from .walk_index import PerEntity, sorted_keys
+from .walk_parallel import parallel, parallel_multiple
 
 BETAE_SHAPES = ("1p", "2p", "3p", "2i", "3i", "ip", "pi", "2u", "up")
 NEGATION_SHAPES = ("2in", "3in", "inp", "pin", "pni")
@@ -95,7 +96,7 @@ class Walker:
         # shape -> sampler (rng -> plan or None), for every shape of WALK_SHAPES
         self.samplers = {
             "simple": self.one_hop, "multiple": self.one_hop, "irrelevance": self.one_hop,
-            "parallel": self._parallel, "parallel_multiple": self._parallel_multiple,
+            "parallel": lambda rng: parallel(self, rng), "parallel_multiple": lambda rng: parallel_multiple(self, rng),
             "2p": lambda rng: self._chain(rng, 2), "3p": lambda rng: self._chain(rng, 3),
             "2i": lambda rng: self._inter(rng, 2), "3i": lambda rng: self._inter(rng, 3), "ip": self._ip,
             "pi": self._pi, "2u": self._union, "up": self._up, "2in": self._2in, "3in": self._3in, "inp": self._inp,
@@ -399,31 +400,6 @@ class Walker:
             if len(adj[a]) != len(adj[b]):
                 items = (Count(Project(rel, Anchor(a), inv)), Count(Project(rel, Anchor(b), inv)))
                 return Compare(items, rng.choice(("max", "min")))
-        return None
-
-    def _parallel(self, rng):
-        first = self.one_hop(rng)
-        if first is None:
-            return None
-        k = rng.randint(2, 4)
-        adj = self.adj(first.rel, first.inverse)
-        src = self.sources[(first.rel, first.inverse)]
-        others = self.distinct(rng, src, lambda e: len(adj[e]) <= self.cfg.max_answers, k - 1, {first.child.eid})
-        if others is None:
-            return None
-        return Parallel(tuple(Project(first.rel, Anchor(e), first.inverse) for e in [first.child.eid] + others))
-
-    def _parallel_multiple(self, rng):
-        k = rng.randint(2, 3)
-        parts: list[Project] = []
-        for _ in range(self.cfg.tries):
-            p = self.one_hop(rng)
-            if p is None:
-                return None
-            if all(p.rel != q.rel for q in parts) and all(p.child != q.child for q in parts):
-                parts.append(p)
-            if len(parts) == k:
-                return Parallel(tuple(parts))
         return None
 
 

@@ -1,0 +1,56 @@
+"""The BFCL parallel shapes, sampled for the Walker (kg2tool.synth.walk): `parallel` (one relation looked up for 2-4
+entities in one turn) and `parallel_multiple` (2-3 different lookups in one turn; several things about one entity
+when it has them, as people ask: "Tell me X's place of birth, spouse and genres")."""
+
+from __future__ import annotations
+
+from .plans import Anchor, Parallel, Project
+
+
+def parallel(walker, rng):
+    """One relation, one direction, 2-4 distinct anchors."""
+    first = walker.one_hop(rng)
+    if first is None:
+        return None
+    k = rng.randint(2, 4)
+    adj = walker.adj(first.rel, first.inverse)
+    src = walker.sources[(first.rel, first.inverse)]
+    others = walker.distinct(rng, src, lambda e: len(adj[e]) <= walker.cfg.max_answers, k - 1, {first.child.eid})
+    if others is None:
+        return None
+    return Parallel(tuple(Project(first.rel, Anchor(e), first.inverse) for e in [first.child.eid] + others))
+
+
+def about_one(walker, rng, k: int) -> Parallel | None:
+    """k forward lookups of different relations on one entity ("X's place of birth, spouse and genres")."""
+    for _ in range(walker.cfg.tries):
+        first = walker.one_hop(rng)
+        if first is None:
+            return None
+        if first.inverse:
+            continue
+        e = first.child.eid
+        rels = [r for r in dict.fromkeys(r for r, inv in walker.options[e] if not inv) if r != first.rel
+                and 1 <= len(walker.adj(r, False)[e]) <= walker.cfg.max_answers]  # fmt: skip
+        if len(rels) >= k - 1:
+            picked = rng.sample(rels, k - 1)
+            return Parallel((first, *(Project(r, Anchor(e)) for r in picked)))
+    return None
+
+
+def parallel_multiple(walker, rng):
+    """2-3 lookups of different relations: about one entity when one has them, else on different anchors."""
+    k = rng.randint(2, 3)
+    same = about_one(walker, rng, k)  # several things about one entity, as people ask them
+    if same is not None:
+        return same
+    parts: list[Project] = []
+    for _ in range(walker.cfg.tries):
+        p = walker.one_hop(rng)
+        if p is None:
+            return None
+        if all(p.rel != q.rel for q in parts) and all(p.child != q.child for q in parts):
+            parts.append(p)
+        if len(parts) == k:
+            return Parallel(tuple(parts))
+    return None
