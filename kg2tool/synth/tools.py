@@ -10,7 +10,8 @@ Schema object with `required` and `additionalProperties: false`, checked with `c
 The executor (`ToolSet.execute`) is shared by synthesis, verification and the executable eval loop: entities are
 passed by name and resolved with `KnowledgeGraph.resolve` (its docstring gives the tie-break rule); results are
 JSON values (lists of display names sorted by name, numbers, ISO dates). Arguments are validated with a
-validator compiled once per tool. A failing call raises `ToolError`, whose message is what a model would see.
+validator compiled once per tool, after a fast check that proves the common valid case without it
+(`kg2tool.common.fastschema`: the validator still decides, and words the error for, every other case). A failing call raises `ToolError`, whose message is what a model would see.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from jsonschema import Draft202012Validator, validators
 from jsonschema._keywords import items as _items_keyword
 
 from ..common.errors import NothingToDoError
+from ..common.fastschema import compile_check
 from ..graph.model import Attribute, KnowledgeGraph, Relation
 from .schemas import operator_schemas, tool_schema
 
@@ -132,6 +134,9 @@ class ToolSet:
         self.validators = {
             s.name: CallValidator(s.parameters, format_checker=Draft202012Validator.FORMAT_CHECKER) for s in specs
         }
+        # a sound fast path per tool (kg2tool.common.fastschema): True proves the arguments valid; otherwise the
+        # validator above decides and names the error
+        self.proven_valid = {s.name: compile_check(s.parameters) for s in specs}
         self.forward_tool: dict[str, str] = {}
         self.inverse_tool: dict[str, str] = {}
         self.attribute_tool: dict[str, str] = {}
@@ -191,6 +196,8 @@ class ToolSet:
             raise ToolError("unknown_tool", f"unknown tool {name!r}")
         if not isinstance(arguments, dict):
             raise ToolError("schema", f"{name}: arguments must be a JSON object, got {type(arguments).__name__}")
+        if self.proven_valid[name](arguments):
+            return
         err = next(iter(self.validators[name].iter_errors(arguments)), None)
         if err is not None:
             where = "/".join(str(p) for p in err.absolute_path) or "(arguments)"
