@@ -27,6 +27,7 @@ from functools import cached_property
 from jsonschema import Draft202012Validator, validators
 from jsonschema._keywords import items as _items_keyword
 
+from ..common.closenames import CloseNames
 from ..common.errors import NothingToDoError
 from ..common.fastschema import compile_check
 from ..graph.model import Attribute, KnowledgeGraph, Relation
@@ -137,6 +138,7 @@ class ToolSet:
         # a sound fast path per tool (kg2tool.common.fastschema): True proves the arguments valid; otherwise the
         # validator above decides and names the error
         self.proven_valid = {s.name: compile_check(s.parameters) for s in specs}
+        self._close: dict[str, CloseNames] = {}  # tool -> the names its unknown-entity errors suggest from
         self.forward_tool: dict[str, str] = {}
         self.inverse_tool: dict[str, str] = {}
         self.attribute_tool: dict[str, str] = {}
@@ -260,12 +262,20 @@ class ToolSet:
             )
         if eid is not None:
             return eid
-        import difflib
-
-        pool = sorted({kg.name(i) for i in itertools.islice(scope, SUGGEST_POOL)})
-        close = difflib.get_close_matches(text, pool, n=SUGGEST_MAX, cutoff=0.6)
+        close = self._close_names(spec).match(text, n=SUGGEST_MAX, cutoff=0.6)
         hint = f"; closest names: {', '.join(map(repr, close))}" if close else ""
         raise ToolError("unknown_entity", f"{spec.name}: no entity named {text!r} in the graph{hint}", tuple(close))
+
+    def _close_names(self, spec: ToolSpec) -> CloseNames:
+        """The names of a tool's domain/range (the first SUGGEST_POOL entities), set up once per tool for
+        `difflib.get_close_matches` (kg2tool.common.closenames: the same answers); the last 16 tools are kept."""
+        close = self._close.pop(spec.name, None)
+        if close is None:
+            close = CloseNames(sorted({self.kg.name(i) for i in itertools.islice(self._scope(spec), SUGGEST_POOL)}))
+        while len(self._close) >= 16:
+            del self._close[next(iter(self._close))]
+        self._close[spec.name] = close
+        return close
 
     def names_of(self, ids) -> list[str]:
         """The display names of entity ids, sorted."""
