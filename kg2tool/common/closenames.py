@@ -17,7 +17,6 @@ executor's "closest names" suggestions for an unknown entity (a misspelled name)
 from __future__ import annotations
 
 import difflib
-from collections import Counter
 
 ALPHABET = 63  # characters counted exactly; the rest share one bucket
 
@@ -29,33 +28,31 @@ class CloseNames:
         import numpy as np
 
         self.names = list(names)
-        freq = Counter(ch for name in self.names for ch in name)
-        self.columns = {ch: i for i, (ch, _) in enumerate(freq.most_common(ALPHABET))}
-        other = len(self.columns)
         self.lengths = np.array([len(n) for n in self.names], dtype=np.int64)
-        self.counts = np.zeros((len(self.names), other + 1), dtype=np.int64)
-        if self.names:
-            rows = np.repeat(np.arange(len(self.names)), self.lengths)
-            cols = np.fromiter((self.columns.get(ch, other) for n in self.names for ch in n), np.int64, len(rows))
-            np.add.at(self.counts, (rows, cols), 1)
-
-    def _vector(self, word: str):
-        import numpy as np
-
-        vec = np.zeros(self.counts.shape[1], dtype=np.int64)
-        other = len(self.columns)
-        for ch in word:
-            vec[self.columns.get(ch, other)] += 1
-        return vec
+        points = np.frombuffer("".join(self.names).encode("utf-32-le"), dtype=np.uint32)
+        chars, inverse, freq = np.unique(points, return_inverse=True, return_counts=True)
+        top = np.argsort(-freq, kind="stable")[:ALPHABET]  # the most frequent characters, each its own column
+        column = np.full(len(chars), len(top), dtype=np.int64)
+        column[top] = np.arange(len(top))
+        self.columns = {chr(int(chars[i])): int(column[i]) for i in top}
+        width = len(top) + 1
+        rows = np.repeat(np.arange(len(self.names), dtype=np.int64), self.lengths)
+        counts = np.bincount(rows * width + column[inverse], minlength=len(self.names) * width)
+        # counts above 255 are stored as 255: exact for min(count, c) whenever c <= 255 (match checks the word)
+        self.counts = np.minimum(counts, 255).astype(np.uint8).reshape(len(self.names), width)
 
     def candidates(self, word: str, cutoff: float) -> list[str]:
         """The names that may reach `cutoff` (a superset of those difflib keeps), in list order."""
         import numpy as np
 
-        if not self.names:
-            return []
+        other = len(self.columns)
+        vec = np.zeros(self.counts.shape[1], dtype=np.int64)
+        for ch in word:
+            vec[self.columns.get(ch, other)] += 1
+        if not self.names or vec.max(initial=0) > 255:
+            return self.names
         total = self.lengths + len(word)
-        common = np.minimum(self.counts, self._vector(word)).sum(axis=1)
+        common = np.minimum(self.counts, vec.astype(np.uint8)).sum(axis=1, dtype=np.int64)
         shortest = np.minimum(self.lengths, len(word))
         bound = (cutoff - 1e-9) * total
         keep = (total == 0) | ((2.0 * shortest >= bound) & (2.0 * common >= bound))

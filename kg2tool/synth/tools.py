@@ -139,6 +139,7 @@ class ToolSet:
         # validator above decides and names the error
         self.proven_valid = {s.name: compile_check(s.parameters) for s in specs}
         self._close: dict[str, CloseNames] = {}  # tool -> the names its unknown-entity errors suggest from
+        self._recent: dict[tuple[str, str], tuple[str, ...]] = {}  # (tool, unknown name) -> closest names
         self.forward_tool: dict[str, str] = {}
         self.inverse_tool: dict[str, str] = {}
         self.attribute_tool: dict[str, str] = {}
@@ -262,20 +263,27 @@ class ToolSet:
             )
         if eid is not None:
             return eid
-        close = self._close_names(spec).match(text, n=SUGGEST_MAX, cutoff=0.6)
+        close = self._closest(spec, text)
         hint = f"; closest names: {', '.join(map(repr, close))}" if close else ""
         raise ToolError("unknown_entity", f"{spec.name}: no entity named {text!r} in the graph{hint}", tuple(close))
 
-    def _close_names(self, spec: ToolSpec) -> CloseNames:
-        """The names of a tool's domain/range (the first SUGGEST_POOL entities), set up once per tool for
-        `difflib.get_close_matches` (kg2tool.common.closenames: the same answers); the last 16 tools are kept."""
-        close = self._close.pop(spec.name, None)
-        if close is None:
-            close = CloseNames(sorted({self.kg.name(i) for i in itertools.islice(self._scope(spec), SUGGEST_POOL)}))
-        while len(self._close) >= 16:
-            del self._close[next(iter(self._close))]
-        self._close[spec.name] = close
-        return close
+    def _closest(self, spec: ToolSpec, text: str) -> tuple[str, ...]:
+        """`difflib.get_close_matches` of `text` among the names of the tool's domain/range (the first SUGGEST_POOL
+        entities), with each tool's names set up once (kg2tool.common.closenames: the same answers). The last few
+        answers are kept: synthesis, verification and the DPO judge meet one misspelling in turn."""
+        key = (spec.name, text)
+        if key not in self._recent:
+            close = self._close.pop(spec.name, None)  # least recently used first, at most 64 tools
+            if close is None:
+                scope = itertools.islice(self._scope(spec), SUGGEST_POOL)
+                close = CloseNames(sorted({self.kg.name(i) for i in scope}))
+            while len(self._close) >= 64:
+                del self._close[next(iter(self._close))]
+            self._close[spec.name] = close
+            self._recent[key] = tuple(close.match(text, n=SUGGEST_MAX, cutoff=0.6))
+            while len(self._recent) > 8:
+                del self._recent[next(iter(self._recent))]
+        return self._recent[key]
 
     def names_of(self, ids) -> list[str]:
         """The display names of entity ids, sorted."""
@@ -380,11 +388,14 @@ def _attribute_tool(kg: KnowledgeGraph, attr: Attribute, taken: set[str], wordin
     return ToolSpec(name, "attribute", attr.iri, schema)
 
 
+_ENCODE = json.JSONEncoder(ensure_ascii=False).encode  # json.dumps(v, ensure_ascii=False), made once
+
+
 def result_json(value) -> str:
     """The content of a tool message: the executor's result as compact JSON (UTF-8 kept)."""
-    return json.dumps(value, ensure_ascii=False)
+    return _ENCODE(value)
 
 
 def error_json(exc: ToolError) -> str:
     """The content of a tool message for a failed call: `{"error": message}`, what a model sees."""
-    return json.dumps({"error": str(exc)}, ensure_ascii=False)
+    return _ENCODE({"error": str(exc)})
