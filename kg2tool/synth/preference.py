@@ -139,6 +139,10 @@ class PairMaker:
         self.ts = ts
         self.kg = ts.kg
         self.entity_tools = {n: s for n, s in ts.specs.items() if s.kind != "operator"}
+        self.arg_names = {n: frozenset(s.parameters["properties"]) for n, s in ts.specs.items()}
+        self.by_arg_names: dict[frozenset, list[str]] = {}  # entity tools by their argument names, in order
+        for n in self.entity_tools:
+            self.by_arg_names.setdefault(self.arg_names[n], []).append(n)
         # rejection type -> (turn, prompt, row, rng) -> the rejected turn, or None when the mistake cannot be made
         self.mistakes = {
             "wrong_tool": self._wrong_tool, "wrong_argument": self._wrong_argument,
@@ -210,14 +214,8 @@ class PairMaker:
         call = rng.choice(new["tool_calls"])["function"]
         keys = set(call["arguments"])
         offered = [t["function"]["name"] for t in row["tools"]]
-        same_args = [
-            n for n in offered if n != call["name"] and set(self.ts.specs[n].parameters["properties"]) == keys
-        ]
-        pool = same_args or [
-            n
-            for n in self.entity_tools
-            if n != call["name"] and set(self.ts.specs[n].parameters["properties"]) == keys
-        ]
+        same_args = [n for n in offered if n != call["name"] and self.arg_names[n] == keys]
+        pool = same_args or [n for n in self.by_arg_names.get(frozenset(keys), ()) if n != call["name"]]
         if not pool:
             return None
         call["name"] = rng.choice(sorted(pool))
