@@ -57,12 +57,28 @@ def _is_json(feature) -> bool:
     return isinstance(feature, Json) or isinstance(getattr(feature, "feature", None), Json)
 
 
-def encode_json(value):
+_DUMPS = json.JSONEncoder(ensure_ascii=False).encode  # json.dumps(x, ensure_ascii=False), made once
+
+
+def encode_json(value, memo: dict | None = None):
     """A `Json` (or `List(Json)`) column value as the JSON string(s) `Dataset.from_list` takes for it: datasets'
-    own encoder (ujson) keeps only 10 decimals of a float."""
+    own encoder (ujson) keeps only 10 decimals of a float. `memo` (kept by the caller over the rows of one file)
+    encodes an object met again once: the same tool schema offered in many rows."""
     if isinstance(value, list):
-        return [json.dumps(x, ensure_ascii=False) for x in value]
-    return json.dumps(value, ensure_ascii=False)
+        return [_DUMPS(x) if memo is None else _encode_once(x, memo) for x in value]
+    return _DUMPS(value) if memo is None else _encode_once(value, memo)
+
+
+def _encode_once(value, memo: dict) -> str:
+    """`value` as JSON, remembered by identity (memo: id -> (the object, kept alive so its id stays its own,
+    its text)) for dicts and lists, which the rows being written may share and do not change."""
+    hit = memo.get(id(value))
+    if hit is not None and hit[0] is value:
+        return hit[1]
+    text = _DUMPS(value)
+    if isinstance(value, (dict, list)):
+        memo[id(value)] = (value, text)
+    return text
 
 
 def write_parquet(rows: list[dict], folder: Path, stem: str, features) -> str:
@@ -80,9 +96,10 @@ def write_parquet(rows: list[dict], folder: Path, stem: str, features) -> str:
     cols = list(features)
     # Json columns go in as json.dumps strings: datasets' own encoder (ujson) keeps only 10 decimals of a float.
     json_cols = {k for k, f in features.items() if _is_json(f)}
+    memo: dict = {}  # each tool schema once, not once per row that offers it (see encode_json)
 
     ds = Dataset.from_list(
-        [{k: encode_json(r[k]) if k in json_cols else r[k] for k in cols} for r in rows], features=features
+        [{k: encode_json(r[k], memo) if k in json_cols else r[k] for k in cols} for r in rows], features=features
     )
     folder.mkdir(parents=True, exist_ok=True)
     tmp = folder / f".{stem}.parquet.tmp"

@@ -43,6 +43,31 @@ def _calls(msg: dict) -> list[dict]:
     return msg.get("tool_calls") or []
 
 
+def _copy(value, memo: dict):
+    """`copy.deepcopy(value, memo)` for a message (dicts, lists, strings, numbers), without deepcopy's dispatch per
+    object: an object met twice is copied once, as deepcopy does; anything else is handed to deepcopy."""
+    kind = type(value)
+    if kind is str or kind is int or kind is float or kind is bool or value is None:
+        return value
+    if kind is dict or kind is list:
+        got = memo.get(id(value))
+        if got is None:
+            if kind is dict:
+                got = memo[id(value)] = {}
+                for key, item in value.items():
+                    got[key] = _copy(item, memo)
+            else:
+                got = memo[id(value)] = []
+                got.extend(_copy(item, memo) for item in value)
+        return got
+    return copy.deepcopy(value, memo)
+
+
+def _copied(msg: dict) -> dict:
+    """A deep copy of a message (see _copy)."""
+    return _copy(msg, {})
+
+
 def check_continuation(
     ts: ToolSet, prompt: list[dict], continuation: list[dict], tools: list[dict], answers: list[str], category: str,
     expected: list[dict],
@@ -114,6 +139,10 @@ class PairMaker:
         self.ts = ts
         self.kg = ts.kg
         self.entity_tools = {n: s for n, s in ts.specs.items() if s.kind != "operator"}
+        self.arg_names = {n: frozenset(s.parameters["properties"]) for n, s in ts.specs.items()}
+        self.by_arg_names: dict[frozenset, list[str]] = {}  # entity tools by their argument names, in order
+        for n in self.entity_tools:
+            self.by_arg_names.setdefault(self.arg_names[n], []).append(n)
         # rejection type -> (turn, prompt, row, rng) -> the rejected turn, or None when the mistake cannot be made
         self.mistakes = {
             "wrong_tool": self._wrong_tool, "wrong_argument": self._wrong_argument,
@@ -181,25 +210,19 @@ class PairMaker:
         return "Unknown Entity"
 
     def _wrong_tool(self, msg, prompt, row, rng):
-        new = copy.deepcopy(msg)
+        new = _copied(msg)
         call = rng.choice(new["tool_calls"])["function"]
         keys = set(call["arguments"])
         offered = [t["function"]["name"] for t in row["tools"]]
-        same_args = [
-            n for n in offered if n != call["name"] and set(self.ts.specs[n].parameters["properties"]) == keys
-        ]
-        pool = same_args or [
-            n
-            for n in self.entity_tools
-            if n != call["name"] and set(self.ts.specs[n].parameters["properties"]) == keys
-        ]
+        same_args = [n for n in offered if n != call["name"] and self.arg_names[n] == keys]
+        pool = same_args or [n for n in self.by_arg_names.get(frozenset(keys), ()) if n != call["name"]]
         if not pool:
             return None
         call["name"] = rng.choice(sorted(pool))
         return new
 
     def _wrong_argument(self, msg, prompt, row, rng):
-        new = copy.deepcopy(msg)
+        new = _copied(msg)
         entity_calls = [c for c in new["tool_calls"] if c["function"]["name"] in self.entity_tools]
         if not entity_calls:
             return None
@@ -209,7 +232,7 @@ class PairMaker:
         return new
 
     def _schema_violation(self, msg, prompt, row, rng):
-        new = copy.deepcopy(msg)
+        new = _copied(msg)
         fn = rng.choice(new["tool_calls"])["function"]
         args = fn["arguments"]
         key = rng.choice(sorted(args))
@@ -248,12 +271,12 @@ class PairMaker:
         }
 
     def _wrong_call_count(self, msg, prompt, row, rng):
-        new = copy.deepcopy(msg)
+        new = _copied(msg)
         calls = new["tool_calls"]
         if rng.random() < 0.5:
             calls.pop(rng.randrange(len(calls)))
         else:
-            dup = copy.deepcopy(rng.choice(calls))
+            dup = _copied(rng.choice(calls))
             dup["id"] = f"call_{len(calls) + 1}_dup"
             calls.append(dup)
         for i, c in enumerate(calls):  # keep ids unique and ordered

@@ -9,6 +9,7 @@ all of shard i's randomness from `random.Random(f"{seed}:{i}")` and returns its 
 from __future__ import annotations
 
 import hashlib
+import itertools
 import random
 import re
 from dataclasses import asdict, dataclass, field
@@ -145,6 +146,7 @@ class Synthesizer:
         self.compiler = Compiler(self.ts)
         self.shapes = shapes
         self.weights = [config.mix[s] for s in shapes]
+        self.cum_weights = list(itertools.accumulate(self.weights))  # what rng.choices computes from weights
         self.pair_maker = PairMaker(self.ts)
         self.dialogue = DialogueBuilder(self.walker, self.renderer, self.compiler)
         self.relation_tools = sorted(n for n, s in self.ts.specs.items() if s.kind != "operator")
@@ -255,18 +257,19 @@ class Synthesizer:
             avoid = {self.ts.forward_tool[rel], self.ts.inverse_tool[rel]}
         lo = 2 if shape in ("multiple", "irrelevance") else 0
         k = rng.randint(lo, max(lo, self.cfg.max_distractors))
-        related = []
+        related, seen = [], set(avoid)  # seen: avoid and related, for O(1) membership
         for eid in anchors(plan):
             for r, inv in self.walker.options.get(eid, ()):
                 name = (self.ts.inverse_tool if inv else self.ts.forward_tool)[r]
-                if name not in avoid and name not in related:
+                if name not in seen:
+                    seen.add(name)
                     related.append(name)
         if shape == "irrelevance":  # never offer the inverse of the asked relation either
             related = [r for r in related if r not in avoid]
         pool = (
             related
             if len(related) >= k
-            else related + [t for t in self.relation_tools if t not in avoid and t not in related]
+            else related + [t for t in self.relation_tools if t not in seen]
         )
         distractors = rng.sample(pool, min(k, len(pool)))
         names = list(needed) + distractors
@@ -284,7 +287,7 @@ class Synthesizer:
         kept: list[Candidate] = []
         stats = ShardStats()
         for j in range(self.cfg.shard_size):
-            shape = rng.choices(self.shapes, weights=self.weights)[0]
+            shape = rng.choices(self.shapes, cum_weights=self.cum_weights)[0]
             cand, reason = self.candidate(shape, rng)
             stats.tried[shape] += 1
             if cand is None:

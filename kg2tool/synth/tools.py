@@ -10,7 +10,8 @@ Schema object with `required` and `additionalProperties: false`, checked with `c
 The executor (`ToolSet.execute`) is shared by synthesis, verification and the executable eval loop: entities are
 passed by name and resolved with `KnowledgeGraph.resolve` (its docstring gives the tie-break rule); results are
 JSON values (lists of display names sorted by name, numbers, ISO dates). Arguments are validated with a
-validator compiled once per tool. A failing call raises `ToolError`, whose message is what a model would see.
+validator compiled once per tool, after a fast check that proves the common valid case without it
+(`kg2tool.common.fastschema`: the validator still decides, and words the error for, every other case). A failing call raises `ToolError`, whose message is what a model would see.
 """
 
 from __future__ import annotations
@@ -26,7 +27,9 @@ from functools import cached_property
 from jsonschema import Draft202012Validator, validators
 from jsonschema._keywords import items as _items_keyword
 
+from ..common.closenames import CloseNames
 from ..common.errors import NothingToDoError
+from ..common.fastschema import compile_check
 from ..graph.model import Attribute, KnowledgeGraph, Relation
 from .schemas import operator_schemas, tool_schema
 
@@ -132,6 +135,11 @@ class ToolSet:
         self.validators = {
             s.name: CallValidator(s.parameters, format_checker=Draft202012Validator.FORMAT_CHECKER) for s in specs
         }
+        # a sound fast path per tool (kg2tool.common.fastschema): True proves the arguments valid; otherwise the
+        # validator above decides and names the error
+        self.proven_valid = {s.name: compile_check(s.parameters) for s in specs}
+        self._close: dict[str, CloseNames] = {}  # tool -> the names its unknown-entity errors suggest from
+        self._recent: dict[tuple[str, str], tuple[str, ...]] = {}  # (tool, unknown name) -> closest names
         self.forward_tool: dict[str, str] = {}
         self.inverse_tool: dict[str, str] = {}
         self.attribute_tool: dict[str, str] = {}
@@ -191,6 +199,8 @@ class ToolSet:
             raise ToolError("unknown_tool", f"unknown tool {name!r}")
         if not isinstance(arguments, dict):
             raise ToolError("schema", f"{name}: arguments must be a JSON object, got {type(arguments).__name__}")
+        if self.proven_valid[name](arguments):
+            return
         err = next(iter(self.validators[name].iter_errors(arguments)), None)
         if err is not None:
             where = "/".join(str(p) for p in err.absolute_path) or "(arguments)"
@@ -253,12 +263,27 @@ class ToolSet:
             )
         if eid is not None:
             return eid
-        import difflib
-
-        pool = sorted({kg.name(i) for i in itertools.islice(scope, SUGGEST_POOL)})
-        close = difflib.get_close_matches(text, pool, n=SUGGEST_MAX, cutoff=0.6)
+        close = self._closest(spec, text)
         hint = f"; closest names: {', '.join(map(repr, close))}" if close else ""
         raise ToolError("unknown_entity", f"{spec.name}: no entity named {text!r} in the graph{hint}", tuple(close))
+
+    def _closest(self, spec: ToolSpec, text: str) -> tuple[str, ...]:
+        """`difflib.get_close_matches` of `text` among the names of the tool's domain/range (the first SUGGEST_POOL
+        entities), with each tool's names set up once (kg2tool.common.closenames: the same answers). The last few
+        answers are kept: synthesis, verification and the DPO judge meet one misspelling in turn."""
+        key = (spec.name, text)
+        if key not in self._recent:
+            close = self._close.pop(spec.name, None)  # least recently used first, at most 64 tools
+            if close is None:
+                scope = itertools.islice(self._scope(spec), SUGGEST_POOL)
+                close = CloseNames(sorted({self.kg.name(i) for i in scope}))
+            while len(self._close) >= 64:
+                del self._close[next(iter(self._close))]
+            self._close[spec.name] = close
+            self._recent[key] = tuple(close.match(text, n=SUGGEST_MAX, cutoff=0.6))
+            while len(self._recent) > 8:
+                del self._recent[next(iter(self._recent))]
+        return self._recent[key]
 
     def names_of(self, ids) -> list[str]:
         """The display names of entity ids, sorted."""
@@ -363,11 +388,14 @@ def _attribute_tool(kg: KnowledgeGraph, attr: Attribute, taken: set[str], wordin
     return ToolSpec(name, "attribute", attr.iri, schema)
 
 
+_ENCODE = json.JSONEncoder(ensure_ascii=False).encode  # json.dumps(v, ensure_ascii=False), made once
+
+
 def result_json(value) -> str:
     """The content of a tool message: the executor's result as compact JSON (UTF-8 kept)."""
-    return json.dumps(value, ensure_ascii=False)
+    return _ENCODE(value)
 
 
 def error_json(exc: ToolError) -> str:
     """The content of a tool message for a failed call: `{"error": message}`, what a model sees."""
-    return json.dumps({"error": str(exc)}, ensure_ascii=False)
+    return _ENCODE({"error": str(exc)})

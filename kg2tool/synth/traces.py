@@ -107,8 +107,11 @@ def messages_for(question: str, trace: Trace, final_answer: str) -> list[dict]:
     """Lay the executed calls out as chat messages, one assistant turn per depth."""
     msgs: list[dict] = [{"role": "user", "content": question}]
     n = 0
-    for turn in sorted({c.turn for c in trace.calls}):
-        batch = [c for c in trace.calls if c.turn == turn]
+    by_turn: dict[int, list[Call]] = {}
+    for c in trace.calls:
+        by_turn.setdefault(c.turn, []).append(c)
+    for turn in sorted(by_turn):
+        batch = by_turn[turn]
         ids = [f"call_{n + i + 1}" for i in range(len(batch))]
         n += len(batch)
         msgs.append(

@@ -402,7 +402,8 @@ def verify_row(
     `allow_errors` (error-recovery rows): a call may fail, if its tool message is exactly the executor's or the
     validator's error and the next assistant turn calls the same tool successfully; only the corrected
     trajectory's answer is judged."""
-    reason = first_failure("row", RowView(ts, messages, tools))
+    stages = {s: [c for c in CHECKS if c.stage == s] for s in ("row", "turn", "recovery", "answer")}  # once a row
+    reason = first_failure("row", RowView(ts, messages, tools), checks=stages["row"])
     if reason:
         return reason
     offered = {t.get("function", {}).get("name") for t in tools}
@@ -411,7 +412,7 @@ def verify_row(
     turn = TurnView(messages, 1)
     while turn.i < len(messages) - 1:
         msg = turn.msg
-        reason = first_failure("turn", turn)
+        reason = first_failure("turn", turn, checks=stages["turn"])
         if reason:
             return reason
         if msg.get("role") == "user":
@@ -437,14 +438,12 @@ def verify_row(
             turn.retried.add(view.name)
             turn.last_results.append(view.result)
             turn_leaves.extend(json_leaves(view.result))
-        reason = first_failure("recovery", turn)
+        reason = first_failure("recovery", turn, checks=stages["recovery"])
         if reason:
             return reason
         turn.failed = now_failed
         known.update(turn_leaves)  # results are usable from the next turn on
         turn.i += 1 + len(calls)
-    reason = first_failure("recovery", TurnView(messages, turn.i, failed=turn.failed))
-    if reason:
-        return reason
+    reason = first_failure("recovery", TurnView(messages, turn.i, failed=turn.failed), checks=stages["recovery"])
     final = AnswerView(category, gold, len(messages), turn.last_results, messages[-1]["content"])
-    return first_failure("answer", final)
+    return reason or first_failure("answer", final, checks=stages["answer"])

@@ -1,0 +1,63 @@
+"""`difflib.get_close_matches` over one fixed list of names, asked many times: the same answers, faster.
+
+`CloseNames(names)` counts the characters of every name once. `match(word, n, cutoff)` first drops, for all names
+at once (numpy), those that cannot reach `cutoff`, then hands the rest to `difflib.get_close_matches`, which decides
+exactly as it would over the whole list:
+
+- difflib keeps a name only if its `real_quick_ratio` (lengths) and its `quick_ratio` (2 * characters in common /
+  total length) reach `cutoff`, and only then computes `ratio`. The prefilter keeps every name whose length bound
+  and an upper bound of its characters in common (exact counts for the 63 most frequent characters of the list, one
+  shared bucket for all others) reach `cutoff` (minus a rounding margin): it never drops a name difflib would keep.
+- difflib returns the n best (ratio, name) pairs, which does not depend on the order of the list.
+
+So the result is difflib's own, for the cost of one vector operation and difflib on a few names. Used by the
+executor's "closest names" suggestions for an unknown entity (a misspelled name).
+"""
+
+from __future__ import annotations
+
+import difflib
+
+ALPHABET = 63  # characters counted exactly; the rest share one bucket
+
+
+class CloseNames:
+    """The names, their lengths and their character counts (see the module docstring)."""
+
+    def __init__(self, names: list[str]):
+        import numpy as np
+
+        self.names = list(names)
+        self.lengths = np.array([len(n) for n in self.names], dtype=np.int64)
+        points = np.frombuffer("".join(self.names).encode("utf-32-le"), dtype=np.uint32)
+        chars, inverse, freq = np.unique(points, return_inverse=True, return_counts=True)
+        top = np.argsort(-freq, kind="stable")[:ALPHABET]  # the most frequent characters, each its own column
+        column = np.full(len(chars), len(top), dtype=np.int64)
+        column[top] = np.arange(len(top))
+        self.columns = {chr(int(chars[i])): int(column[i]) for i in top}
+        width = len(top) + 1
+        rows = np.repeat(np.arange(len(self.names), dtype=np.int64), self.lengths)
+        counts = np.bincount(rows * width + column[inverse], minlength=len(self.names) * width)
+        # counts above 255 are stored as 255: exact for min(count, c) whenever c <= 255 (match checks the word)
+        self.counts = np.minimum(counts, 255).astype(np.uint8).reshape(len(self.names), width)
+
+    def candidates(self, word: str, cutoff: float) -> list[str]:
+        """The names that may reach `cutoff` (a superset of those difflib keeps), in list order."""
+        import numpy as np
+
+        other = len(self.columns)
+        vec = np.zeros(self.counts.shape[1], dtype=np.int64)
+        for ch in word:
+            vec[self.columns.get(ch, other)] += 1
+        if not self.names or vec.max(initial=0) > 255:
+            return self.names
+        total = self.lengths + len(word)
+        common = np.minimum(self.counts, vec.astype(np.uint8)).sum(axis=1, dtype=np.int64)
+        shortest = np.minimum(self.lengths, len(word))
+        bound = (cutoff - 1e-9) * total
+        keep = (total == 0) | ((2.0 * shortest >= bound) & (2.0 * common >= bound))
+        return [self.names[i] for i in np.flatnonzero(keep)]
+
+    def match(self, word: str, n: int = 3, cutoff: float = 0.6) -> list[str]:
+        """`difflib.get_close_matches(word, names, n, cutoff)`."""
+        return difflib.get_close_matches(word, self.candidates(word, cutoff), n=n, cutoff=cutoff)
