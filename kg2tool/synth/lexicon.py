@@ -67,6 +67,7 @@ def _inflect():
     return inflect.engine()
 
 
+@lru_cache(maxsize=65536)
 def plural(noun: str) -> str:
     """The plural of a noun phrase: `place of birth` -> `places of birth`, `person` -> `people`."""
     try:
@@ -75,6 +76,7 @@ def plural(noun: str) -> str:
         return noun
 
 
+@lru_cache(maxsize=65536)
 def singular(noun: str) -> str:
     """The singular of a noun (unchanged when it is not a plural): `languages` -> `language`."""
     try:
@@ -83,6 +85,7 @@ def singular(noun: str) -> str:
         return noun
 
 
+@lru_cache(maxsize=65536)
 def article(noun: str) -> str:
     """`a person` / `an organization`."""
     try:
