@@ -57,6 +57,7 @@ ROLE_KINDS = {"employer": "organization", "spouse": "person", "sibling": "person
               "project lead": "person", "cast member": "person", "director": "person", "author": "person"}
 MASS_ROLES = frozenset(("part",))  # said without an article: "is part of"
 FALLBACK_KIND = "item"
+UNKNOWN_NOUN = "thing"  # how an entity of no known kind (`item`) is said in a question
 SAMPLE = 500  # entities looked at per relation and direction to name its kinds
 
 

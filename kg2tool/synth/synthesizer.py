@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass, field
 from ..graph.model import KnowledgeGraph
 from .candidate import Candidate, ShardStats
 from .dialogue import DialogueBuilder
-from .lexicon import derive_lexicon, load_lexicon
+from .lexicon import UNKNOWN_NOUN, derive_lexicon, load_lexicon
 from .paraphrase import ParaphraseConfig
 from .plans import (
     Anchor,
@@ -39,7 +39,6 @@ from .tools import OPERATORS, ToolError, ToolSet
 from .traces import Compiler, Trace, messages_for, tools_used
 from .verify import verify_row
 from .walk import CATEGORY, DIALOGUE_SHAPES, WalkConfig, Walker
-from .wording import UNKNOWN_NOUN
 
 DEFAULT_MIX = {
     "simple": 1.0, "multiple": 1.0, "parallel": 1.0, "parallel_multiple": 1.0, "irrelevance": 0.8,

@@ -13,13 +13,12 @@ from __future__ import annotations
 from collections import Counter
 
 from ..graph.model import KnowledgeGraph
-from .lexicon import FALLBACK_KIND, PERSON_KINDS, Lexicon, Wording, needs_be, plural
+from .lexicon import FALLBACK_KIND, PERSON_KINDS, UNKNOWN_NOUN, Lexicon, Wording, needs_be, plural
 from .plans import Anchor, Count, Node, Project, SetOp, execute
 from .wording_co import co_bare
 
 PERSON = "person"
 KIND_SAMPLE = 50  # answers looked at to name their kind
-UNKNOWN_NOUN = "thing"  # said for entities of no known kind (the `item` of the lexicon)
 
 
 def be(n: int, tense: str = "present") -> str:

@@ -16,7 +16,7 @@ template variables of a co question (`wh`, `else_wh`, `same_wh`, `q`, `stmt`), o
 
 from __future__ import annotations
 
-from .lexicon import FALLBACK_KIND, Wording, article, needs_be, plural
+from .lexicon import FALLBACK_KIND, PERSON_KINDS, UNKNOWN_NOUN, Wording, article, needs_be, plural
 from .plans import Node, co_parts
 
 PERSON = "person"
@@ -32,7 +32,7 @@ def _pred(w: Wording, x: str, mid: str, m: int, n: int) -> str:
     if w.form == "verb":
         return f"{w.verb if one else w.verbs} {target or f'one of the {mids} {x} {w.verb}'}"
     if w.form == "by" and not target:
-        target = f"one of the {mids} {'who' if mid == PERSON else 'that'} {w.active} {x}"
+        target = f"one of the {mids} {'who' if mid in PERSON_KINDS else 'that'} {w.active} {x}"
     if needs_be(w):
         return f"{'is' if one else 'are'} {w.verb if one else w.verbs} {target or f'one of the {mids} {x} is {w.verb}'}"
     return f"{'was' if one else 'were'} {w.verb} {target or f'one of the {mids} {x} was {w.verb}'}"
@@ -49,7 +49,8 @@ def _same(w: Wording, x: str, mid: str, m: int, n: int) -> str:
 def _kind(sp, back, x) -> str:
     """The kind of the others: the topic's own (the walker keeps only others of its kind), else the relation's."""
     own = sp.lex.kind_of(x.eid)
-    return own if own != FALLBACK_KIND else sp.kind(back)
+    kind = own if own != FALLBACK_KIND else sp.kind(back)
+    return UNKNOWN_NOUN if kind == FALLBACK_KIND else kind  # "thing": such a question is not asked (no_kind)
 
 
 def co_bare(sp, node: Node, n: int) -> str | None:
@@ -62,7 +63,7 @@ def co_bare(sp, node: Node, n: int) -> str | None:
     if first.inverse:  # x is the object: the other objects of the subjects that have x
         return "other " + sp.bare(back, n)
     kind = _kind(sp, back, x)
-    who = "who" if kind == PERSON else "that"
+    who = "who" if kind in PERSON_KINDS else "that"
     return f"other {kind if n == 1 else plural(kind)} {who} {_pred(sp.w(back), sp.kg.name(x.eid), sp.kind(first), sp.size(first), n)}"
 
 
@@ -75,7 +76,7 @@ def co_context(sp, plan: Node, answers: list[str]) -> dict:
     n, name = max(len(answers), 1), sp.kg.name(x.eid)
     ans = answers[0] if len(answers) == 1 else ", ".join(answers[:-1]) + " and " + answers[-1]
     kind = _kind(sp, back, x)
-    person = kind == PERSON
+    person = kind in PERSON_KINDS
     q = "the " + co_bare(sp, plan, n)
     if first.inverse:
         wh = f"{'Who' if person else 'What'} are the other {sp.bare(back, 2)}"
