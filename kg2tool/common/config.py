@@ -275,6 +275,13 @@ def recorded_predicates(folder) -> tuple[list[str], list[str]]:
     return tuple([str(x) for x in v] if isinstance(v, list) else [] for v in got)  # type: ignore[return-value]
 
 
+def recorded_fold(folder) -> bool:
+    """Whether a dataset folder was made with reified n-ary nodes folded (its `kg2tool_config.yaml`'s `config.fold`;
+    True, the default, when not recorded)."""
+    config = read_resolved(folder).get("config") or {}
+    return config.get("fold", True) is not False
+
+
 def recorded_lang(folder) -> str | None:
     """The label language a dataset folder was made with: its `kg2tool_config.yaml`'s `lang`, else the first
     `language` of its card's front matter (folders written before the config file was saved); None if neither."""

@@ -24,7 +24,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..common.config import recorded_fold, recorded_predicates
 from ..common.errors import InputError, UsageError
+from ..graph.model import PredicateRules
 from ..hub.dataset import read_report, recorded_graph_files
 from ..llm.backends import REFERENCE_MODELS, Backend, make_backend
 from ..llm.parsers import get_parser, to_decoded
@@ -306,7 +308,7 @@ def load_inputs(options: EvalOptions, data: Path) -> EvalInputs:
     if tasks:
         inputs.graphs, hint = resolve_graphs(options, data)
         t0 = time.perf_counter()
-        kg = load_graph(inputs.graphs, lang=inputs.lang)
+        kg = load_graph(inputs.graphs, lang=inputs.lang, predicates=recorded_rules(data))
         min_support = int((read_report(data).get("config") or {}).get("min_support", 5))
         inputs.ts = ToolSet.from_graph(kg, min_support=min_support)
         check_tools_match(tasks, inputs.ts, hint)
@@ -399,3 +401,10 @@ def evaluate(
         "timing": timing,
     }
     return ast_rows + exec_results + step_rows, summary, details
+
+
+def recorded_rules(data: Path) -> PredicateRules:
+    """The predicate rules a dataset folder was made with (--include/--exclude-predicate, --no-fold), so its graph
+    loads into the same relations and tools again."""
+    include, exclude = recorded_predicates(data)
+    return PredicateRules(frozenset(include), frozenset(exclude), fold=recorded_fold(data))

@@ -134,7 +134,20 @@ def graph_names(setup: RunSetup) -> list[str]:
     """Entity names of the dataset's graph (`--copy_pool names`)."""
     from ..graph.build import load_graph
 
-    return list(load_graph(_dataset_graphs(setup, "--copy_pool names"), lang=setup.lang).entity_names())
+    graphs = _dataset_graphs(setup, "--copy_pool names")
+    return list(load_graph(graphs, lang=setup.lang, predicates=_rules(setup)).entity_names())
+
+
+def _rules(setup: RunSetup):
+    """The predicate rules the dataset was made with (`kg2tool.common.config.recorded_*`), when its graph is used."""
+    from ..common.config import recorded_fold, recorded_predicates
+    from ..graph.model import PredicateRules
+
+    if setup.extra.random_name_graph:  # a graph of the user's choice: the default rules
+        return None
+    folder = Path(setup.script.dataset_name)
+    include, exclude = recorded_predicates(folder)
+    return PredicateRules(frozenset(include), frozenset(exclude), fold=recorded_fold(folder))
 
 
 def random_name_split(setup: RunSetup, features, n: int | None = None):
@@ -148,7 +161,7 @@ def random_name_split(setup: RunSetup, features, n: int | None = None):
 
     extra = setup.extra
     graphs = _dataset_graphs(setup, "--random_name_rows")
-    kg = load_graph(graphs, lang=setup.lang)
+    kg = load_graph(graphs, lang=setup.lang, predicates=_rules(setup))
     rows = random_name_rows(kg, extra.random_name_rows if n is None else n, seed=setup.training.seed)
     print(f"sft: {len(rows):,} random-name conversations over renamed copies of {', '.join(graphs)}", flush=True)
 
