@@ -18,7 +18,7 @@ from ..common.yamlio import load_mapping
 from ..graph.model import KnowledgeGraph
 from .lexicon import Lexicon, derive_lexicon
 from .plans import Anchor, Attr, Compare, Count, Node, Parallel, Project, SetOp, topic
-from .wording import Speaker
+from .wording import Speaker, needs_the
 from .wording_co import co_context
 
 PHRASE_KEYS = ("forward", "inverse", "intersection", "union", "difference", "attribute", "count")
@@ -158,7 +158,7 @@ class Renderer:
                 {k.rel for k in kids}
             ) == 1:  # one question about several entities: "Where was each of A and B born?"
                 first = sp.wh(Project(kids[0].rel, kids[0].child, kids[0].inverse))
-                names = _join([kg.name(k.child.eid) for k in kids], "and")
+                names = _join([sp.name(k.child.eid) for k in kids], "and")
                 ctx["each"] = _swap(first, kg.name(kids[0].child.eid), f"each of {names}")
         elif isinstance(plan, Compare):
             a, b = (kg.name(topic(it)) for it in plan.items)
@@ -202,6 +202,7 @@ class Renderer:
                 # the topic first: "Lewis Carroll's places of birth" (noun relations, forward); "" otherwise
                 e1 = ctx["e1"]
                 own = f"{e1}'" if e1.endswith("s") else f"{e1}'s"
+                own = f"the {own}" if needs_the(e1) else own
                 many = len(answers) > 1
                 ctx["poss"] = f"{own} {w.plural if many else w.noun}" if w.form == "noun" and not plan.inverse else ""
                 this, that = f"this {ctx['kind']}", f"that {ctx['kind']}"
@@ -222,7 +223,7 @@ class Renderer:
         words = [sp.w(k) for k in kids]
         if not all(w.noun and w.noun.split()[-1] not in PREPOSITIONS and "," not in w.noun for w in words):
             return ""  # a noun said only as "citizen of" or "languages spoken, written, or signed" does not list
-        name = kg.name(kids[0].child.eid)
+        name = sp.name(kids[0].child.eid)
         nouns = [w.plural if len(ans) > 1 else w.noun for w, ans in zip(words, per_item)]
         return f"{name}'{'' if name.endswith('s') else 's'} {_join(nouns, 'and')}"
 
@@ -245,7 +246,10 @@ class Renderer:
 def _swap(text: str, name: str, by: str) -> str:
     """`text` with the last occurrence of the entity's name said as `by` (`this person`)."""
     i = text.rfind(name)
-    return text if i < 0 else text[:i] + by + text[i + len(name):]
+    if i < 0:
+        return text
+    start = i - 4 if text[:i].endswith(("the ", "The ")) else i  # the article the name was said with goes too
+    return text[:start] + (by[:1].upper() + by[1:] if text[start:i] == "The " else by) + text[i + len(name):]
 
 
 PREPOSITIONS = frozenset("at by of in on to for with from after into as".split())

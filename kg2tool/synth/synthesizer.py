@@ -164,6 +164,8 @@ class Synthesizer:
         category = CATEGORY[shape]
         if self.kinds_known and mixed_kinds(plan, self.lexicon.kind_of):
             return None, "mixed_kinds"
+        if counts_places(plan, self.lexicon):
+            return None, "odd_count"
         gold, per_item = gold_answers(self.kg, plan)
         if category != "irrelevance" and not gold:
             return None, "empty_answer"
@@ -338,3 +340,13 @@ def mixed_kinds(node: Node, kind_of) -> bool:
         return True
     subs = kids or ((node.child,) if isinstance(node, (Project, Count, Attr)) else ())
     return any(mixed_kinds(k, kind_of) for k in subs)
+
+
+def counts_places(node: Node, lexicon) -> bool:
+    """True for a count of the places one entity is where-related to ("how many places was X born in?"): such a
+    count has no sensible question (several values are the city and its country)."""
+    if isinstance(node, Compare):
+        return any(counts_places(k, lexicon) for k in node.items)
+    if not isinstance(node, Count) or not isinstance(node.child, Project) or node.child.inverse:
+        return False
+    return lexicon.relations[node.child.rel].where

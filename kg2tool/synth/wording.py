@@ -53,6 +53,46 @@ def unprep(phrase: str) -> str:
     return head if head and last in ("in", "at", "on") else phrase
 
 
+_THE_START = ("United ", "Republic of ", "People's Republic", "Kingdom of ", "Democratic Republic", "Federal Republic",
+              "Soviet Union", "European ", "Holy Roman", "Ottoman Empire", "British Empire", "Russian Empire")
+_THE_END = (" Islands", " Republic", " Union", " Emirates", " States", " Kingdom")
+_THE_NAMES = frozenset("""Netherlands Bahamas Philippines Maldives Gambia Seychelles Comoros Vatican Congo Sudan
+    Ukraine Hague Bronx""".split())
+
+
+def needs_the(name: str) -> bool:
+    """True for a place name said with `the` inside a sentence ("the United Kingdom", "the Czech Republic", "the
+    Netherlands"); names already starting with an article, and everything else, are said as they are."""
+    if name.lower().startswith(("the ", "a ", "an ")):
+        return False
+    return name in _THE_NAMES or name.startswith(_THE_START) or name.endswith(_THE_END)
+
+
+def _grouped(kids) -> list:
+    """Branches of an intersection with one relation from several anchors merged into one intersection of their
+    own ("whose genres include A and B and whose cause of death is C", not "whose genre is A, whose genre is B
+    and ..."); the other branches as they are, in order."""
+    key = lambda k: (k.rel, k.inverse) if isinstance(k, Project) and isinstance(k.child, Anchor) else None  # noqa: E731
+    groups: dict = {}
+    for k in kids:
+        if key(k) is not None:
+            groups.setdefault(key(k), []).append(k)
+    out, done = [], set()
+    for k in kids:
+        g = key(k)
+        if g is None or len(groups[g]) == 1:
+            out.append(k)
+        elif g not in done:
+            done.add(g)
+            out.append(SetOp("intersection", tuple(groups[g])))
+    return out
+
+
+def _cap(text: str) -> str:
+    """A sentence that opens with `the` (a name said with its article) opens with `The`."""
+    return "The " + text[4:] if text.startswith("the ") else text
+
+
 def _and(items: list[str], last: str = "and") -> str:
     items = [str(i) for i in items]
     if len(items) <= 1:
@@ -67,6 +107,12 @@ class Speaker:
         self.kg = kg
         self.lex = lexicon
         self._values: dict = {}
+
+    def name(self, eid: int) -> str:
+        """An entity's name as said inside a sentence: `the United Kingdom`, `the Netherlands` for names that take
+        the article (`needs_the`); the name itself otherwise."""
+        name = self.kg.name(eid)
+        return f"the {name}" if needs_the(name) else name
 
     def w(self, node: Project) -> Wording:
         """The wording of a projection's relation."""
@@ -129,21 +175,23 @@ class Speaker:
         person = self.person(node) if person is None else person
         if isinstance(node, Project):
             if isinstance(node.child, Anchor):
-                return self._clause(self.w(node), node.inverse, self.kg.name(node.child.eid), n, person)
+                return self._clause(self.w(node), node.inverse, self.name(node.child.eid), n, person)
             sub_n = self.size(node.child)
             return self._clause(self.w(node), node.inverse, self.np(node.child, sub_n), n, person, sub_n)
         if isinstance(node, SetOp) and node.op == "intersection" and self._same_relation(node.children):
             w, first = self.w(node.children[0]), node.children[0]
-            names = _and([self.kg.name(k.child.eid) for k in node.children])
+            names = _and([self.name(k.child.eid) for k in node.children])
             if first.inverse and w.form == "noun":  # whose occupations include poet and lawyer
                 return f"whose {w.plural} include {names}"
             return self._clause(w, first.inverse, names, n, person, 1 if first.inverse else len(node.children))
         if isinstance(node, SetOp) and node.op in ("intersection", "union"):
-            clauses = [self.clause(k, n, person) for k in node.children]
+            kids = _grouped(node.children) if node.op == "intersection" else list(node.children)
+            clauses = [self.clause(k, n, person) for k in kids]
             rel = "who" if person else "that"
             # a reduced participle after a full clause reads as a new subject: "who influenced X and who was
             # influenced by Y", not "who influenced X and influenced by Y"
-            tenses = [self.w(k).tense if isinstance(k, Project) else "present" for k in node.children]
+            firsts = [k.children[0] if isinstance(k, SetOp) else k for k in kids]
+            tenses = [self.w(k).tense if isinstance(k, Project) else "present" for k in firsts]
             full = ("who ", "that ", "whose ", "where ")
             keep_first = all(not c.startswith(full) for c in clauses)  # "born in A and educated at B" reads
             clauses = [c if c.startswith(full) or (i == 0 and keep_first) else f"{rel} {be(n, t)} {c}"
@@ -180,7 +228,7 @@ class Speaker:
     def np(self, node: Node, n: int | None = None) -> str:
         """A noun phrase for the node's entities in number n (its own size when None)."""
         if isinstance(node, Anchor):
-            return self.kg.name(node.eid)
+            return self.name(node.eid)
         n = self.size(node) if n is None else n
         return "the " + self.bare(node, n)
 
@@ -196,29 +244,29 @@ class Speaker:
                 child_n = self.size(node.child) if not isinstance(node.child, Anchor) else 1
                 return f"{w.noun if n == 1 else w.plural} of {self.np(node.child, child_n)}"
             known = self.kind(node) != FALLBACK_KIND and not self.person(node)
-            if not node.inverse and not isinstance(node.child, Anchor) and w.form in ("verb", "prep") and known:
+            if not node.inverse and not isinstance(node.child, Anchor) and w.form == "prep" and known:
                 # `the country of the place where X lives`, not `the country that the place where X lives is in`
                 return f"{self.kinds(node, n)} of {self.np(node.child)}"
             return f"{self.kinds(node, n)} {self.clause(node, n)}"
         if isinstance(node, SetOp):
             kids = node.children
             if node.op == "union" and self._same_relation(kids):  # the people born in A or B
-                w, names = self.w(kids[0]), _and([self.kg.name(k.child.eid) for k in kids], "or")
+                w, names = self.w(kids[0]), _and([self.name(k.child.eid) for k in kids], "or")
                 if not kids[0].inverse and w.form == "noun":
                     return f"{w.noun if n == 1 else w.plural} of {names}"
                 return f"{self.kinds(node, n)} {self._clause(w, kids[0].inverse, names, n, self.person(node))}"
             if node.op == "intersection" and self._same_relation(kids) and not kids[0].inverse:
                 w = self.w(kids[0])
                 if w.form == "noun":  # the genres that A and B have in common
-                    names = _and([self.kg.name(k.child.eid) for k in kids])
+                    names = _and([self.name(k.child.eid) for k in kids])
                     return f"{w.noun if n == 1 else w.plural} that {names} have in common"
             if node.op == "difference" and self._same_relation(kids) and not kids[0].inverse:
                 return self._not_shared(node, n)
             if node.op == "difference" and self._same_relation(kids) and kids[0].inverse:
                 # people born in A but not B; places whose country is A but not B
                 person = self.person(node)
-                first = self._clause(self.w(kids[0]), True, self.kg.name(kids[0].child.eid), n, person)
-                return f"{self.kinds(node, n)} {first} but not {self.kg.name(kids[1].child.eid)}"
+                first = self._clause(self.w(kids[0]), True, self.name(kids[0].child.eid), n, person)
+                return f"{self.kinds(node, n)} {first} but not {self.name(kids[1].child.eid)}"
             if node.op == "difference":  # people whose X is A and whose Y is not B
                 inc = kids[0]
                 joint = " " if isinstance(inc, Project) and not inc.inverse and self.w(inc).form == "noun" else " and "
@@ -230,7 +278,7 @@ class Speaker:
         """What A has by a relation and B has not: `genres of A that B does not have`, `instruments that A plays
         but B does not`, `academies that A is a member of but B is not`."""
         w = self.w(node.children[0])
-        a, b = (self.kg.name(k.child.eid) for k in node.children[:2])
+        a, b = (self.name(k.child.eid) for k in node.children[:2])
         rel = "who" if self.person(node) else "that"
         if w.form == "noun":
             return f"{w.noun if n == 1 else w.plural} of {a} that {b} does not have"
@@ -245,7 +293,7 @@ class Speaker:
         influenced by X`, `that are not among the languages of Y`."""
         rel = "who" if person else "that"
         if isinstance(node, Project) and isinstance(node.child, Anchor) and node.inverse:
-            w, name = self.w(node), self.kg.name(node.child.eid)
+            w, name = self.w(node), self.name(node.child.eid)
             if w.form == "noun":
                 return f"whose {w.noun} is not {name}"
             if w.form == "verb":
@@ -266,7 +314,7 @@ class Speaker:
     def wh(self, node: Node) -> str:
         """A wh-question for the node (no final mark): `Who directed X`, `Which films were directed by Y`."""
         if isinstance(node, Project) and isinstance(node.child, Anchor):
-            w, name = self.w(node), self.kg.name(node.child.eid)
+            w, name = self.w(node), self.name(node.child.eid)
             person = self.person(node)
             many = node.inverse or w.multi
             k = self.kinds(node, 2 if many else 1)
@@ -300,10 +348,14 @@ class Speaker:
 
     def statement(self, node: Node, answers: list[str]) -> str:
         """A sentence stating every answer of the node (no final mark)."""
+        return _cap(self._statement(node, answers))
+
+    def _statement(self, node: Node, answers: list[str]) -> str:
+        """A sentence stating every answer of the node (no final mark)."""
         n = len(answers)
         ans = _and(answers)
         if isinstance(node, Project) and isinstance(node.child, Anchor):
-            w, name = self.w(node), self.kg.name(node.child.eid)
+            w, name = self.w(node), self.name(node.child.eid)
             if node.inverse and w.form != "noun":
                 return f"{ans} {self._predicate(w, n)} {name}"
             if not node.inverse and w.form == "by":
@@ -327,7 +379,7 @@ class Speaker:
         """`How many genres does X have` / `How many people were educated at Y` / `How many languages does X
         speak` (no final mark)."""
         if isinstance(node, Project) and isinstance(node.child, Anchor):
-            w, name, kinds = self.w(node), self.kg.name(node.child.eid), self.kinds(node)
+            w, name, kinds = self.w(node), self.name(node.child.eid), self.kinds(node)
             if kinds == plural(UNKNOWN_NOUN) and w.form != "noun":
                 return f"How many {self.bare(node, 2)} are there"
             if not node.inverse:
@@ -345,8 +397,12 @@ class Speaker:
 
     def count_statement(self, node: Node, number: str) -> str:
         """`X has 4 instruments` / `20 people were educated at Y` / `X speaks 3 languages` (no final mark)."""
+        return _cap(self._count_statement(node, number))
+
+    def _count_statement(self, node: Node, number: str) -> str:
+        """`X has 4 instruments` / `20 people were educated at Y` / `X speaks 3 languages` (no final mark)."""
         if isinstance(node, Project) and isinstance(node.child, Anchor):
-            w, name, kinds = self.w(node), self.kg.name(node.child.eid), self.kinds(node)
+            w, name, kinds = self.w(node), self.name(node.child.eid), self.kinds(node)
             n = 1 if number == "1" else 2
             if not node.inverse and w.form == "noun":
                 return f"{name} has {number} {w.plural}"
