@@ -185,19 +185,22 @@ class Speaker:
                 return f"whose {w.plural} include {names}"
             return self._clause(w, first.inverse, names, n, person, 1 if first.inverse else len(node.children))
         if isinstance(node, SetOp) and node.op in ("intersection", "union"):
-            kids = _grouped(node.children) if node.op == "intersection" else list(node.children)
-            clauses = [self.clause(k, n, person) for k in kids]
-            rel = "who" if person else "that"
-            # a reduced participle after a full clause reads as a new subject: "who influenced X and who was
-            # influenced by Y", not "who influenced X and influenced by Y"
-            firsts = [k.children[0] if isinstance(k, SetOp) else k for k in kids]
-            tenses = [self.w(k).tense if isinstance(k, Project) else "present" for k in firsts]
-            full = ("who ", "that ", "whose ", "where ")
-            keep_first = all(not c.startswith(full) for c in clauses)  # "born in A and educated at B" reads
-            clauses = [c if c.startswith(full) or (i == 0 and keep_first) else f"{rel} {be(n, t)} {c}"
-                       for i, (c, t) in enumerate(zip(clauses, tenses))]  # fmt: skip
-            return _and(clauses, "and" if node.op == "intersection" else "or")
+            return _and(self._clauses(node, n, person), "and" if node.op == "intersection" else "or")
         return f"{'who' if person else 'that'} {'is' if n == 1 else 'are'} {self.np(node, n)}"
+
+    def _clauses(self, node: SetOp, n: int, person: bool) -> list[str]:
+        """The relative clauses of an intersection's or union's branches, each a full clause after the first."""
+        kids = _grouped(node.children) if node.op == "intersection" else list(node.children)
+        clauses = [self.clause(k, n, person) for k in kids]
+        rel = "who" if person else "that"
+        # a reduced participle after a full clause reads as a new subject: "who influenced X and who was
+        # influenced by Y", not "who influenced X and influenced by Y"
+        firsts = [k.children[0] if isinstance(k, SetOp) else k for k in kids]
+        tenses = [self.w(k).tense if isinstance(k, Project) else "present" for k in firsts]
+        full = ("who ", "that ", "whose ", "where ")
+        keep_first = all(not c.startswith(full) for c in clauses)  # "born in A and educated at B" reads
+        return [c if c.startswith(full) or (i == 0 and keep_first) else f"{rel} {be(n, t)} {c}"
+                for i, (c, t) in enumerate(zip(clauses, tenses))]  # fmt: skip
 
     def _clause(self, w: Wording, inverse: bool, name: str, n: int, person: bool, sub_n: int = 1) -> str:
         """The clause of one relation with `name` at its other end; n: the number of the entities the clause is
@@ -342,9 +345,32 @@ class Speaker:
                 return f"Where {be(1, w.tense)} {name} {unprep(w.verb)}"
             return f"{which} {be(1, w.tense)} {name} {w.verb}"
         many = self.size(node) > 1
+        direct = self._direct_wh(node, 2 if many else 1)
+        if direct:
+            return direct
         if self.person(node):
             return f"Who {'are' if many else 'is'} {self.np(node, 2 if many else 1)}"
         return f"What {'are' if many else 'is'} {self.np(node, 2 if many else 1)}"
+
+    def _direct_wh(self, node: Node, n: int) -> str:
+        """An intersection asked directly, its clauses as the question's predicates: `Who received A and was born
+        in B`, `Which films feature X and were directed by Y`; "" when a clause is no `who`/`that` clause or the
+        kind is unknown."""
+        if not isinstance(node, SetOp) or node.op != "intersection" or self.kind(node) == FALLBACK_KIND:
+            return ""
+        def subject_clause(k) -> bool:  # "who was born in A" (its subject is the asked entity), not "who A played"
+            k = k.children[0] if isinstance(k, SetOp) and k.op == "intersection" else k
+            return isinstance(k, Project) and (k.inverse or self.w(k).form in ("noun", "by"))
+
+        if not all(subject_clause(k) for k in _grouped(node.children)):
+            return ""
+        person = self.person(node)
+        rel = "who " if person else "that "
+        clauses = self._clauses(node, n, person)
+        if not all(c.startswith(rel) for c in clauses):
+            return ""
+        head = "Who" if person else f"Which {self.kinds(node, n)}"
+        return f"{head} {_and([c[len(rel):] for c in clauses])}"
 
     def statement(self, node: Node, answers: list[str]) -> str:
         """A sentence stating every answer of the node (no final mark)."""
