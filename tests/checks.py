@@ -89,7 +89,7 @@ HYGIENE_RULES = {
 WORDING_RULES = {
     "the has": re.compile(r"\bthe has[A-Z_ ]"),
     "of of": re.compile(r"\bof of\b"),
-    "entities whose": re.compile(r"\bentities whose\b"),
+    "entities whose": re.compile(r"\b(?:the|which|all|what) entities whose\b", re.IGNORECASE),  # not "business entities"
 }
 
 

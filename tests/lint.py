@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-BANNED = ("the has ", " of of ", "entities whose", "what everything", "the entities that", "everything that is",
+BANNED = ("the has ", " of of ", "the entities whose", "which entities whose", "what everything", "the entities that", "everything that is",
           " items that ", " items whose ", "the item ", " is is ", " was was ", "what is the number of",
           "that is born ", "where is born")
 

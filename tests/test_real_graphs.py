@@ -2,8 +2,8 @@
 ones, with a language lint (`checks.lint_row`) over every question and answer.
 
 The hygiene rules of kg2tool.graph (no raw IRI, no opaque or numeric id as a name, no axiom predicate as a tool,
-TriG loads) are asserted; the wording rules (`checks.WORDING_RULES`: "the has", "of of", "entities whose") belong
-to the templates and relation wording and are xfail while they still fire."""
+TriG loads) are asserted, and so are the wording rules (`checks.WORDING_RULES`: "the has", "of of", "the entities
+whose") and the language lint of tests/lint.py (agreement, one final mark, length, machine phrases) on every row."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from checks import HYGIENE_RULES, WORDING_RULES, check_row, lint_row
 from conftest import EXAMPLE
+from lint import language_problems
 
 from kg2tool.graph.build import load_graph
 from kg2tool.graph.hygiene import is_opaque_id
@@ -71,8 +72,9 @@ def test_real_graph_rows_verify_and_pass_the_hygiene_lint(name, made):
 def test_real_graph_wording_lint(name, made):
     _, _, rows = made(name)
     problems = Counter(p.split(":")[0] for row in rows for p in lint_row(row, WORDING_RULES))
-    if problems:
-        pytest.xfail(f"wording (templates/relation labels, another work item): {dict(problems)}")
+    assert not problems, dict(problems)
+    language = [p for row in rows for p in language_problems(row)]
+    assert not language, language[:5]
 
 
 def test_real_graphs_hygiene_at_load(made):
