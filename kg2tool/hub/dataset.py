@@ -189,12 +189,11 @@ def _card_parts(meta: dict, report: dict) -> dict[str, str]:
     return {
         "cat_table": _table(
             ("category", *used, "total"),
-            [
-                (c, *(by_split_cat.get(s, {}).get(c, 0) for s in used), kept["by_category"][c])
-                for c in sorted(kept["by_category"])
-            ],
+            [(c, *(by_split_cat.get(s, {}).get(c, 0) for s in used), kept["by_category"][c])
+             for c in sorted(kept["by_category"])],
         ),  # fmt: skip
         "shape_table": _table(("pattern", "rows"), sorted(kept["by_pattern"].items())),
+        "kinds_line": ", ".join(f"{k} {v}" for k, v in list(kept.get("by_entity_kind", {}).items())[:12]) or "(none)",
         "tried": str(tried),
         "kept_share": f"{100 * kept['total'] / max(tried, 1):.1f}",
         "dropped_table": _table(("reason", "count"), dropped_rows),
@@ -266,6 +265,7 @@ function schemas offered in that conversation), `pattern` (query shape), `catego
 parallel_multiple, irrelevance, multi_step, multi_turn), `answers`, `topic_entity`, `relation_path`, `num_calls`,
 `num_turns`, `plan` (the query plan; each entity records its `kind`, from the graph's types or inferred from its
 relations). Questions and answers are worded with the relation lexicon written beside the data as `lexicon.yaml`.
+Kinds of the entities the questions name (the most frequent): {part["kinds_line"]}.
 
 ## Validation
 {part["tried"]} candidates were sampled; {kept["total"]} were kept ({part["kept_share"]}%). Dropped, by

@@ -243,6 +243,7 @@ def build_report(synth: Synthesizer, kept: dict[str, list[dict]], stats: ShardSt
             "by_split": {s: len(v) for s, v in kept.items()},
             "by_pattern": dict(sorted(Counter(r["pattern"] for r in rows).items())),
             "by_category": dict(sorted(Counter(r["category"] for r in rows).items())),
+            "by_entity_kind": dict(Counter(k for r in rows for k in _plan_kinds(r.get("plan"))).most_common()),
             "by_split_and_category": {
                 s: dict(sorted(Counter(r["category"] for r in v).items())) for s, v in kept.items()
             },
@@ -254,3 +255,17 @@ def build_report(synth: Synthesizer, kept: dict[str, list[dict]], stats: ShardSt
         "relations_unused": [rel for rel in all_rels if not coverage.get(rel)],
         "train_test_key_overlap": len(train_keys & test_keys),
     }
+
+
+def _plan_kinds(plan) -> list[str]:
+    """The kinds of the entities a row's plan names (its `entity` nodes), in order."""
+    if isinstance(plan, str):
+        import json
+
+        plan = json.loads(plan)
+    if isinstance(plan, dict):
+        own = [plan["kind"]] if plan.get("op") == "entity" and "kind" in plan else []
+        return own + [k for v in plan.values() if isinstance(v, (dict, list)) for k in _plan_kinds(v)]
+    if isinstance(plan, list):
+        return [k for v in plan for k in _plan_kinds(v)]
+    return []

@@ -16,9 +16,10 @@ from jinja2.sandbox import SandboxedEnvironment
 from ..common.errors import InputError
 from ..common.yamlio import load_mapping
 from ..graph.model import KnowledgeGraph
+from .grammar import needs_the
 from .lexicon import Lexicon, derive_lexicon
 from .plans import Anchor, Attr, Compare, Count, Node, Parallel, Project, SetOp, topic
-from .wording import Speaker, needs_the
+from .wording import Speaker
 from .wording_co import co_context
 
 PHRASE_KEYS = ("forward", "inverse", "intersection", "union", "difference", "attribute", "count")

@@ -13,59 +13,13 @@ from __future__ import annotations
 from collections import Counter
 
 from ..graph.model import KnowledgeGraph
+from .grammar import and_join, base, be, cap, do, needs_the, unprep
 from .lexicon import FALLBACK_KIND, PERSON_KINDS, UNKNOWN_NOUN, Lexicon, Wording, needs_be, plural
 from .plans import Anchor, Count, Node, Project, SetOp, execute
 from .wording_co import co_bare
 
 PERSON = "person"
 KIND_SAMPLE = 50  # answers looked at to name their kind
-
-
-def be(n: int, tense: str = "present") -> str:
-    """`is`/`are`, or `was`/`were` in the past."""
-    if tense == "past":
-        return "was" if n == 1 else "were"
-    return "is" if n == 1 else "are"
-
-
-def do(n: int, tense: str = "present") -> str:
-    """`does`/`do`, or `did` in the past."""
-    return "did" if tense == "past" else ("does" if n == 1 else "do")
-
-
-def base(w: Wording) -> str:
-    """The bare verb of a verb-form relation, said after `does`/`did`: `speak`, `die in`, `produce`."""
-    if w.base:
-        return w.base
-    if w.tense != "past":
-        return w.verbs or w.verb
-    import lemminflect
-
-    first, _, rest = w.verb.partition(" ")
-    lemma = lemminflect.getLemma(first, "VERB")
-    return " ".join(x for x in ((lemma[0] if lemma else first), rest) if x)
-
-
-def unprep(phrase: str) -> str:
-    """A predicate without its final preposition of place, for `where` questions: `born in` -> `born` (`come
-    from` keeps its `from`)."""
-    head, _, last = phrase.rpartition(" ")
-    return head if head and last in ("in", "at", "on") else phrase
-
-
-_THE_START = ("United ", "Republic of ", "People's Republic", "Kingdom of ", "Democratic Republic", "Federal Republic",
-              "Soviet Union", "European ", "Holy Roman", "Ottoman Empire", "British Empire", "Russian Empire")
-_THE_END = (" Islands", " Republic", " Union", " Emirates", " States", " Kingdom")
-_THE_NAMES = frozenset("""Netherlands Bahamas Philippines Maldives Gambia Seychelles Comoros Vatican Congo Sudan
-    Ukraine Hague Bronx""".split())
-
-
-def needs_the(name: str) -> bool:
-    """True for a place name said with `the` inside a sentence ("the United Kingdom", "the Czech Republic", "the
-    Netherlands"); names already starting with an article, and everything else, are said as they are."""
-    if name.lower().startswith(("the ", "a ", "an ")):
-        return False
-    return name in _THE_NAMES or name.startswith(_THE_START) or name.endswith(_THE_END)
 
 
 def _grouped(kids) -> list:
@@ -86,18 +40,6 @@ def _grouped(kids) -> list:
             done.add(g)
             out.append(SetOp("intersection", tuple(groups[g])))
     return out
-
-
-def _cap(text: str) -> str:
-    """A sentence that opens with `the` (a name said with its article) opens with `The`."""
-    return "The " + text[4:] if text.startswith("the ") else text
-
-
-def _and(items: list[str], last: str = "and") -> str:
-    items = [str(i) for i in items]
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + f" {last} " + items[-1]
 
 
 class Speaker:
@@ -180,12 +122,12 @@ class Speaker:
             return self._clause(self.w(node), node.inverse, self.np(node.child, sub_n), n, person, sub_n)
         if isinstance(node, SetOp) and node.op == "intersection" and self._same_relation(node.children):
             w, first = self.w(node.children[0]), node.children[0]
-            names = _and([self.name(k.child.eid) for k in node.children])
+            names = and_join([self.name(k.child.eid) for k in node.children])
             if first.inverse and w.form == "noun":  # whose occupations include poet and lawyer
                 return f"whose {w.plural} include {names}"
             return self._clause(w, first.inverse, names, n, person, 1 if first.inverse else len(node.children))
         if isinstance(node, SetOp) and node.op in ("intersection", "union"):
-            return _and(self._clauses(node, n, person), "and" if node.op == "intersection" else "or")
+            return and_join(self._clauses(node, n, person), "and" if node.op == "intersection" else "or")
         return f"{'who' if person else 'that'} {'is' if n == 1 else 'are'} {self.np(node, n)}"
 
     def _clauses(self, node: SetOp, n: int, person: bool) -> list[str]:
@@ -254,14 +196,14 @@ class Speaker:
         if isinstance(node, SetOp):
             kids = node.children
             if node.op == "union" and self._same_relation(kids):  # the people born in A or B
-                w, names = self.w(kids[0]), _and([self.name(k.child.eid) for k in kids], "or")
+                w, names = self.w(kids[0]), and_join([self.name(k.child.eid) for k in kids], "or")
                 if not kids[0].inverse and w.form == "noun":
                     return f"{w.noun if n == 1 else w.plural} of {names}"
                 return f"{self.kinds(node, n)} {self._clause(w, kids[0].inverse, names, n, self.person(node))}"
             if node.op == "intersection" and self._same_relation(kids) and not kids[0].inverse:
                 w = self.w(kids[0])
                 if w.form == "noun":  # the genres that A and B have in common
-                    names = _and([self.name(k.child.eid) for k in kids])
+                    names = and_join([self.name(k.child.eid) for k in kids])
                     return f"{w.noun if n == 1 else w.plural} that {names} have in common"
             if node.op == "difference" and self._same_relation(kids) and not kids[0].inverse:
                 return self._not_shared(node, n)
@@ -370,16 +312,16 @@ class Speaker:
         if not all(c.startswith(rel) for c in clauses):
             return ""
         head = "Who" if person else f"Which {self.kinds(node, n)}"
-        return f"{head} {_and([c[len(rel):] for c in clauses])}"
+        return f"{head} {and_join([c[len(rel):] for c in clauses])}"
 
     def statement(self, node: Node, answers: list[str]) -> str:
         """A sentence stating every answer of the node (no final mark)."""
-        return _cap(self._statement(node, answers))
+        return cap(self._statement(node, answers))
 
     def _statement(self, node: Node, answers: list[str]) -> str:
         """A sentence stating every answer of the node (no final mark)."""
         n = len(answers)
-        ans = _and(answers)
+        ans = and_join(answers)
         if isinstance(node, Project) and isinstance(node.child, Anchor):
             w, name = self.w(node), self.name(node.child.eid)
             if node.inverse and w.form != "noun":
@@ -423,7 +365,7 @@ class Speaker:
 
     def count_statement(self, node: Node, number: str) -> str:
         """`X has 4 instruments` / `20 people were educated at Y` / `X speaks 3 languages` (no final mark)."""
-        return _cap(self._count_statement(node, number))
+        return cap(self._count_statement(node, number))
 
     def _count_statement(self, node: Node, number: str) -> str:
         """`X has 4 instruments` / `20 people were educated at Y` / `X speaks 3 languages` (no final mark)."""

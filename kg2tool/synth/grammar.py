@@ -1,0 +1,65 @@
+"""Small pieces of English grammar for the Speaker (kg2tool.synth.wording): `be`/`do` in number and tense, the
+bare verb of a relation, a predicate without its final preposition, place names said with `the`, lists."""
+
+from __future__ import annotations
+
+from .lexicon import Wording
+
+
+def be(n: int, tense: str = "present") -> str:
+    """`is`/`are`, or `was`/`were` in the past."""
+    if tense == "past":
+        return "was" if n == 1 else "were"
+    return "is" if n == 1 else "are"
+
+
+def do(n: int, tense: str = "present") -> str:
+    """`does`/`do`, or `did` in the past."""
+    return "did" if tense == "past" else ("does" if n == 1 else "do")
+
+
+def base(w: Wording) -> str:
+    """The bare verb of a verb-form relation, said after `does`/`did`: `speak`, `die in`, `produce`."""
+    if w.base:
+        return w.base
+    if w.tense != "past":
+        return w.verbs or w.verb
+    import lemminflect
+
+    first, _, rest = w.verb.partition(" ")
+    lemma = lemminflect.getLemma(first, "VERB")
+    return " ".join(x for x in ((lemma[0] if lemma else first), rest) if x)
+
+
+def unprep(phrase: str) -> str:
+    """A predicate without its final preposition of place, for `where` questions: `born in` -> `born` (`come
+    from` keeps its `from`)."""
+    head, _, last = phrase.rpartition(" ")
+    return head if head and last in ("in", "at", "on") else phrase
+
+
+_THE_START = ("United ", "Republic of ", "People's Republic", "Kingdom of ", "Democratic Republic", "Federal Republic",
+              "Soviet Union", "European ", "Holy Roman", "Ottoman Empire", "British Empire", "Russian Empire")
+_THE_END = (" Islands", " Republic", " Union", " Emirates", " States", " Kingdom")
+_THE_NAMES = frozenset("""Netherlands Bahamas Philippines Maldives Gambia Seychelles Comoros Vatican Congo Sudan
+    Ukraine Hague Bronx""".split())
+
+
+def needs_the(name: str) -> bool:
+    """True for a place name said with `the` inside a sentence ("the United Kingdom", "the Czech Republic", "the
+    Netherlands"); names already starting with an article, and everything else, are said as they are."""
+    if name.lower().startswith(("the ", "a ", "an ")):
+        return False
+    return name in _THE_NAMES or name.startswith(_THE_START) or name.endswith(_THE_END)
+
+
+def cap(text: str) -> str:
+    """A sentence that opens with `the` (a name said with its article) opens with `The`."""
+    return "The " + text[4:] if text.startswith("the ") else text
+
+
+def and_join(items: list[str], last: str = "and") -> str:
+    items = [str(i) for i in items]
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + f" {last} " + items[-1]
