@@ -135,7 +135,7 @@ def test_corpus_synth_style_rows_drills_and_warmup(kg):
         labels, relations, names = kg.labels, kg.relations, kg.names
 
         def iter_facts(self):
-            return iter(list(kg.iter_facts())[:300])
+            return iter(list(kg.iter_facts())[:900])
 
         def entity_names(self):
             return kg.entity_names()
