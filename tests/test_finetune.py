@@ -8,6 +8,7 @@ import json
 import math
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -46,7 +47,8 @@ def cli(*argv: str) -> subprocess.CompletedProcess:
 def data_dir(tmp_path_factory, small_graph_path) -> Path:
     out = tmp_path_factory.mktemp("ft") / "data"
     res = cli(
-        "synth", "--graph", str(small_graph_path), "--out", str(out), "-n", "200", "--seed", "3", "--no-progress"
+        "synth", "--graph", str(small_graph_path), "--out", str(out), "-n", "200", "--seed", "3", "--no-progress",
+        "--max-fanout", "3",  # short conversations: the tiny models here see whole ones within max_length
     )
     assert res.returncode == 0, res.stderr
     return out
@@ -318,8 +320,16 @@ def test_random_name_rows_join_the_sft_training_split(data_dir, small_graph_path
     plain, _, full = ftr.load_rows(setup_for(data_dir), ["messages", "tools"])
     mixed, _, _ = ftr.load_rows(setup_for(data_dir, "--random_name_rows", "25"), ["messages", "tools"])
     assert len(mixed) == len(plain) + 25 and mixed.features == plain.features
-    real_questions = {r["messages"][0]["content"] for r in plain}
-    added = [r for r in mixed if r["messages"][0]["content"] not in real_questions]
+    # the rows beyond the plain ones, question by question (a missing_info opening such as "I need the place where
+    # this person was born, please." names nobody, so a renamed copy can ask it word for word)
+    left = Counter(r["messages"][0]["content"] for r in plain)
+    added = []
+    for r in mixed:
+        q = r["messages"][0]["content"]
+        if left[q]:
+            left[q] -= 1
+        else:
+            added.append(r)
     assert len(added) == 25
     kg = load_graph([small_graph_path])
     names = set(argument_strings(added))

@@ -200,6 +200,8 @@ class Renderer:
                 w = sp.w(plan)
                 ctx["kind"] = ctx["entity_kind"] = sp.kinds(plan.child, 1)
                 ctx["noun"] = w.noun or w.verb  # the relation as a noun (or its predicate)
+                # the relation as a noun phrase for "none of them looks up ..." (its label when it has no noun)
+                ctx["looked_up"] = f"the {w.noun}" if w.noun and w.noun.split()[-1] not in PREPOSITIONS else rel
                 # the topic first: "Lewis Carroll's places of birth" (noun relations, forward); "" otherwise
                 e1 = ctx["e1"]
                 own = f"{e1}'" if e1.endswith("s") else f"{e1}'s"
