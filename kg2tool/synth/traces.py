@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from ..graph.model import KnowledgeGraph
 from .plans import Anchor, Attr, Compare, Count, Node, Parallel, Project, SetOp, topic
+from .refs import renumber
 from .tools import ToolSet, result_json
 
 
@@ -46,15 +47,26 @@ class Compiler:
     def __init__(self, toolset: ToolSet):
         self.ts = toolset
         self.kg: KnowledgeGraph = toolset.kg
+        self.refs = hasattr(toolset, "begin")  # a RefToolSet (kg2tool.synth.refs): sets are passed as handles
 
     def compile(self, plan: Node) -> Trace:
         """Execute the plan as tool calls. Raises ToolError if a call fails (the candidate is then dropped)."""
         trace = Trace()
+        if self.refs:
+            self.ts.begin()
         if isinstance(plan, Parallel):
             trace.value = [self._eval(c, trace)[0] for c in plan.children]
         else:
             trace.value = self._eval(plan, trace)[0]
+        if self.refs:
+            renumber(trace.calls)
         return trace
+
+    def _set(self, node: Node, value):
+        """How a child's value is passed on: a named entity as a one-name list, a ref by its handle."""
+        if isinstance(node, Anchor):
+            return [value]
+        return value["ref"] if self.refs else value
 
     def _call(self, trace: Trace, name: str, args: dict, turn: int):
         result = self.ts.execute(name, args, validate=False)  # verification validates every call afterwards
@@ -67,6 +79,10 @@ class Compiler:
             return self.kg.name(node.eid), 0
         if isinstance(node, Project):
             value, t = self._eval(node.child, trace)
+            if self.refs:  # one call: a name, or a ref that the tool fans out over
+                arg = value if isinstance(node.child, Anchor) else value["ref"]
+                table = self.ts.inverse_tool if node.inverse else self.ts.forward_tool
+                return self._call(trace, table[node.rel], {"value" if node.inverse else "entity": arg}, t + 1), t + 1
             names = [value] if isinstance(node.child, Anchor) else list(value)
             table = self.ts.inverse_tool if node.inverse else self.ts.forward_tool
             key = "value" if node.inverse else "entity"
@@ -77,12 +93,12 @@ class Compiler:
         if isinstance(node, SetOp):
             vals = [self._eval(c, trace) for c in node.children]
             t = max(tt for _, tt in vals) + 1
-            sets = [[v] if isinstance(c, Anchor) else v for c, (v, _) in zip(node.children, vals)]  # a named entity
+            sets = [self._set(c, v) for c, (v, _) in zip(node.children, vals)]
             args = {"include": sets[0], "exclude": sets[1]} if node.op == "difference" else {"sets": sets}
             return self._call(trace, node.op, args, t), t
         if isinstance(node, Count):
             value, t = self._eval(node.child, trace)
-            return self._call(trace, "count", {"items": value}, t + 1), t + 1
+            return self._call(trace, "count", {"items": self._set(node.child, value)}, t + 1), t + 1
         if isinstance(node, Attr):
             tool = self.ts.attribute_tool[node.attr]
             return self._call(trace, tool, {"entity": self.kg.name(node.child.eid)}, 1), 1

@@ -61,6 +61,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
+from .refs import is_ref
 from .tools import ToolError, ToolSet, error_json, result_json
 
 REASONS = (
@@ -114,7 +115,10 @@ def _arg_leaves(args: dict, schema: dict) -> list:
 
 
 def answer_strings(value) -> set[str]:
-    """The answer strings a tool result gives: its items for a list, else the value itself."""
+    """The answer strings a tool result gives: its items for a list or a ref (the names it shows), else the value
+    itself."""
+    if is_ref(value):
+        return {str(v) for v in value["items"]}
     if isinstance(value, list):
         return {str(v) for v in value}
     return {str(value)}
@@ -307,7 +311,11 @@ def _answer_supported(v: AnswerView):
 
 
 def _answer_stated(v: AnswerView):
-    return "answer_not_stated" if any(a not in v.content for a in v.gold) else None
+    if any(a not in v.content for a in v.gold):
+        return "answer_not_stated"
+    # a ref that shows only some of its names: the answer also says how many there are
+    cut = [r["count"] for r in v.last_results if is_ref(r) and r["count"] > len(r["items"])]
+    return "answer_not_stated" if any(f"{n:,}" not in v.content for n in cut) else None
 
 
 def _one_message(v: NextView):
@@ -403,6 +411,8 @@ def verify_row(
     validator's error and the next assistant turn calls the same tool successfully; only the corrected
     trajectory's answer is judged."""
     stages = {s: [c for c in CHECKS if c.stage == s] for s in ("row", "turn", "recovery", "answer")}  # once a row
+    if hasattr(ts, "begin"):  # the refs style (kg2tool.synth.refs): handles r1, r2, ... anew for this conversation
+        ts.begin()
     reason = first_failure("row", RowView(ts, messages, tools), checks=stages["row"])
     if reason:
         return reason
