@@ -159,6 +159,11 @@ def is_ref(value) -> bool:
     return isinstance(value, dict) and "ref" in value and "count" in value
 
 
+def cut_counts(results) -> list[int]:
+    """The counts of the refs among `results` that show only some of their names (an answer must state them)."""
+    return [r["count"] for r in results if is_ref(r) and r["count"] > len(r["items"])]
+
+
 def big_sets(row: dict, above: int = BIG_SET) -> bool:
     """True when a tool message of the row holds a ref of more than `above` names."""
     for m in row["messages"]:
