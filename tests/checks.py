@@ -45,11 +45,27 @@ class _Refs:
         return {"ref": handle, "count": len(result), "items": result[: self.k]}
 
 
+def _batch(toolset, name: str, args: dict):
+    """A call, where a lookup may be given a list of names (the batch style): each name looked up on its own."""
+    kind = toolset.specs[name].kind
+    key = "value" if kind == "inverse" else "entity"
+    if kind not in ("forward", "inverse") or (not isinstance(args.get(key), list) and "per_entity" not in args):
+        return toolset.execute(name, args)
+    names = args[key] if isinstance(args[key], list) else [args[key]]
+    each = {n: toolset.execute(name, {key: n}) for n in names}
+    if args.get("per_entity"):
+        return each
+    return sorted({x for v in each.values() for x in v}) if isinstance(args[key], list) else each[args[key]]
+
+
 def check_row(row: dict, toolset, ref_items: int = 5) -> list[str]:
     """Problems found in one row (empty list: the row is good). `ref_items`: the names a ref shows (refs rows)."""
     problems = []
     refs = any(m["role"] == "tool" and m["content"].startswith('{"ref"') for m in row["messages"])
-    run = _Refs(toolset, ref_items).execute if refs else toolset.execute
+    batch = any("per_entity" in t["function"]["parameters"]["properties"] for t in row["tools"])  # batch style
+    run = toolset.execute
+    if refs or batch:
+        run = _Refs(toolset, ref_items).execute if refs else lambda name, args: _batch(toolset, name, args)
     tools = {t["function"]["name"]: t for t in row["tools"]}
     for t in row["tools"]:
         Draft202012Validator.check_schema(t["function"]["parameters"])

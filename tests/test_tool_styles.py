@@ -1,6 +1,6 @@
-"""Tool styles (`kg2tool synth --tool-style values|refs`): the refs style's handles, its synthesized rows (checked
-by tests/checks.py's own re-execution), hub questions, the dataset folder's record of the style, and the eval loop
-on a refs dataset."""
+"""Tool styles (`kg2tool synth --tool-style values|refs|batch`): the refs style's handles, the batch style's list
+lookups, their synthesized rows (checked by tests/checks.py's own re-execution), hub questions, the dataset
+folder's record of the style, and the eval loop on refs and batch datasets."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from conftest import EXAMPLE, ROOT
 
 from kg2tool.cli import main
 from kg2tool.graph.build import load_graph
-from kg2tool.synth.refs import RefToolSet, big_sets
+from kg2tool.synth.refs import BatchToolSet, RefToolSet, big_sets
 from kg2tool.synth.synthesizer import SynthConfig, Synthesizer
 from kg2tool.synth.tools import ToolError, ToolSet
 from kg2tool.synth.verify import verify_row
@@ -69,7 +69,7 @@ def test_refs_rows_pass_the_independent_checker(graph):
     synth = Synthesizer(kg, SynthConfig(shard_size=96, tool_style="refs", min_support=3))
     rows, _ = synth.shard(0)
     fresh = ToolSet.from_graph(load_graph([graph]), min_support=3)  # the values executor, built anew
-    assert all(check_row(r, fresh) == [] for r in rows), [(r["id"], check_row(r, fresh)) for r in rows][:3]
+    assert all(check_row(r, fresh) == [] for r in rows), [(r["id"], p) for r in rows if (p := check_row(r, fresh))][:3]
     refs = ref_rows(rows)
     assert len(refs) >= 20 and {r["category"] for r in refs} == {"multi_step"}
     for r in refs:  # handles r1, r2, ... in the order the conversation shows them
@@ -81,6 +81,38 @@ def test_refs_rows_pass_the_independent_checker(graph):
     # the same seed gives the same rows and handles
     again, _ = Synthesizer(load_graph([graph]), SynthConfig(shard_size=96, tool_style="refs", min_support=3)).shard(0)
     assert again == rows
+
+
+def list_lookups(row: dict) -> list[dict]:
+    """The lookups of a row given a list of names (the batch style)."""
+    calls = [c["function"] for m in row["messages"] for c in m.get("tool_calls") or []]
+    return [f for f in calls if isinstance(f["arguments"].get("entity", f["arguments"].get("value")), list)]
+
+
+def test_batch_executor_looks_up_lists(wiki_ts):
+    batch = BatchToolSet(wiki_ts)
+    people = wiki_ts.execute("find_by_occupation", {"value": "television director"})[:4]
+    each = {p: wiki_ts.execute("get_occupation", {"entity": p}) for p in people}
+    assert batch.execute("get_occupation", {"entity": people}) == sorted({o for v in each.values() for o in v})
+    assert batch.execute("get_occupation", {"entity": people, "per_entity": True}) == each
+    assert batch.execute("get_occupation", {"entity": people[0]}) == each[people[0]]  # one name: as before
+    with pytest.raises(ToolError, match="invalid argument entity"):
+        batch.execute("get_occupation", {"entity": []})
+    with pytest.raises(ToolError, match="no entity named 'Nobody Atall'"):
+        batch.execute("get_occupation", {"entity": [people[0], "Nobody Atall"]})
+
+
+@pytest.mark.parametrize("graph", [EXAMPLE, SWAPI], ids=["wiki", "swapi"])
+def test_batch_rows_pass_the_independent_checker(graph):
+    synth = Synthesizer(load_graph([graph]), SynthConfig(shard_size=96, tool_style="batch", min_support=3))
+    rows, _ = synth.shard(0)
+    fresh = ToolSet.from_graph(load_graph([graph]), min_support=3)
+    assert all(check_row(r, fresh) == [] for r in rows), [(r["id"], p) for r in rows if (p := check_row(r, fresh))][:3]
+    batched = [r for r in rows if r["pattern"] != "error_recovery" and list_lookups(r)]  # not its wrong-type call
+    assert len(batched) >= 5 and {r["category"] for r in batched} == {"multi_step"}
+    assert not ref_rows(rows)
+    for r in batched:  # a set is looked up in one call: no union of one-name lookups follows
+        assert all(len(f["arguments"].get("entity", f["arguments"].get("value"))) >= 2 for f in list_lookups(r))
 
 
 def _args(row: dict) -> str:
@@ -149,14 +181,16 @@ def test_hub_questions_are_asked_with_refs(tmp_path):
                 assert all(len(x) <= 30 for v in lists for x in (v if v and isinstance(v[0], list) else [v]))
 
 
-def test_refs_dataset_records_its_style_and_gold_scores_100(tmp_path):
-    out = tmp_path / "refs"
-    argv = ["synth", "--graph", str(EXAMPLE), "--out", str(out), "-n", "300", "--tool-style", "refs", "--no-progress"]
+@pytest.mark.parametrize("style", ["refs", "batch"])
+def test_dataset_records_its_style_and_gold_scores_100(tmp_path, style):
+    out = tmp_path / style
+    argv = ["synth", "--graph", str(EXAMPLE), "--out", str(out), "-n", "300", "--tool-style", style, "--no-progress"]
     assert main(argv) == 0
     report = json.loads((out / "validation_report.json").read_text())
-    assert report["tool_style"]["style"] == "refs" and report["tool_style"]["rows_with_a_set_over_100"] > 0
-    assert "tool_style: refs" in (out / "kg2tool_config.yaml").read_text()
-    assert "## Tool style: refs" in (out / "README.md").read_text()
+    assert report["tool_style"]["style"] == style
+    assert style == "batch" or report["tool_style"]["rows_with_a_set_over_100"] > 0
+    assert f"tool_style: {style}" in (out / "kg2tool_config.yaml").read_text()
+    assert f"## Tool style: {style}" in (out / "README.md").read_text()
     for line in (out / "bfcl" / "BFCL_v4_simple.json").read_text().splitlines():
         assert "ref" not in json.dumps(json.loads(line)["function"])  # BFCL files keep plain lists
     ev = tmp_path / "eval"
@@ -166,7 +200,10 @@ def test_refs_dataset_records_its_style_and_gold_scores_100(tmp_path):
     assert summary["multi_step_exec"] == 1.0 and summary["exec_call_validity"] == 1.0
     results = [json.loads(x) for x in (ev / "results.jsonl").read_text().splitlines()]
     executed = [c for r in results if r["kind"] == "exec" for t in r["turns"] for c in t.get("calls", [])]
-    assert any(c["result"].startswith('{"ref"') for c in executed)  # handles were kept by the eval loop
+    if style == "refs":
+        assert any(c["result"].startswith('{"ref"') for c in executed)  # handles were kept by the eval loop
+    else:
+        assert any(isinstance(c["arguments"].get("entity", c["arguments"].get("value")), list) for c in executed)
     assert all(c["error"] is None for r in results if r["kind"] == "exec" and r["pattern"] != "error_recovery"
                for t in r["turns"] for c in t.get("calls", []))  # fmt: skip
 
@@ -182,4 +219,4 @@ def test_values_is_the_default_and_bad_styles_are_refused(tmp_path, capsys):
     cfg = tmp_path / "cfg.yaml"
     cfg.write_text("tool_style: pointers\n")
     assert main(["synth", "--graph", str(EXAMPLE), "--out", str(bad), "--config", str(cfg)]) != 0
-    assert "tool_style: expected values or refs, got 'pointers'" in capsys.readouterr().err
+    assert "tool_style: expected values, refs or batch, got 'pointers'" in capsys.readouterr().err

@@ -21,7 +21,8 @@ Rows are advanced together, one model turn per round, so a backend gets whole ba
 
 A dataset made with ``--tool-style refs`` (``kg2tool.synth.refs``) offers its multi_step rows the refs tools: each
 such row is executed with its own handle table (``RefToolSet.fork``), so the model's set results are kept as r1,
-r2, ... in the order its calls run, exactly as synth numbered them; other rows use the values tools.
+r2, ... in the order its calls run, exactly as synth numbered them; other rows use the values tools. A
+``--tool-style batch`` dataset's multi_step rows run on the batch tools (``BatchToolSet``) the same way.
 """
 
 from __future__ import annotations
@@ -108,7 +109,7 @@ def task_from_row(row: dict) -> ExecTask:
 
 def check_tools_match(tasks: Sequence[ExecTask], ts: ToolSet, graph_hint: str = "", refs=None) -> None:
     """Raise InputError when a row offers a tool the graph does not derive identically (the wrong ``--graph``);
-    with `refs` (the dataset's RefToolSet), a tool may also equal the refs-style one."""
+    with `refs` (the dataset's RefToolSet or BatchToolSet), a tool may also equal that style's one."""
     bad, example = 0, None
     for task in tasks:
         for tool in task.tools:
@@ -155,7 +156,7 @@ class _State:
 
 
 def toolset_for(task: ExecTask, ts: ToolSet, refs=None):
-    """`refs.fork()` (a fresh handle table) for a row offered refs-style tools, else `ts`."""
+    """`refs.fork()` (refs: a fresh handle table) for a row offered refs- or batch-style tools, else `ts`."""
     if refs is None:
         return ts
     for tool in task.tools:
@@ -260,7 +261,7 @@ def run_exec(
     """Run every task to its end (see the module docstring); one result row per task, in the tasks' order.
 
     Backends get the key ``exec:<row id>`` with each conversation. ``progress(round, active)`` is called before
-    each round of generation. `refs`: the dataset's RefToolSet when it was made with ``--tool-style refs``.
+    each round of generation. `refs`: the dataset's RefToolSet or BatchToolSet (``--tool-style refs|batch``).
     """
     states = [_State(task, [dict(m) for m in task.prefix], ts=toolset_for(task, ts, refs)) for task in tasks]
     active = list(states)

@@ -282,7 +282,7 @@ class EvalInputs:
     tasks: list[ExecTask]
     steps: list[StepItem]
     ts: Any = None
-    refs: Any = None  # the refs-style tools when the dataset was made with --tool-style refs
+    refs: Any = None  # the refs or batch tools when the dataset was made with --tool-style refs|batch
     graphs: list[str] = field(default_factory=list)
     lang: str = "en"
     timing: dict[str, float] = field(default_factory=dict)
@@ -312,10 +312,11 @@ def load_inputs(options: EvalOptions, data: Path) -> EvalInputs:
         kg = load_graph(inputs.graphs, lang=inputs.lang, predicates=recorded_rules(data))
         recorded = read_report(data).get("config") or {}
         inputs.ts = ToolSet.from_graph(kg, min_support=int(recorded.get("min_support", 5)))
-        if recorded.get("tool_style") == "refs":
-            from ..synth.refs import RefToolSet
+        if recorded.get("tool_style") in ("refs", "batch"):
+            from ..synth.refs import BatchToolSet, RefToolSet
 
-            inputs.refs = RefToolSet(inputs.ts, int(recorded.get("ref_items", 5)))
+            refs = recorded["tool_style"] == "refs"
+            inputs.refs = RefToolSet(inputs.ts, int(recorded.get("ref_items", 5))) if refs else BatchToolSet(inputs.ts)
         check_tools_match(tasks, inputs.ts, hint, inputs.refs)
         inputs.timing["graph_s"] = round(time.perf_counter() - t0, 2)
     inputs.timing["load_s"] = round(time.perf_counter() - started, 2)

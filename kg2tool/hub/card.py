@@ -64,7 +64,16 @@ class CardReport:
 
 
 def tool_style_section(style: dict | None) -> str:
-    """The card's paragraph on `kg2tool synth --tool-style refs` (empty for the default values style)."""
+    """The card's paragraph on `kg2tool synth --tool-style refs|batch` (empty for the default values style)."""
+    if style and style.get("style") == "batch":
+        return """
+## Tool style: batch
+The `multi_step` conversations use the batch tool style: a lookup (`get_<relation>`, `find_by_<relation>`) takes an
+entity name or a list of names and returns the union of their results (with `"per_entity": true`, an object of
+each name's own list), so a set is looked up in one call instead of one call per entity and a `union`.
+Single-call rows (and the `bfcl/` files) and multi-turn dialogues use one name per lookup; `multi_step` rows have
+no DPO pairs in this style.
+"""
     if not style or style.get("style") != "refs":
         return ""
     k = style.get("ref_items", 5)

@@ -1,4 +1,5 @@
-"""The `refs` tool style: set-valued results are kept under handles, and later calls pass the handle.
+"""The `refs` and `batch` tool styles: set-valued results are kept under handles (refs), or lookups take a list
+of entities (batch), so that a set is not copied from call to call one name at a time.
 
 With `--tool-style values` (the default) every tool returns whole lists of names and the next call copies them.
 With `--tool-style refs` a set-valued result is kept by the executor in a per-conversation handle table and the
@@ -11,6 +12,10 @@ or a ref (a ref fans out inside the tool: one ref for the union of the lookups);
 
 `RefToolSet` is a ToolSet with the refs schemas whose `execute` reads and fills its `table`; `begin()` starts a
 new conversation and `fork()` gives a copy with its own table (the eval loop runs several conversations at once).
+
+With `--tool-style batch` lookups take an entity name or a list of names and return the union of their results,
+or, with `"per_entity": true`, an object mapping each name to its own list: a fan-out is one call. Results and the
+operators are as in the values style, and nothing is kept between calls (`BatchToolSet`).
 """
 
 from __future__ import annotations
@@ -84,6 +89,8 @@ class RefTable:
 
 class RefToolSet(ToolSet):
     """The tools of a ToolSet in the refs style (see the module docstring); `k` names shown per ref."""
+
+    style = "refs"
 
     def __init__(self, base: ToolSet, k: int = 5):
         if k < 1:
@@ -171,3 +178,55 @@ def big_sets(row: dict, above: int = BIG_SET) -> bool:
             if json.loads(m["content"]).get("count", 0) > above:
                 return True
     return False
+
+
+def batch_schema(spec: ToolSpec) -> dict:
+    """The batch-style schema of one tool: a lookup's argument is a name or a list of names, with `per_entity`."""
+    schema = copy.deepcopy(spec.schema)
+    if spec.kind not in ("forward", "inverse"):
+        return schema
+    fn = schema["function"]
+    props = fn["parameters"]["properties"]
+    key = "value" if spec.kind == "inverse" else "entity"
+    one = {k: v for k, v in props[key].items() if k != "description"}
+    desc = props[key]["description"].rstrip(".") + ", or a list of names to look up together."
+    props[key] = {"anyOf": [one, {"type": "array", "items": one, "minItems": 1}], "description": desc}
+    props["per_entity"] = {"type": "boolean", "description": "With a list: return each name's own results."}
+    fn["description"] = fn["description"].replace(
+        "Returns a list of names.",
+        "Returns a list of names (for a list of entities: the union; with per_entity, an object of lists by name).",
+    )
+    return schema
+
+
+class BatchToolSet(ToolSet):
+    """The tools of a ToolSet in the batch style (see the module docstring)."""
+
+    style = "batch"
+
+    def __init__(self, base: ToolSet):
+        super().__init__(base.kg, [ToolSpec(s.name, s.kind, s.target, batch_schema(s)) for s in base.specs.values()])
+
+    def begin(self) -> None:
+        """Nothing is kept between calls."""
+
+    def fork(self) -> BatchToolSet:
+        """The same tools (nothing per conversation)."""
+        return self
+
+    def execute(self, name: str, arguments: dict, validate: bool = True):
+        """Validate and run one call; a lookup of a list of names runs once per name."""
+        if validate:
+            self.validate(name, arguments)
+        spec = self.specs.get(name)
+        if spec is None or spec.kind not in ("forward", "inverse"):
+            return super().execute(name, arguments, validate=False)
+        key = "value" if spec.kind == "inverse" else "entity"
+        arg = arguments[key]
+        names = arg if isinstance(arg, list) else [arg]
+        each = {n: super(BatchToolSet, self).execute(name, {key: n}, validate=False) for n in names}
+        if arguments.get("per_entity"):
+            return each
+        if not isinstance(arg, list):
+            return each[arg]
+        return sorted({x for found in each.values() for x in found})

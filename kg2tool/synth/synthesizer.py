@@ -34,7 +34,7 @@ from .plans import (
     topic,
 )
 from .preference import PairMaker
-from .refs import RefToolSet
+from .refs import BatchToolSet, RefToolSet
 from .render import Renderer
 from .tools import OPERATORS, ToolError, ToolSet
 from .traces import Compiler, Trace, messages_for, tools_used
@@ -72,9 +72,10 @@ class SynthConfig:
         `kg2tool.synth.paraphrase.ParaphraseConfig`.
     fold: fold reified n-ary nodes (film roles, award records) into relations between their participants when the
         graph is loaded (`kg2tool.graph.reify`); `--no-fold` sets it false.
-    tool_style: `values` (tools take and return whole lists of names) or `refs` (multi_step rows: set results are
-        kept under handles r1, r2, ... and passed on by handle, and the walker's set bounds are lifted; see
-        `kg2tool.synth.refs`). Single-call rows and multi-turn dialogues stay in the values style.
+    tool_style: `values` (tools take and return whole lists of names), `refs` (multi_step rows: set results are
+        kept under handles r1, r2, ... and passed on by handle, and the walker's set bounds are lifted) or `batch`
+        (multi_step rows: a lookup takes a list, so a fan-out is one call over up to `max_set` entities); see
+        `kg2tool.synth.refs`. Single-call rows and multi-turn dialogues stay in the values style.
     ref_items: names a ref shows (`"items"`); a larger answer set is stated as its count and these names.
     """
 
@@ -150,14 +151,18 @@ class Synthesizer:
             families += [f for f in ("simple", "2p") if f not in families]
         self.renderer = Renderer(template_dir, shapes=families, lexicon=self.lexicon)
         self.compiler = Compiler(self.ts)
-        self.ref_ts = None  # the refs style's tools, compiler and unbounded walk (multi_step rows only)
+        self.ref_ts = None  # the refs or batch style's tools, compiler and walk bounds (multi_step rows only)
         if config.tool_style == "refs":
             self.ref_ts = RefToolSet(self.ts, config.ref_items)
             self.ref_compiler = Compiler(self.ref_ts)
             big = 1 << 62
             self.ref_walk = replace(config.walk, max_answers=big, max_set=big, max_fanout=big)
+        elif config.tool_style == "batch":
+            self.ref_ts = BatchToolSet(self.ts)
+            self.ref_compiler = Compiler(self.ref_ts)
+            self.ref_walk = replace(config.walk, max_fanout=config.walk.max_set)
         elif config.tool_style != "values":
-            raise ValueError(f"tool_style must be values or refs, got {config.tool_style!r}")
+            raise ValueError(f"tool_style must be values, refs or batch, got {config.tool_style!r}")
         self.shapes = shapes
         self.weights = [config.mix[s] for s in shapes]
         self.cum_weights = list(itertools.accumulate(self.weights))  # what rng.choices computes from weights
@@ -205,7 +210,7 @@ class Synthesizer:
             extra["tools"] = tools
         ctx = self.renderer.context(self.kg, shape, plan, gold if category != "irrelevance" else [], extra)
         question, answer = self.renderer.render(shape, ctx, rng)
-        if refs and isinstance(gold, list) and len(gold) > self.cfg.ref_items:  # a ref shows the first few names
+        if refs and self.cfg.tool_style == "refs" and len(gold) > self.cfg.ref_items:  # a ref shows the first few names
             gold, answer = gold[: self.cfg.ref_items], self._some_of(plan, gold)
         if len(question.split()) >= self.cfg.max_words * (2 if category.startswith("parallel") else 1):
             return None, "too_long_to_say"
@@ -221,7 +226,7 @@ class Synthesizer:
         return self._row(shape, category, plan, messages, schemas, gold), ""
 
     def _unbounded(self, shape: str, rng: random.Random) -> Node | None:
-        """A plan of `shape` sampled without the walker's set bounds (the refs style passes sets by handle)."""
+        """A plan of `shape` sampled with the style's walk bounds (refs: none, sets are passed by handle)."""
         bounded, self.walker.cfg = self.walker.cfg, self.ref_walk
         try:
             return self.walker.sample(shape, rng)

@@ -2,7 +2,8 @@
 
 Each operation node becomes one call whose arguments are its children's *executed results* (names flow from the
 question and from earlier tool messages, never from the plan's ids). A projection of a set of k > 1 entities
-becomes k parallel calls plus a `union` call. Calls are grouped into turns by depth: every call whose inputs are
+becomes k parallel calls plus a `union` call (in the refs style one call with the set's handle, in the batch style
+one call with the list; see kg2tool.synth.refs). Calls are grouped into turns by depth: every call whose inputs are
 ready goes into the same assistant turn (several `tool_calls`), followed by one `tool` message per call.
 
 Message shapes (the format transformers' chat templates and TRL take):
@@ -47,7 +48,8 @@ class Compiler:
     def __init__(self, toolset: ToolSet):
         self.ts = toolset
         self.kg: KnowledgeGraph = toolset.kg
-        self.refs = hasattr(toolset, "begin")  # a RefToolSet (kg2tool.synth.refs): sets are passed as handles
+        style = getattr(toolset, "style", "values")  # kg2tool.synth.refs: sets passed as handles, or as one list
+        self.refs, self.batch = style == "refs", style == "batch"
 
     def compile(self, plan: Node) -> Trace:
         """Execute the plan as tool calls. Raises ToolError if a call fails (the candidate is then dropped)."""
@@ -79,13 +81,12 @@ class Compiler:
             return self.kg.name(node.eid), 0
         if isinstance(node, Project):
             value, t = self._eval(node.child, trace)
-            if self.refs:  # one call: a name, or a ref that the tool fans out over
-                arg = value if isinstance(node.child, Anchor) else value["ref"]
-                table = self.ts.inverse_tool if node.inverse else self.ts.forward_tool
-                return self._call(trace, table[node.rel], {"value" if node.inverse else "entity": arg}, t + 1), t + 1
-            names = [value] if isinstance(node.child, Anchor) else list(value)
             table = self.ts.inverse_tool if node.inverse else self.ts.forward_tool
             key = "value" if node.inverse else "entity"
+            names = [value] if isinstance(node.child, Anchor) else value
+            if self.refs or (self.batch and len(names) > 1):  # one call: a name, a ref (fanned out by the tool), a list
+                arg = value if isinstance(node.child, Anchor) else (value["ref"] if self.refs else list(value))
+                return self._call(trace, table[node.rel], {key: arg}, t + 1), t + 1
             results = [self._call(trace, table[node.rel], {key: n}, t + 1) for n in names]
             if len(results) == 1:
                 return results[0], t + 1
