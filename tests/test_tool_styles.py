@@ -56,6 +56,8 @@ def test_refs_executor_keeps_handles_per_conversation(wiki_ts):
     with pytest.raises(ToolError, match=r"no result 'r2' in this conversation \(refs: none yet\)"):
         twin.execute("count", {"items": "r2"})
     assert twin.execute("find_by_occupation", {"value": "television director"})["ref"] == "r1"
+    with pytest.raises(ToolError, match=r"get_occupation: no result 'r9' in this conversation \(refs: r1, r2, r3\)"):
+        refs.execute("get_occupation", {"entity": "r9"})
     refs.begin()
     with pytest.raises(ToolError, match="no result 'r1'"):
         refs.execute("intersection", {"sets": ["r1", full]})

@@ -130,6 +130,8 @@ class RefToolSet(ToolSet):
                 for one in self.table.sets[arg]:
                     found.update(super().execute(name, {key: one}, validate=False))
                 return self.table.keep(sorted(found), self.k)
+            if REF_RE.match(arg) and self.kg.resolve(arg) is None:
+                self.table.get(name, arg)  # a handle this conversation does not have: ToolError('unknown_ref')
             return self.table.keep(super().execute(name, arguments, validate=False), self.k)
         if name in ("intersection", "union"):
             plain = {"sets": [self._names(name, s) for s in arguments["sets"]]}
