@@ -1,7 +1,8 @@
 """An independent checker for synth output, written for the tests without kg2tool's own verify module.
 
 It re-validates every call with jsonschema directly and re-executes it through a fresh ToolSet, so a bug in
-`kg2tool.synth.verify` cannot hide a bad row.
+`kg2tool.synth.verify` cannot hide a bad row. Rows in the refs tool style (a tool message `{"ref": ...}`) are
+re-executed with this module's own handle table on the plain values-style ToolSet (not `kg2tool.synth.refs`).
 """
 
 from __future__ import annotations
@@ -12,9 +13,59 @@ import re
 from jsonschema import Draft202012Validator
 
 
-def check_row(row: dict, toolset) -> list[str]:
-    """Problems found in one row (empty list: the row is good)."""
+class _Refs:
+    """The refs style, re-implemented: handles r1, r2, ... in call order, each keeping its full list of names."""
+
+    def __init__(self, toolset, k: int):
+        self.ts, self.k, self.sets = toolset, k, {}
+
+    def _names(self, value):
+        if isinstance(value, str):
+            if value not in self.sets:
+                raise KeyError(f"unknown ref {value}")
+            return self.sets[value]
+        return value
+
+    def execute(self, name: str, args: dict):
+        kind = self.ts.specs[name].kind
+        if kind in ("forward", "inverse"):
+            key = "value" if kind == "inverse" else "entity"
+            names = self.sets.get(args[key], [args[key]])
+            result = sorted({x for n in names for x in self.ts.execute(name, {key: n})})
+        elif name == "count":
+            return len(set(self._names(args["items"])))
+        elif name in ("intersection", "union"):
+            result = self.ts.execute(name, {"sets": [self._names(s) for s in args["sets"]]})
+        elif name == "difference":
+            result = self.ts.execute(name, {k: self._names(args[k]) for k in ("include", "exclude")})
+        else:
+            return self.ts.execute(name, args)
+        handle = f"r{len(self.sets) + 1}"
+        self.sets[handle] = result
+        return {"ref": handle, "count": len(result), "items": result[: self.k]}
+
+
+def _batch(toolset, name: str, args: dict):
+    """A call, where a lookup may be given a list of names (the batch style): each name looked up on its own."""
+    kind = toolset.specs[name].kind
+    key = "value" if kind == "inverse" else "entity"
+    if kind not in ("forward", "inverse") or (not isinstance(args.get(key), list) and "per_entity" not in args):
+        return toolset.execute(name, args)
+    names = args[key] if isinstance(args[key], list) else [args[key]]
+    each = {n: toolset.execute(name, {key: n}) for n in names}
+    if args.get("per_entity"):
+        return each
+    return sorted({x for v in each.values() for x in v}) if isinstance(args[key], list) else each[args[key]]
+
+
+def check_row(row: dict, toolset, ref_items: int = 5) -> list[str]:
+    """Problems found in one row (empty list: the row is good). `ref_items`: the names a ref shows (refs rows)."""
     problems = []
+    refs = any(m["role"] == "tool" and m["content"].startswith('{"ref"') for m in row["messages"])
+    batch = any("per_entity" in t["function"]["parameters"]["properties"] for t in row["tools"])  # batch style
+    run = toolset.execute
+    if refs or batch:
+        run = _Refs(toolset, ref_items).execute if refs else lambda name, args: _batch(toolset, name, args)
     tools = {t["function"]["name"]: t for t in row["tools"]}
     for t in row["tools"]:
         Draft202012Validator.check_schema(t["function"]["parameters"])
@@ -51,7 +102,7 @@ def check_row(row: dict, toolset) -> list[str]:
             name, args = pending.pop(m["tool_call_id"])
             answered.add(m["tool_call_id"])
             try:
-                expected = toolset.execute(name, args)
+                expected = run(name, args)
             except Exception as exc:  # only error-recovery rows may show a failed call, with its real error
                 if row["pattern"] != "error_recovery":
                     problems.append(f"failed call in a {row['pattern']} row: {exc}")
@@ -71,6 +122,11 @@ def check_row(row: dict, toolset) -> list[str]:
     else:
         got = set()
         for r in last_results:
+            if isinstance(r, dict) and "ref" in r:  # a ref: its names shown, and its count when it shows only some
+                got |= {str(x) for x in r["items"]}
+                if r["count"] > len(r["items"]) and f"{r['count']:,}" not in final:
+                    problems.append(f"count of a cut ref not stated: {r['count']}")
+                continue
             got |= {str(x) for x in r} if isinstance(r, list) else {str(r)}
         if got != set(row["answers"]):
             problems.append("last results differ from answers")

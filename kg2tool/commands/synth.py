@@ -65,6 +65,12 @@ def _add_data_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-fold", action="store_true",
                    help="keep reified n-ary nodes (film roles, award records, addresses) as they are instead of "
                    "folding them into relations between their participants (config key fold: false)")  # fmt: skip
+    p.add_argument("--tool-style", choices=("values", "refs", "batch"), default=None,
+                   help="values: tools pass whole lists of names (default); refs: multi_step rows keep set results "
+                   "under handles r1, r2, ... that later calls pass; batch: multi_step lookups take a list of "
+                   "entities (config key tool_style)")  # fmt: skip
+    p.add_argument("--ref-items", type=int, default=None, metavar="K",
+                   help="refs: names a ref result shows, and at most stated for a larger answer (default 5)")
     p.add_argument("--config", default=None, help="YAML file with SynthConfig fields; flags override it")
     p.add_argument("--templates", default=None, help="folder of question templates (default: the bundled ones)")
     p.add_argument("--lexicon", default=None, metavar="FILE",
@@ -182,6 +188,14 @@ def build_config(args):
         cfg.lexicon = args.lexicon
     if args.no_fold:
         cfg.fold = False
+    if args.tool_style is not None:
+        cfg.tool_style = args.tool_style
+    if args.ref_items is not None:
+        cfg.ref_items = args.ref_items
+    if cfg.tool_style not in ("values", "refs", "batch"):
+        raise UsageError(f"tool_style: expected values, refs or batch, got {cfg.tool_style!r}")
+    if cfg.ref_items < 1:
+        raise UsageError(f"--ref-items: must be at least 1, got {cfg.ref_items}")
     if args.max_answers is not None:
         cfg.walk.max_answers = args.max_answers
     if args.max_fanout is not None:

@@ -18,6 +18,11 @@ Scores per row:
   ``within_gold_steps``: correct with at most the gold number of call turns.
 
 Rows are advanced together, one model turn per round, so a backend gets whole batches.
+
+A dataset made with ``--tool-style refs`` (``kg2tool.synth.refs``) offers its multi_step rows the refs tools: each
+such row is executed with its own handle table (``RefToolSet.fork``), so the model's set results are kept as r1,
+r2, ... in the order its calls run, exactly as synth numbered them; other rows use the values tools. A
+``--tool-style batch`` dataset's multi_step rows run on the batch tools (``BatchToolSet``) the same way.
 """
 
 from __future__ import annotations
@@ -102,13 +107,16 @@ def task_from_row(row: dict) -> ExecTask:
     )
 
 
-def check_tools_match(tasks: Sequence[ExecTask], ts: ToolSet, graph_hint: str = "") -> None:
-    """Raise InputError when a row offers a tool the graph does not derive identically (the wrong ``--graph``)."""
+def check_tools_match(tasks: Sequence[ExecTask], ts: ToolSet, graph_hint: str = "", refs=None) -> None:
+    """Raise InputError when a row offers a tool the graph does not derive identically (the wrong ``--graph``);
+    with `refs` (the dataset's RefToolSet or BatchToolSet), a tool may also equal that style's one."""
     bad, example = 0, None
     for task in tasks:
         for tool in task.tools:
             name = tool.get("function", {}).get("name")
             spec = ts.specs.get(name)
+            if refs is not None and spec is not None and spec.schema != tool:
+                spec = refs.specs.get(name)
             if spec is None or spec.schema != tool:
                 bad += 1
                 if example is None:
@@ -144,6 +152,18 @@ class _State:
     final: str | None = None
     stop: str | None = None
     turns: list[dict] = field(default_factory=list)
+    ts: Any = None  # the tools this row's calls run on (a refs row: its own handle table)
+
+
+def toolset_for(task: ExecTask, ts: ToolSet, refs=None):
+    """`refs.fork()` (refs: a fresh handle table) for a row offered refs- or batch-style tools, else `ts`."""
+    if refs is None:
+        return ts
+    for tool in task.tools:
+        spec = ts.specs.get(tool.get("function", {}).get("name"))
+        if spec is not None and spec.schema != tool:
+            return refs.fork()
+    return ts
 
 
 def _execute(ts: ToolSet, offered: set[str], call: dict) -> tuple[str, str | None]:
@@ -181,7 +201,7 @@ def _advance(state: _State, completion: Completion, parse, ts: ToolSet, max_step
             state.call_ids += 1
             state.calls += 1
             call_id = f"call_{state.call_ids}"
-            content, kind = _execute(ts, offered, call)
+            content, kind = _execute(state.ts or ts, offered, call)
             if kind in INVALID_KINDS:
                 state.invalid_calls += 1
             elif kind is not None:
@@ -236,13 +256,14 @@ def run_exec(
     *,
     max_steps: int = 6,
     progress: Callable[[int, int], None] | None = None,
+    refs=None,
 ) -> list[dict]:
     """Run every task to its end (see the module docstring); one result row per task, in the tasks' order.
 
     Backends get the key ``exec:<row id>`` with each conversation. ``progress(round, active)`` is called before
-    each round of generation.
+    each round of generation. `refs`: the dataset's RefToolSet or BatchToolSet (``--tool-style refs|batch``).
     """
-    states = [_State(task, [dict(m) for m in task.prefix]) for task in tasks]
+    states = [_State(task, [dict(m) for m in task.prefix], ts=toolset_for(task, ts, refs)) for task in tasks]
     active = list(states)
     rounds = 0
     while active:

@@ -282,6 +282,7 @@ class EvalInputs:
     tasks: list[ExecTask]
     steps: list[StepItem]
     ts: Any = None
+    refs: Any = None  # the refs or batch tools when the dataset was made with --tool-style refs|batch
     graphs: list[str] = field(default_factory=list)
     lang: str = "en"
     timing: dict[str, float] = field(default_factory=dict)
@@ -309,9 +310,14 @@ def load_inputs(options: EvalOptions, data: Path) -> EvalInputs:
         inputs.graphs, hint = resolve_graphs(options, data)
         t0 = time.perf_counter()
         kg = load_graph(inputs.graphs, lang=inputs.lang, predicates=recorded_rules(data))
-        min_support = int((read_report(data).get("config") or {}).get("min_support", 5))
-        inputs.ts = ToolSet.from_graph(kg, min_support=min_support)
-        check_tools_match(tasks, inputs.ts, hint)
+        recorded = read_report(data).get("config") or {}
+        inputs.ts = ToolSet.from_graph(kg, min_support=int(recorded.get("min_support", 5)))
+        if recorded.get("tool_style") in ("refs", "batch"):
+            from ..synth.refs import BatchToolSet, RefToolSet
+
+            refs = recorded["tool_style"] == "refs"
+            inputs.refs = RefToolSet(inputs.ts, int(recorded.get("ref_items", 5))) if refs else BatchToolSet(inputs.ts)
+        check_tools_match(tasks, inputs.ts, hint, inputs.refs)
         inputs.timing["graph_s"] = round(time.perf_counter() - t0, 2)
     inputs.timing["load_s"] = round(time.perf_counter() - started, 2)
     return inputs
@@ -333,7 +339,7 @@ def run_model(options: EvalOptions, inputs: EvalInputs, backend: Backend, parse)
     if inputs.tasks:
         progress = lambda r, n: _log(f"eval: executable round {r}: {n} conversations running")  # noqa: E731
         exec_results = _timed(timing, "exec_s", run_exec, inputs.tasks, backend, parse, inputs.ts,
-                              max_steps=options.max_steps, progress=progress)  # fmt: skip
+                              max_steps=options.max_steps, progress=progress, refs=inputs.refs)  # fmt: skip
     else:
         timing["exec_s"] = 0.0
     step_rows = []

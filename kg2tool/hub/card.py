@@ -63,6 +63,34 @@ class CardReport:
         return "\n".join(lines)
 
 
+def tool_style_section(style: dict | None) -> str:
+    """The card's paragraph on `kg2tool synth --tool-style refs|batch` (empty for the default values style)."""
+    if style and style.get("style") == "batch":
+        return """
+## Tool style: batch
+The `multi_step` conversations use the batch tool style: a lookup (`get_<relation>`, `find_by_<relation>`) takes an
+entity name or a list of names and returns the union of their results (with `"per_entity": true`, an object of
+each name's own list), so a set is looked up in one call instead of one call per entity and a `union`.
+Single-call rows (and the `bfcl/` files) and multi-turn dialogues use one name per lookup; `multi_step` rows have
+no DPO pairs in this style.
+"""
+    if not style or style.get("style") != "refs":
+        return ""
+    k = style.get("ref_items", 5)
+    return f"""
+## Tool style: refs
+The `multi_step` conversations use the refs tool style: a tool whose result is a set of entities keeps it under a
+handle and answers `{{"ref": "r1", "count": N, "items": [...]}}` (the first {k} names, all when N <= {k}). Later
+calls pass the handle: lookups (`get_<relation>`, `find_by_<relation>`) take an entity name or a ref (a ref is
+looked up for each of its names, and one ref for the union comes back); `intersection`, `union`, `difference` and
+`count` take refs or lists of names. Handles are numbered r1, r2, ... in call order and live for one
+conversation. An answer set larger than {k} is stated as its count and the names its ref shows (the `answers`
+column holds those names). {style.get("rows_with_a_set_over_100", 0)} conversations pass or answer a set of more
+than 100 names. Single-call rows (simple, multiple, parallel, parallel_multiple, irrelevance, and the `bfcl/`
+files) and multi-turn dialogues use plain lists of names; `multi_step` rows have no DPO pairs in this style.
+"""
+
+
 def _as_list(value) -> list:
     if value is None:
         return []

@@ -26,6 +26,7 @@ import yaml
 from ..common.config import SAVED_NAME, resolved_record, resolved_yaml
 from ..common.errors import OutputError
 from ..common.files import output_error, writing
+from .card import tool_style_section
 
 SPLITS = ("train", "validation", "test")
 
@@ -275,7 +276,7 @@ reason (never written):
 
 {part["cov_line"]} Full report: `validation_report.json`. Resolved options (every SynthConfig
 field, the label language, each graph file's sha256): `kg2tool_config.yaml`.
-{paraphrase}
+{paraphrase}{tool_style_section(report.get("tool_style"))}
 ## Configs
 - `sft`: the conversations.
 - `dpo`: preference pairs in TRL's conversational format ({part["dpo_splits"]}): columns `id`, `prompt`, `chosen`,

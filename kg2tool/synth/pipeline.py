@@ -15,6 +15,7 @@ from ..common.files import file_sha256
 from ..hub.bfcl import bfcl_records
 from .candidate import Candidate, ShardStats
 from .diversity import DiversityFilter
+from .refs import BIG_SET, big_sets
 from .shards import ShardStore, fingerprint, iter_shards
 from .synthesizer import SynthConfig, Synthesizer, split_of
 
@@ -78,6 +79,10 @@ def run_synth(
         report["paraphrase"] = paraphrased
     meta = _card_meta(meta, graphs, config, lang, graph_sha256, __version__)
     report["config"] = config.to_dict()
+    report["tool_style"] = tool_style_report(rows, config)
+    if config.tool_style == "refs":
+        log(f"tool style refs: {report['tool_style']['rows_with_a_set_over_100']} rows pass or answer a set of more "
+            f"than {BIG_SET} names")  # fmt: skip
     report["graph"] = {"files": [str(g) for g in graphs], "summary": kg.summary(), "load": vars(kg.stats)}
     report["dpo"] = {
         "by_split": {s: len(v) for s, v in pairs.items()},
@@ -95,6 +100,16 @@ def run_synth(
         f"({', '.join(f'{k} {v}' for k, v in sorted(report['dropped'].items())) or 'none'})"
     )
     return report
+
+
+def tool_style_report(rows: dict[str, list[dict]], config: SynthConfig) -> dict:
+    """The tool style of the dataset; for refs, the names a ref shows and how many rows hold a ref of more than
+    BIG_SET names (a hub question: an intermediate or answer set that the values style never passes)."""
+    out: dict = {"style": config.tool_style}
+    if config.tool_style == "refs":
+        out["ref_items"] = config.ref_items
+        out["rows_with_a_set_over_100"] = sum(big_sets(r) for split in rows.values() for r in split)
+    return out
 
 
 def _card_meta(meta: dict | None, graphs, config: SynthConfig, lang: str, graph_sha256: list[str], version: str) -> dict:

@@ -12,12 +12,12 @@ import hashlib
 import itertools
 import random
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 
 from ..graph.model import KnowledgeGraph
 from .candidate import Candidate, ShardStats
 from .dialogue import DialogueBuilder
-from .lexicon import UNKNOWN_NOUN, derive_lexicon, load_lexicon
+from .lexicon import UNKNOWN_NOUN, derive_lexicon, load_lexicon, plural
 from .paraphrase import ParaphraseConfig
 from .plans import (
     Anchor,
@@ -34,6 +34,7 @@ from .plans import (
     topic,
 )
 from .preference import PairMaker
+from .refs import BatchToolSet, RefToolSet
 from .render import Renderer
 from .tools import OPERATORS, ToolError, ToolSet
 from .traces import Compiler, Trace, messages_for, tools_used
@@ -71,6 +72,11 @@ class SynthConfig:
         `kg2tool.synth.paraphrase.ParaphraseConfig`.
     fold: fold reified n-ary nodes (film roles, award records) into relations between their participants when the
         graph is loaded (`kg2tool.graph.reify`); `--no-fold` sets it false.
+    tool_style: `values` (tools take and return whole lists of names), `refs` (multi_step rows: set results are
+        kept under handles r1, r2, ... and passed on by handle, and the walker's set bounds are lifted) or `batch`
+        (multi_step rows: a lookup takes a list, so a fan-out is one call over up to `max_set` entities); see
+        `kg2tool.synth.refs`. Single-call rows and multi-turn dialogues stay in the values style.
+    ref_items: names a ref shows (`"items"`); a larger answer set is stated as its count and these names.
     """
 
     n: int = 2000
@@ -88,6 +94,8 @@ class SynthConfig:
     max_words: int = 30
     paraphrase: ParaphraseConfig = field(default_factory=ParaphraseConfig)
     fold: bool = True
+    tool_style: str = "values"
+    ref_items: int = 5
 
     def to_dict(self) -> dict:
         """The config as plain data (for the report, the card and the run's fingerprint)."""
@@ -143,6 +151,18 @@ class Synthesizer:
             families += [f for f in ("simple", "2p") if f not in families]
         self.renderer = Renderer(template_dir, shapes=families, lexicon=self.lexicon)
         self.compiler = Compiler(self.ts)
+        self.ref_ts = None  # the refs or batch style's tools, compiler and walk bounds (multi_step rows only)
+        if config.tool_style == "refs":
+            self.ref_ts = RefToolSet(self.ts, config.ref_items)
+            self.ref_compiler = Compiler(self.ref_ts)
+            big = 1 << 62
+            self.ref_walk = replace(config.walk, max_answers=big, max_set=big, max_fanout=big)
+        elif config.tool_style == "batch":
+            self.ref_ts = BatchToolSet(self.ts)
+            self.ref_compiler = Compiler(self.ref_ts)
+            self.ref_walk = replace(config.walk, max_fanout=config.walk.max_set)
+        elif config.tool_style != "values":
+            raise ValueError(f"tool_style must be values, refs or batch, got {config.tool_style!r}")
         self.shapes = shapes
         self.weights = [config.mix[s] for s in shapes]
         self.cum_weights = list(itertools.accumulate(self.weights))  # what rng.choices computes from weights
@@ -158,10 +178,12 @@ class Synthesizer:
         """One verified conversation of `shape`: (candidate, "") or (None, drop reason)."""
         if shape in DIALOGUE_SHAPES:
             return self.dialogue_candidate(shape, rng)
-        plan = self.walker.sample(shape, rng)
+        category = CATEGORY[shape]
+        refs = self.ref_ts is not None and category == "multi_step"
+        ts, compiler = (self.ref_ts, self.ref_compiler) if refs else (self.ts, self.compiler)
+        plan = self.walker.sample(shape, rng) if not refs else self._unbounded(shape, rng)
         if plan is None:
             return None, "sampling_failed"
-        category = CATEGORY[shape]
         if self.kinds_known and mixed_kinds(plan, self.lexicon.kind_of):
             return None, "mixed_kinds"
         if counts_places(plan, self.lexicon):
@@ -174,7 +196,7 @@ class Synthesizer:
             trace_calls, needed = [], []
         else:
             try:
-                trace = self.compiler.compile(plan)
+                trace = compiler.compile(plan)
             except ToolError as exc:
                 return None, f"execution_error:{exc.kind}"
             trace_calls, needed = trace.calls, tools_used(trace)
@@ -188,6 +210,8 @@ class Synthesizer:
             extra["tools"] = tools
         ctx = self.renderer.context(self.kg, shape, plan, gold if category != "irrelevance" else [], extra)
         question, answer = self.renderer.render(shape, ctx, rng)
+        if refs and self.cfg.tool_style == "refs" and len(gold) > self.cfg.ref_items:  # a ref shows the first few names
+            gold, answer = gold[: self.cfg.ref_items], self._some_of(plan, gold)
         if len(question.split()) >= self.cfg.max_words * (2 if category.startswith("parallel") else 1):
             return None, "too_long_to_say"
         if self.kinds_known and says_no_kind(question, [self.kg.name(e) for e in anchors(plan)]):
@@ -195,11 +219,26 @@ class Synthesizer:
         if category == "irrelevance":
             gold = []
         messages = messages_for(question, Trace(calls=trace_calls), answer)
-        schemas = self.ts.schemas(tools)
-        reason = verify_row(self.ts, messages, schemas, gold, category)
+        schemas = ts.schemas(tools)
+        reason = verify_row(ts, messages, schemas, gold, category)
         if reason:
             return None, reason
         return self._row(shape, category, plan, messages, schemas, gold), ""
+
+    def _unbounded(self, shape: str, rng: random.Random) -> Node | None:
+        """A plan of `shape` sampled with the style's walk bounds (refs: none, sets are passed by handle)."""
+        bounded, self.walker.cfg = self.walker.cfg, self.ref_walk
+        try:
+            return self.walker.sample(shape, rng)
+        finally:
+            self.walker.cfg = bounded
+
+    def _some_of(self, plan: Node, gold: list[str]) -> str:
+        """The final answer for a set larger than a ref shows: how many, and the names it shows."""
+        kind = self.lexicon.kind_of(min(execute(self.kg, plan)))
+        some = gold[: self.cfg.ref_items]
+        listed = ", ".join(some[:-1]) + f" and {some[-1]}"
+        return f"There are {len(gold):,} {plural(kind)} in all; among them: {listed}."
 
     def dialogue_candidate(self, shape: str, rng: random.Random) -> tuple[Candidate | None, str]:
         """followup, missing_info and error_recovery conversations (see kg2tool.synth.dialogue)."""
@@ -297,7 +336,8 @@ class Synthesizer:
             row = cand.row
             row["id"] = f"{row['category']}_{index * self.cfg.shard_size + j}"
             # DPO pairs are made here, in the shard's worker, seeded by the row id (kept only if the row is)
-            cand.dpo = self.pair_maker.pairs(row, random.Random(f"{self.cfg.seed}:dpo:{row['id']}"))
+            if self.ref_ts is None or row["category"] != "multi_step" or row["pattern"] == "error_recovery":
+                cand.dpo = self.pair_maker.pairs(row, random.Random(f"{self.cfg.seed}:dpo:{row['id']}"))
             kept.append(cand)
         return kept, stats
 

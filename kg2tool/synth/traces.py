@@ -2,7 +2,8 @@
 
 Each operation node becomes one call whose arguments are its children's *executed results* (names flow from the
 question and from earlier tool messages, never from the plan's ids). A projection of a set of k > 1 entities
-becomes k parallel calls plus a `union` call. Calls are grouped into turns by depth: every call whose inputs are
+becomes k parallel calls plus a `union` call (in the refs style one call with the set's handle, in the batch style
+one call with the list; see kg2tool.synth.refs). Calls are grouped into turns by depth: every call whose inputs are
 ready goes into the same assistant turn (several `tool_calls`), followed by one `tool` message per call.
 
 Message shapes (the format transformers' chat templates and TRL take):
@@ -19,6 +20,7 @@ from dataclasses import dataclass, field
 
 from ..graph.model import KnowledgeGraph
 from .plans import Anchor, Attr, Compare, Count, Node, Parallel, Project, SetOp, topic
+from .refs import renumber
 from .tools import ToolSet, result_json
 
 
@@ -46,15 +48,27 @@ class Compiler:
     def __init__(self, toolset: ToolSet):
         self.ts = toolset
         self.kg: KnowledgeGraph = toolset.kg
+        style = getattr(toolset, "style", "values")  # kg2tool.synth.refs: sets passed as handles, or as one list
+        self.refs, self.batch = style == "refs", style == "batch"
 
     def compile(self, plan: Node) -> Trace:
         """Execute the plan as tool calls. Raises ToolError if a call fails (the candidate is then dropped)."""
         trace = Trace()
+        if self.refs:
+            self.ts.begin()
         if isinstance(plan, Parallel):
             trace.value = [self._eval(c, trace)[0] for c in plan.children]
         else:
             trace.value = self._eval(plan, trace)[0]
+        if self.refs:
+            renumber(trace.calls)
         return trace
+
+    def _set(self, node: Node, value):
+        """How a child's value is passed on: a named entity as a one-name list, a ref by its handle."""
+        if isinstance(node, Anchor):
+            return [value]
+        return value["ref"] if self.refs else value
 
     def _call(self, trace: Trace, name: str, args: dict, turn: int):
         result = self.ts.execute(name, args, validate=False)  # verification validates every call afterwards
@@ -67,9 +81,12 @@ class Compiler:
             return self.kg.name(node.eid), 0
         if isinstance(node, Project):
             value, t = self._eval(node.child, trace)
-            names = [value] if isinstance(node.child, Anchor) else list(value)
             table = self.ts.inverse_tool if node.inverse else self.ts.forward_tool
             key = "value" if node.inverse else "entity"
+            names = [value] if isinstance(node.child, Anchor) else value
+            if self.refs or (self.batch and len(names) > 1):  # one call: a name, a ref (fanned out by the tool), a list
+                arg = value if isinstance(node.child, Anchor) else (value["ref"] if self.refs else list(value))
+                return self._call(trace, table[node.rel], {key: arg}, t + 1), t + 1
             results = [self._call(trace, table[node.rel], {key: n}, t + 1) for n in names]
             if len(results) == 1:
                 return results[0], t + 1
@@ -77,12 +94,12 @@ class Compiler:
         if isinstance(node, SetOp):
             vals = [self._eval(c, trace) for c in node.children]
             t = max(tt for _, tt in vals) + 1
-            sets = [[v] if isinstance(c, Anchor) else v for c, (v, _) in zip(node.children, vals)]  # a named entity
+            sets = [self._set(c, v) for c, (v, _) in zip(node.children, vals)]
             args = {"include": sets[0], "exclude": sets[1]} if node.op == "difference" else {"sets": sets}
             return self._call(trace, node.op, args, t), t
         if isinstance(node, Count):
             value, t = self._eval(node.child, trace)
-            return self._call(trace, "count", {"items": value}, t + 1), t + 1
+            return self._call(trace, "count", {"items": self._set(node.child, value)}, t + 1), t + 1
         if isinstance(node, Attr):
             tool = self.ts.attribute_tool[node.attr]
             return self._call(trace, tool, {"entity": self.kg.name(node.child.eid)}, 1), 1

@@ -36,7 +36,8 @@ reason. Checks, by stage, with their reasons:
         irrelevance_plain   bad_structure          an irrelevance row is one question and one answer, no gold
         has_results         bad_structure          any other row ends with tool results before its answer
         answer_supported    answer_mismatch        the last tool results give exactly the gold answers
-        answer_stated       answer_not_stated      the final answer states every gold answer
+        answer_stated       answer_not_stated      the final answer states every gold answer (and the count of a
+                                                   ref that shows only some of its names: the refs style)
     next: a DPO continuation (one next turn, judged against the verified one)
         one_message         bad_structure          the continuation is exactly one assistant message
         needed_call         missing_call           a final answer comes only where the verified turn answers too
@@ -61,6 +62,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
+from .refs import cut_counts, is_ref
 from .tools import ToolError, ToolSet, error_json, result_json
 
 REASONS = (
@@ -114,9 +116,10 @@ def _arg_leaves(args: dict, schema: dict) -> list:
 
 
 def answer_strings(value) -> set[str]:
-    """The answer strings a tool result gives: its items for a list, else the value itself."""
-    if isinstance(value, list):
-        return {str(v) for v in value}
+    """The answer strings a tool result gives: the items of a list or a ref (kg2tool.synth.refs), else the value."""
+    items = value["items"] if is_ref(value) else value
+    if isinstance(items, list):
+        return {str(v) for v in items}
     return {str(value)}
 
 
@@ -290,9 +293,7 @@ def _result_matches(v: CallView):
 
 
 def _irrelevance_plain(v: AnswerView):
-    if v.category != "irrelevance":
-        return None
-    return None if v.n_messages == 2 and not v.gold else "bad_structure"
+    return None if v.category != "irrelevance" or (v.n_messages == 2 and not v.gold) else "bad_structure"
 
 
 def _has_results(v: AnswerView):
@@ -307,7 +308,8 @@ def _answer_supported(v: AnswerView):
 
 
 def _answer_stated(v: AnswerView):
-    return "answer_not_stated" if any(a not in v.content for a in v.gold) else None
+    said = all(a in v.content for a in v.gold) and all(f"{n:,}" in v.content for n in cut_counts(v.last_results))
+    return None if said else "answer_not_stated"
 
 
 def _one_message(v: NextView):
@@ -316,9 +318,7 @@ def _one_message(v: NextView):
 
 
 def _needed_call(v: NextView):
-    if v.continuation[0].get("tool_calls") or not v.expected[0].get("tool_calls"):
-        return None
-    return "missing_call"
+    return None if v.continuation[0].get("tool_calls") or not v.expected[0].get("tool_calls") else "missing_call"
 
 
 def _same_calls(v: NextView):
@@ -403,6 +403,7 @@ def verify_row(
     validator's error and the next assistant turn calls the same tool successfully; only the corrected
     trajectory's answer is judged."""
     stages = {s: [c for c in CHECKS if c.stage == s] for s in ("row", "turn", "recovery", "answer")}  # once a row
+    getattr(ts, "begin", lambda: None)()  # the refs style (kg2tool.synth.refs): handles from r1 for this row
     reason = first_failure("row", RowView(ts, messages, tools), checks=stages["row"])
     if reason:
         return reason

@@ -1,0 +1,224 @@
+"""Tool styles (`kg2tool synth --tool-style values|refs|batch`): the refs style's handles, the batch style's list
+lookups, their synthesized rows (checked by tests/checks.py's own re-execution), hub questions, the dataset
+folder's record of the style, and the eval loop on refs and batch datasets."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+import pytest
+from checks import check_row
+from conftest import EXAMPLE, ROOT
+
+from kg2tool.cli import main
+from kg2tool.graph.build import load_graph
+from kg2tool.synth.refs import BatchToolSet, RefToolSet, big_sets
+from kg2tool.synth.synthesizer import SynthConfig, Synthesizer
+from kg2tool.synth.tools import ToolError, ToolSet
+from kg2tool.synth.verify import verify_row
+
+SWAPI = ROOT / "tests" / "data" / "real" / "swapi-starwars.ttl.gz"
+
+
+def ref_rows(rows: list[dict]) -> list[dict]:
+    return [r for r in rows if any(m["role"] == "tool" and m["content"].startswith('{"ref"') for m in r["messages"])]
+
+
+def handles(row: dict) -> list[str]:
+    """The handles of a row's tool messages, in order."""
+    out = []
+    for m in row["messages"]:
+        if m["role"] == "tool" and m["content"].startswith('{"ref"'):
+            out.append(json.loads(m["content"])["ref"])
+    return out
+
+
+@pytest.fixture(scope="module")
+def wiki_ts():
+    return ToolSet.from_graph(load_graph([EXAMPLE]))
+
+
+def test_refs_executor_keeps_handles_per_conversation(wiki_ts):
+    refs = RefToolSet(wiki_ts, k=3)
+    drama = refs.execute("find_by_occupation", {"value": "television director"})
+    assert drama["ref"] == "r1" and drama["count"] > 3 and len(drama["items"]) == 3
+    full = wiki_ts.execute("find_by_occupation", {"value": "television director"})
+    assert drama["items"] == full[:3] and drama["count"] == len(full)
+    assert refs.execute("count", {"items": "r1"}) == len(full)
+    # a ref fans out inside a lookup: one ref for the union of the lookups of its names
+    fanned = refs.execute("get_occupation", {"entity": "r1"})
+    union = sorted({o for p in full for o in wiki_ts.execute("get_occupation", {"entity": p})})
+    assert fanned["ref"] == "r2" and fanned["count"] == len(union) and fanned["items"] == union[:3]
+    assert refs.execute("difference", {"include": "r1", "exclude": full[:1]})["count"] == len(full) - 1
+    twin = refs.fork()  # another conversation: its own table, from r1
+    with pytest.raises(ToolError, match=r"no result 'r2' in this conversation \(refs: none yet\)"):
+        twin.execute("count", {"items": "r2"})
+    assert twin.execute("find_by_occupation", {"value": "television director"})["ref"] == "r1"
+    with pytest.raises(ToolError, match=r"get_occupation: no result 'r9' in this conversation \(refs: r1, r2, r3\)"):
+        refs.execute("get_occupation", {"entity": "r9"})
+    refs.begin()
+    with pytest.raises(ToolError, match="no result 'r1'"):
+        refs.execute("intersection", {"sets": ["r1", full]})
+    with pytest.raises(ToolError, match="invalid argument"):
+        refs.execute("count", {"items": "Alan Arkin"})  # neither a list nor a ref
+
+
+@pytest.mark.parametrize("graph", [EXAMPLE, SWAPI], ids=["wiki", "swapi"])
+def test_refs_rows_pass_the_independent_checker(graph):
+    kg = load_graph([graph])
+    synth = Synthesizer(kg, SynthConfig(shard_size=96, tool_style="refs", min_support=3))
+    rows, _ = synth.shard(0)
+    fresh = ToolSet.from_graph(load_graph([graph]), min_support=3)  # the values executor, built anew
+    assert all(check_row(r, fresh) == [] for r in rows), [(r["id"], p) for r in rows if (p := check_row(r, fresh))][:3]
+    refs = ref_rows(rows)
+    assert len(refs) >= 20 and {r["category"] for r in refs} == {"multi_step"}
+    for r in refs:  # handles r1, r2, ... in the order the conversation shows them
+        assert handles(r) == [f"r{i + 1}" for i in range(len(handles(r)))], r["messages"]
+    # single-call rows stay in the values style (BFCL's checker scores them)
+    plain = [r for r in rows if r["category"] in ("simple", "multiple", "parallel", "parallel_multiple")]
+    assert plain and not ref_rows(plain)
+    assert all(t == synth.ts.specs[t["function"]["name"]].schema for r in plain for t in r["tools"])
+    # the same seed gives the same rows and handles
+    again, _ = Synthesizer(load_graph([graph]), SynthConfig(shard_size=96, tool_style="refs", min_support=3)).shard(0)
+    assert again == rows
+
+
+def list_lookups(row: dict) -> list[dict]:
+    """The lookups of a row given a list of names (the batch style)."""
+    calls = [c["function"] for m in row["messages"] for c in m.get("tool_calls") or []]
+    return [f for f in calls if isinstance(f["arguments"].get("entity", f["arguments"].get("value")), list)]
+
+
+def test_batch_executor_looks_up_lists(wiki_ts):
+    batch = BatchToolSet(wiki_ts)
+    people = wiki_ts.execute("find_by_occupation", {"value": "television director"})[:4]
+    each = {p: wiki_ts.execute("get_occupation", {"entity": p}) for p in people}
+    assert batch.execute("get_occupation", {"entity": people}) == sorted({o for v in each.values() for o in v})
+    assert batch.execute("get_occupation", {"entity": people, "per_entity": True}) == each
+    assert batch.execute("get_occupation", {"entity": people[0]}) == each[people[0]]  # one name: as before
+    with pytest.raises(ToolError, match="invalid argument entity"):
+        batch.execute("get_occupation", {"entity": []})
+    with pytest.raises(ToolError, match="no entity named 'Nobody Atall'"):
+        batch.execute("get_occupation", {"entity": [people[0], "Nobody Atall"]})
+
+
+@pytest.mark.parametrize("graph", [EXAMPLE, SWAPI], ids=["wiki", "swapi"])
+def test_batch_rows_pass_the_independent_checker(graph):
+    synth = Synthesizer(load_graph([graph]), SynthConfig(shard_size=96, tool_style="batch", min_support=3))
+    rows, _ = synth.shard(0)
+    fresh = ToolSet.from_graph(load_graph([graph]), min_support=3)
+    assert all(check_row(r, fresh) == [] for r in rows), [(r["id"], p) for r in rows if (p := check_row(r, fresh))][:3]
+    batched = [r for r in rows if r["pattern"] != "error_recovery" and list_lookups(r)]  # not its wrong-type call
+    assert len(batched) >= 5 and {r["category"] for r in batched} == {"multi_step"}
+    assert not ref_rows(rows)
+    for r in batched:  # a set is looked up in one call: no union of one-name lookups follows
+        assert all(len(f["arguments"].get("entity", f["arguments"].get("value"))) >= 2 for f in list_lookups(r))
+
+
+def _args(row: dict) -> str:
+    return json.dumps([c["function"]["arguments"] for m in row["messages"] for c in m.get("tool_calls") or []])
+
+
+def _cut(row: dict) -> bool:
+    """True when the row's last result is a ref that shows only some of its names."""
+    last = json.loads(next(m for m in reversed(row["messages"]) if m["role"] == "tool")["content"])
+    return isinstance(last, dict) and last["count"] > len(last["items"])
+
+
+def test_checks_and_verify_catch_a_wrong_handle_or_a_missing_count(wiki_ts):
+    synth = Synthesizer(load_graph([EXAMPLE]), SynthConfig(shard_size=64, tool_style="refs"))
+    rows = ref_rows(synth.shard(0)[0])
+    row = next(r for r in rows if '"r2"' in _args(r))
+    bad = copy.deepcopy(row)
+    for m in bad["messages"]:  # point every call that passes r2 at r1 instead
+        for c in m.get("tool_calls") or []:
+            c["function"]["arguments"] = json.loads(json.dumps(c["function"]["arguments"]).replace('"r2"', '"r1"'))
+    assert check_row(row, wiki_ts) == [] and check_row(bad, wiki_ts) != []
+    assert verify_row(synth.ref_ts, bad["messages"], bad["tools"], bad["answers"], "multi_step") is not None
+    cut = copy.deepcopy(next(r for r in rows if _cut(r)))  # a final answer without the count of a cut ref
+    cut["messages"][-1]["content"] = ", ".join(cut["answers"])
+    assert any("count of a cut ref" in p for p in check_row(cut, wiki_ts))
+    assert verify_row(synth.ref_ts, cut["messages"], cut["tools"], cut["answers"], "multi_step") == "answer_not_stated"
+
+
+def hub_graph(path: Path) -> Path:
+    """Films with a director and genres: 150 of 170 films are dramas (a hub), the rest comedies or westerns."""
+    lines = ["@prefix ex: <http://example.org/> .", "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .",
+             'ex:genre rdfs:label "genre"@en .', 'ex:director rdfs:label "director"@en .',
+             'ex:Drama rdfs:label "drama"@en .', 'ex:Comedy rdfs:label "comedy"@en .',
+             'ex:Western rdfs:label "western"@en .']  # fmt: skip
+    for d in range(12):
+        lines.append(f'ex:D{d} rdfs:label "Director {d}"@en .')
+    for i in range(170):
+        genre = "ex:Drama" if i < 150 else ("ex:Comedy" if i % 2 else "ex:Western")
+        extra = ", ex:Comedy" if i % 10 == 0 else ""
+        lines.append(f'ex:F{i} rdfs:label "Film {i:03d}"@en ; ex:genre {genre}{extra} ; ex:director ex:D{i % 12} .')
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_hub_questions_are_asked_with_refs(tmp_path):
+    graph = hub_graph(tmp_path / "hub.ttl")
+    only = {s: 1.0 if s in ("2p", "count", "2i", "2in") else 0.0 for s in SynthConfig().mix}
+    synth = Synthesizer(load_graph([graph]), SynthConfig(shard_size=96, tool_style="refs", mix=only))
+    rows, _ = synth.shard(0)
+    fresh = ToolSet.from_graph(load_graph([graph]))
+    assert rows and all(check_row(r, fresh) == [] for r in rows)
+    hub = [r for r in rows if big_sets(r)]
+    assert hub, "no row passes the 150 dramas"
+    counted = [r for r in hub if r["pattern"] == "count" and r["answers"] in (["150"], ["165"])]
+    listed = [r for r in hub if r["pattern"] != "count" and len(r["answers"]) == 5]
+    assert counted or listed
+    for r in listed:  # a big answer: its count and the five names the ref shows
+        assert "in all; among them:" in r["messages"][-1]["content"]
+    # the values style never asks them: no list it passes or answers is above its bounds
+    values, _ = Synthesizer(load_graph([graph]), SynthConfig(shard_size=96, mix=only)).shard(0)
+    assert not any(big_sets(r) for r in values) and all(len(r["answers"]) <= 8 for r in values)
+    for r in values:
+        for m in r["messages"]:
+            for c in m.get("tool_calls") or []:
+                lists = [v for v in c["function"]["arguments"].values() if isinstance(v, list)]
+                assert all(len(x) <= 30 for v in lists for x in (v if v and isinstance(v[0], list) else [v]))
+
+
+@pytest.mark.parametrize("style", ["refs", "batch"])
+def test_dataset_records_its_style_and_gold_scores_100(tmp_path, style):
+    out = tmp_path / style
+    argv = ["synth", "--graph", str(EXAMPLE), "--out", str(out), "-n", "300", "--tool-style", style, "--no-progress"]
+    assert main(argv) == 0
+    report = json.loads((out / "validation_report.json").read_text())
+    assert report["tool_style"]["style"] == style
+    assert style == "batch" or report["tool_style"]["rows_with_a_set_over_100"] > 0
+    assert f"tool_style: {style}" in (out / "kg2tool_config.yaml").read_text()
+    assert f"## Tool style: {style}" in (out / "README.md").read_text()
+    for line in (out / "bfcl" / "BFCL_v4_simple.json").read_text().splitlines():
+        assert "ref" not in json.dumps(json.loads(line)["function"])  # BFCL files keep plain lists
+    ev = tmp_path / "eval"
+    assert main(["eval", "--data", str(out), "--graph", str(EXAMPLE), "--out", str(ev), "--model", "gold",
+                 "--no-plot"]) == 0  # fmt: skip
+    summary = json.loads((ev / "summary.json").read_text())
+    assert summary["multi_step_exec"] == 1.0 and summary["exec_call_validity"] == 1.0
+    results = [json.loads(x) for x in (ev / "results.jsonl").read_text().splitlines()]
+    executed = [c for r in results if r["kind"] == "exec" for t in r["turns"] for c in t.get("calls", [])]
+    if style == "refs":
+        assert any(c["result"].startswith('{"ref"') for c in executed)  # handles were kept by the eval loop
+    else:
+        assert any(isinstance(c["arguments"].get("entity", c["arguments"].get("value")), list) for c in executed)
+    assert all(c["error"] is None for r in results if r["kind"] == "exec" and r["pattern"] != "error_recovery"
+               for t in r["turns"] for c in t.get("calls", []))  # fmt: skip
+
+
+def test_values_is_the_default_and_bad_styles_are_refused(tmp_path, capsys):
+    out = tmp_path / "values"
+    assert main(["synth", "--graph", str(EXAMPLE), "--out", str(out), "-n", "40", "--no-progress"]) == 0
+    assert json.loads((out / "validation_report.json").read_text())["tool_style"] == {"style": "values"}
+    assert "Tool style" not in (out / "README.md").read_text()
+    bad = tmp_path / "bad"
+    assert main(["synth", "--graph", str(EXAMPLE), "--out", str(bad), "--tool-style", "refs", "--ref-items", "0"]) != 0
+    assert "--ref-items: must be at least 1" in capsys.readouterr().err
+    cfg = tmp_path / "cfg.yaml"
+    cfg.write_text("tool_style: pointers\n")
+    assert main(["synth", "--graph", str(EXAMPLE), "--out", str(bad), "--config", str(cfg)]) != 0
+    assert "tool_style: expected values, refs or batch, got 'pointers'" in capsys.readouterr().err
