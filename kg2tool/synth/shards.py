@@ -13,6 +13,7 @@ WORK is deleted once the dataset folder is complete, so a killed run never leave
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import itertools
 import json
@@ -202,12 +203,13 @@ def iter_shards(synth, workers: int = 1, store: ShardStore | None = None, backen
     init = None if fork else build_args
     save_dir = str(store.dir) if store is not None else None
     if fork:  # the graph's objects stay out of the forked workers' garbage collections: their pages stay shared
-        import gc
-
         gc.freeze()
-    with ctx.Pool(workers - 1, initializer=_init_worker, initargs=(init,)) as pool:
+    try:
+        pool = ctx.Pool(workers - 1, initializer=_init_worker, initargs=(init,))
+    finally:  # the workers are forked (Pool starts them at once): this process collects as before
         if fork:
-            gc.unfreeze()  # the workers are forked (Pool starts them at once): this process collects as before
+            gc.unfreeze()
+    with pool:
 
         def submit(i: int):
             return pool.apply_async(_run_shard, (i, save_dir))
