@@ -219,31 +219,44 @@ def iter_shards(synth, workers: int = 1, store: ShardStore | None = None, backen
 
 def _in_order(submit, ready, get, helpers: int, store: ShardStore | None, saved: bool = True):
     """Shards in index order from `helpers` remote workers (`submit(i)` starts shard i and returns a handle,
-    `ready(handle)`, `get(handle)` -> (rows, stats)) and this process: 2 shards per helper stay in flight; while
-    the next shard in order is not ready, this process computes the next unassigned one (up to 2 per helper kept
-    ahead, then it waits). `saved`: the helpers write their shards' checkpoints themselves."""
-    handles: dict[int, object] = {}  # shard -> handle (None: read from its checkpoint)
-    done: dict[int, tuple] = {}  # shard -> (rows, stats), computed or fetched ahead of the merge
+    `ready(handle)`, `get(handle)` -> (rows, stats)) and this process. Finished shards are collected as soon as they
+    are ready, and every helper is kept 2 shards ahead (its next shard is always queued); while the next shard in
+    order is not ready, this process computes the next unassigned one itself. At most 8 shards per helper are held
+    ahead of the merge. `saved`: the helpers write their shards' checkpoints themselves."""
+    pending: dict[int, object] = {}  # shard -> handle, given to a helper and not collected yet
+    done: dict[int, tuple] = {}  # shard -> (rows, stats), ahead of the merge
     nxt = 0  # the next shard no one was given yet
     save_dir = str(store.dir) if store is not None else None
+
+    def collect(i: int) -> None:
+        done[i] = tuple(get(pending.pop(i)))
+        if store is not None and not saved:
+            store.save(i, *done[i])
+
+    def here(k: int) -> None:
+        cached = store.load(k) if store is not None and store.path(k).exists() else None
+        done[k] = cached or tuple(_run_shard(k, save_dir)[1:])
+
     for j in itertools.count():
         while j not in done:
-            while len(handles) < 2 * helpers:
-                handles[nxt] = None if store is not None and store.path(nxt).exists() else submit(nxt)
+            for i in [i for i, h in pending.items() if ready(h)]:
+                collect(i)
+            while len(pending) < 2 * helpers and len(done) + len(pending) < 8 * helpers:
+                if store is not None and store.path(nxt).exists():
+                    done[nxt] = store.load(nxt)
+                else:
+                    pending[nxt] = submit(nxt)
                 nxt += 1
-            h = handles[j]
-            if h is None:
-                done[j] = store.load(j)
-            elif ready(h) or len(done) >= 2 * helpers:
-                done[j] = get(h)
-                if store is not None and not saved:
-                    store.save(j, *done[j])
+            if j in done:
+                break
+            if j not in pending:  # not given out yet (many shards held ahead): this process computes it
+                here(j)
+                nxt = max(nxt, j + 1)
+            elif len(done) + len(pending) >= 8 * helpers:
+                collect(j)  # far enough ahead: wait for it
             else:  # compute a later shard here rather than wait
-                k, nxt = nxt, nxt + 1
-                cached = store.load(k) if store is not None and store.path(k).exists() else None
-                done[k] = cached or tuple(_run_shard(k, save_dir)[1:])
-                continue
-            del handles[j]
+                nxt += 1
+                here(nxt - 1)
         yield j, *done.pop(j)
 
 
