@@ -239,7 +239,7 @@ def main() -> None:
             f"| {w1:,.0f}/s, {mem(r['w1'])} | {w2:,.0f}/s, {mem(r['w2'])} "
             f"| {w2 / w1:.2f}x |"
         )
-    print("\n| step | 1M triples: x rdflib's parse (wall / CPU) |")
+    print("\n| step | x rdflib's parse of the same file, side by side (wall / CPU) |")
     print("|---|---|")
     for r in rows:
         for key, what in (("ox", "pyoxigraph bulk load alone"), ("build", "kg2tool --store build")):
