@@ -156,8 +156,9 @@ def _shard_json(candidates: list[Candidate], stats: ShardStats) -> str:
 
 def auto_workers(cores: int | None = None, load: float | None = None) -> int:
     """`--workers auto`: the cores this process may run on (os.sched_getaffinity) that the 1-minute load average
-    leaves free, rounded up, at least 1. A core half used counts (the merging process computes shards too, so a
-    second worker pays off even beside a busy core; see `iter_shards`)."""
+    leaves free, rounded up, at least 1. Where other jobs keep every core busy this is 1: Linux shares the CPU
+    fairly between sessions (autogroup scheduling), so a second worker would only split this run's share and add
+    the cost of sending its rows (see `iter_shards`)."""
     import math
     import os
 
@@ -175,9 +176,9 @@ def iter_shards(synth, workers: int = 1, store: ShardStore | None = None, backen
                 build_args=None) -> Iterator[tuple[int, list[Candidate], ShardStats]]:  # fmt: skip
     """Shards 0, 1, 2, ... in order (see module docstring). With `workers` > 1 this process is one of the workers:
     `workers - 1` helper processes (or Ray actors) compute shards ahead while this one merges, and whenever the
-    next shard in order is not ready yet this process computes a later shard itself instead of waiting. So two
-    workers are never fewer than one process computing (beside a busy core they get 2/3 of each core instead of one
-    worker's 1/2 of two), and no process only merges."""
+    next shard in order is not ready yet this process computes a later shard itself instead of waiting: no process
+    only merges, and where the helper gets no free core this process does the work, so two workers cost little more
+    than one (the helper's rows are pickled to this process)."""
     if workers < 1:
         raise UsageError(f"--workers must be at least 1, got {workers}")
     if workers == 1:
