@@ -222,8 +222,8 @@ def _in_order(submit, ready, get, helpers: int, store: ShardStore | None, saved:
     """Shards in index order from `helpers` remote workers (`submit(i)` starts shard i and returns a handle,
     `ready(handle)`, `get(handle)` -> (rows, stats)) and this process. Finished shards are collected as soon as they
     are ready, and every helper is kept 2 shards ahead (its next shard is always queued); while the next shard in
-    order is not ready, this process computes the next unassigned one itself. At most 8 shards per helper are held
-    ahead of the merge. `saved`: the helpers write their shards' checkpoints themselves."""
+    order is not ready, this process computes the next unassigned one itself. At most 4 shards per helper are held
+    ahead of the merge (each is checkpointed: as many as the old pool of 2 processes kept in flight). `saved`: the helpers write their shards' checkpoints themselves."""
     pending: dict[int, object] = {}  # shard -> handle, given to a helper and not collected yet
     done: dict[int, tuple] = {}  # shard -> (rows, stats), ahead of the merge
     nxt = 0  # the next shard no one was given yet
@@ -242,7 +242,7 @@ def _in_order(submit, ready, get, helpers: int, store: ShardStore | None, saved:
         while j not in done:
             for i in [i for i, h in pending.items() if ready(h)]:
                 collect(i)
-            while len(pending) < 2 * helpers and len(done) + len(pending) < 8 * helpers:
+            while len(pending) < 2 * helpers and len(done) + len(pending) < 4 * helpers:
                 if store is not None and store.path(nxt).exists():
                     done[nxt] = store.load(nxt)
                 else:
@@ -253,7 +253,7 @@ def _in_order(submit, ready, get, helpers: int, store: ShardStore | None, saved:
             if j not in pending:  # not given out yet (many shards held ahead): this process computes it
                 here(j)
                 nxt = max(nxt, j + 1)
-            elif len(done) + len(pending) >= 8 * helpers:
+            elif len(done) + len(pending) >= 4 * helpers:
                 collect(j)  # far enough ahead: wait for it
             else:  # compute a later shard here rather than wait
                 nxt += 1
