@@ -223,7 +223,8 @@ def _in_order(submit, ready, get, helpers: int, store: ShardStore | None, saved:
     `ready(handle)`, `get(handle)` -> (rows, stats)) and this process. Finished shards are collected as soon as they
     are ready, and every helper is kept 2 shards ahead (its next shard is always queued); while the next shard in
     order is not ready, this process computes the next unassigned one itself. At most 4 shards per helper are held
-    ahead of the merge (each is checkpointed: as many as the old pool of 2 processes kept in flight). `saved`: the helpers write their shards' checkpoints themselves."""
+    ahead of the merge (each is checkpointed: as many as the old pool of 2 processes kept in flight). `saved`: the
+    helpers write their shards' checkpoints themselves."""
     pending: dict[int, object] = {}  # shard -> handle, given to a helper and not collected yet
     done: dict[int, tuple] = {}  # shard -> (rows, stats), ahead of the merge
     nxt = 0  # the next shard no one was given yet
