@@ -38,6 +38,7 @@ test-slow: $(VENV)/.full
 
 bench: $(VENV)/.full
 	$(BIN)/python bench/bench_synth.py
+	$(BIN)/python bench/bench_scale.py --sizes 1000000 -n 2000
 
 # Rewrite the README's command outputs from the commands themselves (tests/test_readme.py checks they match).
 readme-figures: $(VENV)/.core

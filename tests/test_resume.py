@@ -68,3 +68,54 @@ def test_two_workers_give_the_same_files(tmp_path):
     res = synth(*ARGS, "--out", two, "--workers", 2)
     assert res.returncode == 0, res.stderr
     assert digest(one) == digest(two)
+
+
+def test_workers_auto_and_three_workers_give_the_same_files(tmp_path):
+    """`--workers auto` (any number, by the load average) and 3 workers (2 helpers + the merging process) give the
+    files of one worker."""
+    one = tmp_path / "one"
+    assert synth(*ARGS, "--out", one, "--workers", 1).returncode == 0
+    for w in ("auto", 3):
+        res = synth(*ARGS, "--out", tmp_path / str(w), "--workers", w)
+        assert res.returncode == 0, res.stderr
+        assert digest(one) == digest(tmp_path / str(w))
+    assert "--workers auto: " in synth(*ARGS, "-n", 50, "--out", tmp_path / "a2", "--workers", "auto").stderr
+    res = synth(*ARGS, "--out", tmp_path / "bad", "--workers", "many")
+    assert res.returncode == 2 and "expected a number of processes or 'auto'" in res.stderr
+
+
+def test_the_merging_process_computes_shards_too(example_kg, monkeypatch):
+    """With 2 workers the merging process is one of them: it computes some shards itself (those it would otherwise
+    wait for), and the shards come out in order with the candidates of one worker."""
+    from kg2tool.synth import shards
+    from kg2tool.synth.synthesizer import SynthConfig, Synthesizer
+
+    synth_ = Synthesizer(example_kg, SynthConfig(n=100, seed=3, shard_size=40))
+    here, candidates = [], synth_.candidates
+
+    def counted(i):
+        if os.getpid() == parent:  # a forked helper's list is its own copy
+            here.append(i)
+        return candidates(i)
+
+    parent = os.getpid()
+    monkeypatch.setattr(synth_, "candidates", counted)  # the helpers are forked with it
+    gen = shards.iter_shards(synth_, workers=2)
+    got = [next(gen) for _ in range(12)]
+    gen.close()
+    assert [i for i, _, _ in got] == list(range(12))
+    assert here and len(here) < 12  # both computed shards
+    alone = Synthesizer(example_kg, SynthConfig(n=100, seed=3, shard_size=40))
+    for i, rows, _ in got:
+        assert [c.row for c in rows] == [c.row for c in alone.candidates(i)[0]]
+
+
+def test_auto_workers_counts_the_free_cores():
+    from kg2tool.synth.shards import auto_workers
+
+    assert auto_workers(cores=2, load=0.0) == 2
+    assert auto_workers(cores=2, load=0.7) == 2  # a core partly busy still pays for a second worker
+    assert auto_workers(cores=2, load=1.0) == 1
+    assert auto_workers(cores=2, load=5.0) == 1
+    assert auto_workers(cores=8, load=2.5) == 6
+    assert 1 <= auto_workers() <= len(os.sched_getaffinity(0))

@@ -214,3 +214,38 @@ def test_workers_after_the_triple_store_was_opened(tmp_path, small_file):
     got = [(i, candidates) for i, candidates, _ in islice(iter_shards(synth, 2, None, build_args=build_args), 3)]
     for i, candidates in got:
         assert [c.row for c in candidates] == synth.shard(i)[0]
+
+
+def test_vectorized_hygiene_is_tidy_edges():
+    """The store's hygiene over id arrays (kg2tool.graph.store.tidy) keeps, drops and turns into links exactly what
+    kg2tool.graph.hygiene.tidy_edges does, duplicates and all."""
+    from array import array
+
+    import numpy as np
+
+    from kg2tool.graph.hygiene import tidy_edges
+    from kg2tool.graph.store.tidy import tidy_arrays
+
+    iris = ["http://ex.org/Alice", "http://ex.org/Bob", "http://ex.org/Q42", "http://www.wikidata.org/entity/Q5",
+            "http://other.org/12345", "https://pics.org/a.jpg", "http://ex.org/stmt/9f86d081884c7d659a2feaa0c55ad015",
+            "http://ex.org/Carol"]  # fmt: skip
+    labelled = np.array([1, 1, 0, 0, 0, 0, 0, 1], dtype=bool)
+    has_out = np.array([1, 1, 1, 0, 0, 0, 1, 1], dtype=bool)
+    edges = {
+        "http://ex.org/knows": [(0, 1), (1, 7), (0, 1), (2, 0), (7, 4)],  # an opaque subject, an opaque object
+        "http://ex.org/image": [(0, 5), (1, 5), (7, 5)],  # every object a link: URL values
+        "http://ex.org/same": [(0, 3), (1, 4)],  # records on other hosts: links, unless forced
+        "http://ex.org/about": [(6, 0)],  # only an opaque subject: nothing left
+    }
+    wants = []
+    for forced in (frozenset(), frozenset({"http://ex.org/same"})):
+        rels = {p: (array("i", [s for s, _ in v]), array("i", [o for _, o in v])) for p, v in edges.items()}
+        got, _ = tidy_arrays(rels, iris, labelled, has_out, forced)
+        want = tidy_edges({p: set(v) for p, v in edges.items()}, iris.__getitem__, lambda n: bool(labelled[n]),
+                          lambda n: bool(has_out[n]), forced)  # fmt: skip
+        assert {p: list(zip(s.tolist(), o.tolist())) for p, (s, o) in got.edges.items()} == want.edges
+        assert got.links == want.links and got.opaque == want.opaque and got.opaque_edges == want.opaque_edges
+        wants.append(want)
+    free, forced_ = wants  # every rule was exercised: links, forced relations (their opaque objects dropped)
+    assert set(free.links) == {"http://ex.org/image", "http://ex.org/same"} and free.opaque == {2, 6, 4}
+    assert "http://ex.org/same" not in forced_.links and forced_.opaque == {2, 3, 4, 6}

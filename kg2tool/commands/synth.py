@@ -94,7 +94,13 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="continue an interrupted run from its finished shards (same graphs and options)",
     )
-    p.add_argument("--workers", type=int, default=1, help="processes computing shards (same output as 1; default 1)")
+    p.add_argument(
+        "--workers",
+        type=_workers,
+        default=1,
+        help="processes computing shards, this one included (same output as 1; default 1); 'auto': the cores the "
+        "load average leaves free",
+    )
     p.add_argument(
         "--backend",
         choices=("process", "ray"),
@@ -327,12 +333,27 @@ def predicate_rules(args: argparse.Namespace, fold: bool = True):
     return PredicateRules(include=frozenset(include), exclude=frozenset(exclude), fold=fold)
 
 
+def _workers(text: str) -> int | str:
+    """--workers: a number (checked by the pipeline, so 0 gets its message and exit 2) or 'auto'."""
+    if text == "auto":
+        return text
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of processes or 'auto', got {text!r}") from None
+
+
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """Run `kg2tool synth` with the parsed `args` (`parser`: the synth parser, for the card's command)."""
     from ..synth.pipeline import run_synth
 
     cfg = build_config(args)
     predicates = predicate_rules(args, fold=cfg.fold)
+    if args.workers == "auto":
+        from ..synth.shards import auto_workers
+
+        args.workers = auto_workers()
+        print(f"--workers auto: {args.workers} (the free cores by the load average)", file=sys.stderr)
     run_synth(
         args.graph,
         args.out,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from urllib.parse import unquote
 
@@ -100,15 +100,37 @@ def _namespace(iri: str) -> tuple[str, str]:
     return folder, (host[0] if host else "")
 
 
-def _disambiguators(i: int, lab: str, description, kind, entities) -> list[str]:
+class _Disambiguators:
     """The texts that may follow a shared label in parentheses, best first: the description, the kind (a type
-    label), the readable local name, the IRI's folder and host; never an opaque id (a number, a Wikidata id)."""
-    folder, host = _namespace(entities[i])
-    desc = clean_text(description(i), 80)
-    local = entity_name_from_iri(entities[i])
-    # a long description makes a long name: the kind, local name or folder first when one of them is unique
-    got = [desc, kind(i), local, folder, host] if len(desc) <= 60 else [kind(i), local, folder, desc, host]
-    return [g if g and g != lab and not is_opaque_id(g) and "://" not in g else "" for g in got]
+    label), the readable local name, the IRI's folder and host; never an opaque id (a number, a Wikidata id). A
+    sequence of 5 ("" where a text is unusable); the IRI is parsed for its folder and host only when one of them
+    is asked for (most groups of homonyms are told apart before)."""
+
+    __slots__ = ("lab", "iri", "vals", "at")
+
+    def __init__(self, i: int, lab: str, description, kind, entities):
+        self.lab, self.iri = lab, entities[i]
+        desc = clean_text(description(i), 80)
+        local = entity_name_from_iri(self.iri)
+        # a long description makes a long name: the kind, local name or folder first when one of them is unique
+        if len(desc) <= 60:
+            self.vals, self.at = [self._ok(desc), self._ok(kind(i)), self._ok(local), None, None], 3
+        else:
+            self.vals, self.at = [self._ok(kind(i)), self._ok(local), None, self._ok(desc), None], 2
+
+    def _ok(self, g: str) -> str:
+        return g if g and g != self.lab and not is_opaque_id(g) and "://" not in g else ""
+
+    def __getitem__(self, level: int) -> str:
+        got = self.vals[level]
+        if got is None:
+            folder, host = _namespace(self.iri)
+            self.vals[self.at], self.vals[4] = self._ok(folder), self._ok(host)
+            got = self.vals[level]
+        return got
+
+    def __iter__(self):
+        return (self[level] for level in range(5))
 
 
 def _numbered(name: str, k: int) -> str:
@@ -137,10 +159,15 @@ def unique_names(
     for lab, ids in by_label.items():
         if len(ids) == 1:
             continue
-        cands = {i: _disambiguators(i, lab, description, kind, entities) for i in ids}
+        cands = {i: _Disambiguators(i, lab, description, kind, entities) for i in ids}
+        counts: dict[int, Counter] = {}  # level -> how many of the group have each text there (counted when asked)
         for i in ids:
             for level, c in enumerate(cands[i]):
-                if c and sum(cands[j][level] == c for j in ids) == 1:
+                if not c:
+                    continue
+                if level not in counts:
+                    counts[level] = Counter(cands[j][level] for j in ids)
+                if counts[level][c] == 1:
                     names[i] = f"{lab} ({c})"
                     break
             else:

@@ -13,12 +13,12 @@ WORK is deleted once the dataset folder is complete, so a killed run never leave
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import itertools
 import json
 import multiprocessing as mp
 import shutil
-from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -154,14 +154,33 @@ def _shard_json(candidates: list[Candidate], stats: ShardStats) -> str:
     return json.dumps({"rows": [c.to_json() for c in candidates], "stats": stats.to_json()}, ensure_ascii=False)
 
 
+def auto_workers(cores: int | None = None, load: float | None = None) -> int:
+    """`--workers auto`: the cores this process may run on (os.sched_getaffinity) that the 1-minute load average
+    leaves free, rounded up, at least 1. Where other jobs keep every core busy this is 1: Linux shares the CPU
+    fairly between sessions (autogroup scheduling), so a second worker would only split this run's share and add
+    the cost of sending its rows (see `iter_shards`)."""
+    import math
+    import os
+
+    if cores is None:
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    if load is None:
+        try:
+            load = os.getloadavg()[0]
+        except OSError:  # no load average on this system: assume the cores are free
+            load = 0.0
+    return max(1, min(cores, math.ceil(cores - load - 1e-9)))
+
+
 def iter_shards(synth, workers: int = 1, store: ShardStore | None = None, backend: str = "process",
                 build_args=None) -> Iterator[tuple[int, list[Candidate], ShardStats]]:  # fmt: skip
-    """Shards 0, 1, 2, ... in order (see module docstring); `workers` > 1 computes them in parallel."""
+    """Shards 0, 1, 2, ... in order (see module docstring). With `workers` > 1 this process is one of the workers:
+    `workers - 1` helper processes (or Ray actors) compute shards ahead while this one merges, and whenever the
+    next shard in order is not ready yet this process computes a later shard itself instead of waiting: no process
+    only merges, and where the helper gets no free core this process does the work, so two workers cost little more
+    than one (the helper's rows are pickled to this process)."""
     if workers < 1:
         raise UsageError(f"--workers must be at least 1, got {workers}")
-    if backend == "ray":
-        yield from _iter_ray(synth, workers, store, build_args)
-        return
     if workers == 1:
         i = 0
         while True:
@@ -173,31 +192,81 @@ def iter_shards(synth, workers: int = 1, store: ShardStore | None = None, backen
             i += 1
     global _WORKER
     _WORKER = synth
-    # Fork shares the loaded graph (or the open store's memory maps) with the workers for free; but not after this
-    # process opened an on-disk store's RocksDB (kg2tool.graph.store), whose threads a forked child can deadlock on:
-    # spawned workers then open the store themselves.
+    if backend == "ray":
+        yield from _iter_ray(synth, workers - 1, store, build_args)
+        return
+    # Fork shares the loaded graph (or the open store's memory maps) with the workers, copy-on-write: nothing is
+    # reloaded or rebuilt per worker. But not after this process opened an on-disk store's RocksDB
+    # (kg2tool.graph.store), whose threads a forked child can deadlock on: spawned workers then open the store
+    # themselves (its index is memory-mapped, so they share its pages with this process).
     fork = "fork" in mp.get_all_start_methods() and getattr(synth.kg, "forkable", True)
     ctx = mp.get_context("fork" if fork else "spawn")
     init = None if fork else build_args
-    with ctx.Pool(workers, initializer=_init_worker, initargs=(init,)) as pool:
-        # Keep 2 shards per worker in flight; yield strictly in index order.
-        pending: deque = deque()
-        for i in itertools.count():
-            cached = store is not None and store.path(i).exists()
-            save_dir = str(store.dir) if store is not None else None
-            pending.append((i, None if cached else pool.apply_async(_run_shard, (i, save_dir))))
-            if len(pending) < 2 * workers:
-                continue
-            j, fut = pending.popleft()
-            if fut is None:
-                rows, stats = store.load(j)
-            else:
-                _, rows, stats = fut.get()  # the worker has checkpointed it
-            yield j, rows, stats
+    save_dir = str(store.dir) if store is not None else None
+    if fork:  # the graph's objects stay out of the forked workers' garbage collections: their pages stay shared
+        gc.freeze()
+    try:
+        pool = ctx.Pool(workers - 1, initializer=_init_worker, initargs=(init,))
+    finally:  # the workers are forked (Pool starts them at once): this process collects as before
+        if fork:
+            gc.unfreeze()
+    with pool:
+
+        def submit(i: int):
+            return pool.apply_async(_run_shard, (i, save_dir))
+
+        yield from _in_order(submit, lambda fut: fut.ready(), lambda fut: fut.get()[1:], workers - 1, store)
 
 
-def _iter_ray(synth, workers: int, store: ShardStore | None, build_args):
-    """Ray backend: one actor per worker holds a Synthesizer; shards are dispatched in windows, merged in order."""
+def _in_order(submit, ready, get, helpers: int, store: ShardStore | None, saved: bool = True):
+    """Shards in index order from `helpers` remote workers (`submit(i)` starts shard i and returns a handle,
+    `ready(handle)`, `get(handle)` -> (rows, stats)) and this process. Finished shards are collected as soon as they
+    are ready, and every helper is kept 2 shards ahead (its next shard is always queued); while the next shard in
+    order is not ready, this process computes the next unassigned one itself. At most 4 shards per helper are held
+    ahead of the merge (each is checkpointed: as many as the old pool of 2 processes kept in flight). `saved`: the
+    helpers write their shards' checkpoints themselves."""
+    pending: dict[int, object] = {}  # shard -> handle, given to a helper and not collected yet
+    done: dict[int, tuple] = {}  # shard -> (rows, stats), ahead of the merge
+    nxt = 0  # the next shard no one was given yet
+    save_dir = str(store.dir) if store is not None else None
+
+    def collect(i: int) -> None:
+        done[i] = tuple(get(pending.pop(i)))
+        if store is not None and not saved:
+            store.save(i, *done[i])
+
+    def here(k: int) -> None:
+        cached = store.load(k) if store is not None and store.path(k).exists() else None
+        done[k] = cached or tuple(_run_shard(k, save_dir)[1:])
+
+    for j in itertools.count():
+        while j not in done:
+            for i in [i for i, h in pending.items() if ready(h)]:
+                collect(i)
+            while len(pending) < 2 * helpers and len(done) + len(pending) < 4 * helpers:
+                if store is not None and store.path(nxt).exists():
+                    done[nxt] = store.load(nxt)
+                else:
+                    pending[nxt] = submit(nxt)
+                nxt += 1
+            if j in done:
+                break
+            if j not in pending:  # not given out yet (many shards held ahead): this process computes it
+                here(j)
+                nxt = max(nxt, j + 1)
+            elif len(done) + len(pending) >= 4 * helpers:
+                collect(j)  # far enough ahead: wait for it
+            else:  # compute a later shard here rather than wait
+                nxt += 1
+                here(nxt - 1)
+        yield j, *done.pop(j)
+
+
+def _iter_ray(synth, helpers: int, store: ShardStore | None, build_args):
+    """Ray backend: `helpers` actors each hold a Synthesizer (rebuilt once per actor from `build_args`; the store's
+    index is memory-mapped, so on one machine the actors share its pages) and compute shards as `iter_shards`'s
+    pool does; this process merges and computes shards too. Checkpoints are written here (an actor may run on
+    another machine)."""
     from ..common.errors import require_extra
 
     require_extra("ray", "ray")
@@ -206,7 +275,7 @@ def _iter_ray(synth, workers: int, store: ShardStore | None, build_args):
     if build_args is None:
         raise UsageError("the ray backend needs the graph paths and config to rebuild the synthesizer on workers")
     if not ray.is_initialized():
-        ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
+        ray.init(num_cpus=helpers, include_dashboard=False, log_to_driver=False)
 
     @ray.remote
     class ShardActor:
@@ -216,21 +285,12 @@ def _iter_ray(synth, workers: int, store: ShardStore | None, build_args):
         def run(self, i):
             return _run_shard(i)
 
-    actors = [ShardActor.remote(build_args) for _ in range(workers)]
-    window = 2 * workers
-    start = 0
-    while True:
-        futures = {}
-        for k, i in enumerate(range(start, start + window)):
-            if not (store and store.path(i).exists()):
-                futures[i] = actors[k % workers].run.remote(i)
-        results = dict(zip(futures, ray.get(list(futures.values())))) if futures else {}
-        for i in range(start, start + window):
-            if i in results:
-                _, rows, stats = results[i]
-                if store:
-                    store.save(i, rows, stats)
-            else:
-                rows, stats = store.load(i)
-            yield i, rows, stats
-        start += window
+    actors = [ShardActor.remote(build_args) for _ in range(helpers)]
+
+    def ready(ref) -> bool:
+        return bool(ray.wait([ref], timeout=0)[0])
+
+    def submit(i: int):
+        return actors[i % helpers].run.remote(i)
+
+    yield from _in_order(submit, ready, lambda ref: tuple(ray.get(ref)[1:]), helpers, store, saved=False)

@@ -34,7 +34,7 @@ Design choices:
   grows with the number of entities, not with the size of the files.
 
 Modules: `build` (open_store, build_store, the bulk-load process), `manifest`, `source` (reading files with
-pyoxigraph), `index` (the index builder), `arrays` (the on-disk arrays, strings and lookup tables), `reader`
+pyoxigraph), `index` (the index builder), `tidy` (the hygiene rules over id arrays), `arrays` (the on-disk arrays, strings and lookup tables), `reader`
 (StoreGraph and its mappings).
 """
 

@@ -29,7 +29,6 @@ from pathlib import Path
 
 from ...common.errors import InputError, UsageError
 from ..build import ATTRIBUTE_KINDS
-from ..hygiene import is_opaque_id, local_part, tidy_edges
 from ..model import (
     ALT_LABEL_PREDICATES,
     DESCRIPTION_PREDICATES,
@@ -43,6 +42,7 @@ from ..parse import detect_format
 from ..reify import FoldedRelation, fold_reified
 from .arrays import save_array, save_strings, save_table
 from .source import OX_FORMATS, HashingReader, ox_literal_value
+from .tidy import drop_opaque_values, opaque_mask, tidy_arrays
 
 # Predicate kinds of the pass: texts (label 0, alternative label 1, description 2), type links, other schema
 # predicates, and everything else (relations and attributes).
@@ -228,30 +228,36 @@ class IndexBuilder:
         return _LINK if rule == "link" else _OTHER
 
     def _tidy(self) -> None:
-        """kg2tool.graph.hygiene's rules on the collected edges (as kg2tool.graph.build._tidy): opaque
-        unlabeled nodes dropped, link-only relations turned into URL string values."""
+        """kg2tool.graph.hygiene's rules on the collected edges (as kg2tool.graph.build._tidy, vectorized in
+        kg2tool.graph.store.tidy): opaque unlabeled nodes dropped, link-only relations turned into URL string
+        values."""
+        import numpy as np
+
         pid_iri = list(self.ids)
-        labelled = self.best[0].__contains__
-        subjects = set(self.best[0]) | set(self.best[2]) | set(self.type_s)
-        for vals in list(self.attr_vals.values()) + list(self.str_vals.values()):
-            subjects.update(v[0] for v in vals)
+        if self.rules.fold:  # kg2tool.graph.reify first, as in kg2tool.graph.build (it may add predicates)
+            edges = self._fold({p: set(zip(s_arr, o_arr)) for p, (s_arr, o_arr) in self.rels.items()}, pid_iri)
+            self.rels = {p: (array("i", [s for s, _ in v]), array("i", [o for _, o in v]))
+                         for p, v in ((p, sorted(v)) for p, v in edges.items())}  # fmt: skip
+        n = len(pid_iri)
+        labelled = np.zeros(n, dtype=bool)
+        labelled[np.fromiter(self.best[0], dtype=np.int64, count=len(self.best[0]))] = True
+        has_out = labelled.copy()
+        has_out[np.fromiter(self.best[2], dtype=np.int64, count=len(self.best[2]))] = True
+        has_out[np.frombuffer(self.type_s, dtype=np.int32)] = True
+        tables = list(self.attr_vals.values()) + list(self.str_vals.values())
+        val_pids = [np.fromiter((v[0] for v in vals), dtype=np.int64, count=len(vals)) for vals in tables]
+        for pids in val_pids:
+            has_out[pids] = True
         for s_arr, _ in self.rels.values():
-            subjects.update(s_arr)
-        edges = {p: set(zip(s_arr, o_arr)) for p, (s_arr, o_arr) in self.rels.items()}
-        if self.rules.fold:
-            edges = self._fold(edges, pid_iri)
-        tidy = tidy_edges(edges, pid_iri.__getitem__, labelled, subjects.__contains__, self.rules.include)
-        del edges
-        self.rels = {p: (array("i", [s for s, _ in v]), array("i", [o for _, o in v])) for p, v in tidy.edges.items()}
+            has_out[np.frombuffer(s_arr, dtype=np.int32)] = True
+        tidy, _ = tidy_arrays(self.rels, pid_iri, labelled, has_out, self.rules.include)
+        self.rels = tidy.edges
         for p, vals in tidy.links.items():
             self.str_vals[p].extend((s, url, None) for s, url in vals)
+        val_opaque = opaque_mask(np.concatenate(val_pids) if val_pids else np.zeros(0, np.int64), pid_iri, labelled)
         dropped = set(tidy.opaque)
         for table in (self.attr_vals, self.str_vals):
-            for p, vals in table.items():
-                bad = {v[0] for v in vals if not labelled(v[0]) and is_opaque_id(local_part(pid_iri[v[0]]))}
-                if bad:
-                    dropped |= bad
-                    table[p] = [v for v in vals if v[0] not in bad]
+            dropped |= drop_opaque_values(table, val_opaque.__getitem__)
         self.tidy_stats |= {
             "opaque_nodes_skipped": len(dropped),
             "link_relations": len(tidy.links),
@@ -471,9 +477,14 @@ class IndexBuilder:
             for t in set(to):
                 type_label[t] = self._text(0, t) or readable_local_name(pid_iri[t])
             start = 0
+            seen: dict[tuple, str] = {}  # type sets repeat: each is written as JSON once
             for k in range(1, len(ts) + 1):
                 if k == len(ts) or ts[k] != ts[start]:
-                    types[ts[start]] = json.dumps(sorted(type_label[t] for t in to[start:k]), ensure_ascii=False)
+                    key = tuple(to[start:k])
+                    text = seen.get(key)
+                    if text is None:
+                        text = seen[key] = json.dumps(sorted(type_label[t] for t in key), ensure_ascii=False)
+                    types[ts[start]] = text
                     start = k
         self.type_s = self.type_o = array("i")
         save_strings(out, "types", pa.array(types, type=pa.large_string()))
