@@ -18,7 +18,6 @@ from .lexicon import FALLBACK_KIND, PERSON_KINDS, UNKNOWN_NOUN, Lexicon, Wording
 from .plans import Anchor, Count, Node, Project, SetOp, execute
 from .wording_co import co_bare
 
-PERSON = "person"
 KIND_SAMPLE = 50  # answers looked at to name their kind
 
 
@@ -319,7 +318,6 @@ class Speaker:
         return cap(self._statement(node, answers))
 
     def _statement(self, node: Node, answers: list[str]) -> str:
-        """A sentence stating every answer of the node (no final mark)."""
         n = len(answers)
         ans = and_join(answers)
         if isinstance(node, Project) and isinstance(node.child, Anchor):
@@ -368,7 +366,6 @@ class Speaker:
         return cap(self._count_statement(node, number))
 
     def _count_statement(self, node: Node, number: str) -> str:
-        """`X has 4 instruments` / `20 people were educated at Y` / `X speaks 3 languages` (no final mark)."""
         if isinstance(node, Project) and isinstance(node.child, Anchor):
             w, name, kinds = self.w(node), self.name(node.child.eid), self.kinds(node)
             n = 1 if number == "1" else 2

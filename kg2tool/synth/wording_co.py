@@ -19,7 +19,6 @@ from __future__ import annotations
 from .lexicon import FALLBACK_KIND, PERSON_KINDS, UNKNOWN_NOUN, Wording, article, needs_be, plural
 from .plans import Node, co_parts
 
-PERSON = "person"
 
 
 def _pred(w: Wording, x: str, mid: str, m: int, n: int) -> str:
