@@ -20,7 +20,6 @@ from .lexicon import FALLBACK_KIND, PERSON_KINDS, UNKNOWN_NOUN, Wording, article
 from .plans import Node, co_parts
 
 
-
 def _pred(w: Wording, x: str, mid: str, m: int, n: int) -> str:
     """What the n answers do, said of them (x forward along w to m entities of kind `mid`)."""
     one = n == 1
