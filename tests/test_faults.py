@@ -155,20 +155,20 @@ def reference(tmp_path_factory) -> dict[str, str]:
 
 def test_full_disk_at_a_shard_checkpoint_then_resume(tmp_path, monkeypatch, reference):
     out = tmp_path / "run"
-    real = Path.write_text
+    real = Path.write_bytes
 
-    def write_text(self, *a, **k):
-        if self.name.startswith(".000001.json.tmp"):
+    def write_bytes(self, *a, **k):
+        if self.name.startswith(".000001.json.gz.tmp"):
             no_space()
         return real(self, *a, **k)
 
-    monkeypatch.setattr(Path, "write_text", write_text)
+    monkeypatch.setattr(Path, "write_bytes", write_bytes)
     with pytest.raises(OutputError) as info:
         run_synth([str(EXAMPLE)], out, SynthConfig(n=300, seed=5), progress=False, log=quiet)
     msg = str(info.value)
-    assert "000001.json: cannot write the checkpoint of shard 1: No space left on device" in msg
+    assert "000001.json.gz: cannot write the checkpoint of shard 1: No space left on device" in msg
     assert "free there" in msg and "--resume" in msg and "1 finished shard(s)" in msg
-    assert not out.exists() and not leftovers(tmp_path / ".run.work" / "shards", "000001.json")
+    assert not out.exists() and not leftovers(tmp_path / ".run.work" / "shards", "000001.json.gz")
     monkeypatch.undo()
     run_synth([str(EXAMPLE)], out, SynthConfig(n=300, seed=5), progress=False, log=quiet, resume=True)
     assert digest(out) == reference
@@ -177,15 +177,15 @@ def test_full_disk_at_a_shard_checkpoint_then_resume(tmp_path, monkeypatch, refe
 def test_full_disk_in_a_pool_worker_then_resume(tmp_path, monkeypatch, reference):
     """With --workers 2 the workers write the checkpoints: their OutputError reaches the command as is."""
     out = tmp_path / "run"
-    real = Path.write_text
+    real = Path.write_bytes
 
-    def write_text(self, *a, **k):
-        if self.name.startswith(".000001.json.tmp"):
+    def write_bytes(self, *a, **k):
+        if self.name.startswith(".000001.json.gz.tmp"):
             no_space()
         return real(self, *a, **k)
 
-    monkeypatch.setattr(Path, "write_text", write_text)  # inherited by the forked workers
-    with pytest.raises(OutputError, match=r"000001.json: cannot write the checkpoint of shard 1: No space.*--resume"):
+    monkeypatch.setattr(Path, "write_bytes", write_bytes)  # inherited by the forked workers
+    with pytest.raises(OutputError, match=r"000001.json.gz: cannot write the checkpoint of shard 1: No space.*--resume"):
         run_synth([str(EXAMPLE)], out, SynthConfig(n=300, seed=5), progress=False, log=quiet, workers=2)
     assert not out.exists()
     monkeypatch.undo()
@@ -310,7 +310,7 @@ def cli_reference(tmp_path_factory) -> dict[str, str]:
 @pytest.mark.parametrize("workers", [1, 2])
 def test_tmpfs_synth_out_and_resume_after_freeing_space(tiny_fs, tmp_path, cli_reference, workers):
     fs = tiny_fs("6m")
-    filler = fill(fs, 2_000_000)  # room for the first shard checkpoint (~1.4 MB), not for the second
+    filler = fill(fs, 300_000)  # room for the first shard checkpoint (~200 kB gzipped), not for the second
     out = fs / "run"
     res = cli("synth", *ARGS, "--out", out, "--workers", workers)
     assert res.returncode == 4, res.stderr
@@ -432,7 +432,7 @@ def test_kill_while_sampling_then_resume(tmp_path, kill_reference, workers):
     out = tmp_path / "run"
     shards = tmp_path / ".run.work" / "shards"
     cmd = [sys.executable, "-m", "kg2tool.cli", "synth", *KILL_ARGS, "--out", str(out), "--workers", str(workers)]
-    _kill_when(cmd, lambda: shards.is_dir() and len(list(shards.glob("*.json"))) >= 3)
+    _kill_when(cmd, lambda: shards.is_dir() and len(list(shards.glob("*.json.gz"))) >= 3)
     assert not out.exists() and not leftovers(tmp_path, "run")
     res = cli("synth", *KILL_ARGS, "--out", out, "--resume", "--workers", workers)
     assert res.returncode == 0, res.stderr

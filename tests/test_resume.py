@@ -35,11 +35,11 @@ def test_kill_then_resume_gives_the_uninterrupted_result(tmp_path):
     proc = subprocess.Popen([sys.executable, "-m", "kg2tool.cli", "synth", *ARGS, "--out", str(out)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
     deadline = time.time() + 120
-    while time.time() < deadline and (not work.exists() or len(list(work.glob("*.json"))) < 3):
+    while time.time() < deadline and (not work.exists() or len(list(work.glob("*.json.gz"))) < 3):
         time.sleep(0.02)
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
-    finished = len(list(work.glob("*.json")))
+    finished = len(list(work.glob("*.json.gz")))
     assert finished >= 3
     assert not out.exists(), "a killed run must not leave a dataset at --out"
 

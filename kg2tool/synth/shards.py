@@ -5,7 +5,8 @@ computed anywhere, in any order, and merged in index order to give exactly the s
 yields `(i, candidates, stats)` for i = 0, 1, 2, ... in order; the caller stops consuming when it has enough rows
 (a few shards computed ahead by the workers are then discarded).
 
-Checkpoints: every finished shard is written atomically to `WORK/shards/NNNNNN.json`, where WORK is a hidden
+Checkpoints: every finished shard is written atomically to `WORK/shards/NNNNNN.json.gz`
+(gzip level 1: a row repeats its tool schemas, so a checkpoint is ~1/15 of its JSON), where WORK is a hidden
 folder beside `--out` (`.<name>.work`). `--resume` reads them back instead of recomputing; WORK also holds the run's
 fingerprint (graph bytes, config, templates, kg2tool version) so a resume with different inputs is refused.
 WORK is deleted once the dataset folder is complete, so a killed run never leaves a partial dataset at `--out`.
@@ -14,6 +15,7 @@ WORK is deleted once the dataset folder is complete, so a killed run never leave
 from __future__ import annotations
 
 import gc
+import gzip
 import hashlib
 import itertools
 import json
@@ -24,7 +26,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from ..common.errors import OutputError, UsageError
-from ..common.files import write_atomic, writing
+from ..common.files import atomic_path, write_atomic, writing
 from .candidate import Candidate, ShardStats
 
 _WORKER = None  # the Synthesizer of a pool worker (inherited by fork, or built by _init_worker)
@@ -72,23 +74,23 @@ class ShardStore:
             self.dir.mkdir(parents=True, exist_ok=True)
         if not state.exists():
             write_atomic(state, json.dumps({"fingerprint": fp}), what="the run's fingerprint")
-        self.resumed = sum(1 for _ in self.dir.glob("*.json"))
+        self.resumed = sum(1 for _ in self.dir.glob("*.json.gz"))
 
     def path(self, i: int) -> Path:
         """Where shard i's checkpoint is."""
-        return self.dir / f"{i:06d}.json"
+        return self.dir / f"{i:06d}.json.gz"
 
     def load(self, i: int):
         """Shard i's (candidates, stats) from its checkpoint, or None when it has none."""
         p = self.path(i)
         if not p.exists():
             return None
-        data = json.loads(p.read_text(encoding="utf-8"))
+        data = json.loads(gzip.decompress(p.read_bytes()).decode("utf-8"))
         return [Candidate.from_json(r) for r in data["rows"]], ShardStats.from_json(data["stats"])
 
     def save(self, i: int, candidates: list[Candidate], stats: ShardStats) -> None:
         """Checkpoint shard i (atomically)."""
-        write_atomic(self.path(i), _shard_json(candidates, stats), what=f"the checkpoint of shard {i}")
+        _save_shard(self.path(i), i, candidates, stats)
 
     @contextmanager
     def kept_for_resume(self) -> Iterator[None]:
@@ -97,7 +99,7 @@ class ShardStore:
         try:
             yield
         except OutputError as exc:
-            done = sum(1 for _ in self.dir.glob("*.json"))
+            done = sum(1 for _ in self.dir.glob("*.json.gz"))
             raise OutputError(
                 f"{exc}; the {done} finished shard(s) are kept in {self.work}: rerun the same command with --resume "
                 "to continue"
@@ -139,7 +141,7 @@ def _run_shard(i: int, save_dir: str | None = None):
     global _KEYS
     candidates, stats = _WORKER.candidates(i)
     if save_dir is not None:
-        write_atomic(Path(save_dir) / f"{i:06d}.json", _shard_json(candidates, stats), what=f"the checkpoint of shard {i}")
+        _save_shard(Path(save_dir) / f"{i:06d}.json.gz", i, candidates, stats)
     if _KEYS is None:
         from .diversity import DiversityFilter
 
@@ -149,9 +151,12 @@ def _run_shard(i: int, save_dir: str | None = None):
     return i, candidates, stats
 
 
-def _shard_json(candidates: list[Candidate], stats: ShardStats) -> str:
-    """A checkpoint: the candidates as the shard made them (diversity keys are recomputed on resume)."""
-    return json.dumps({"rows": [c.to_json() for c in candidates], "stats": stats.to_json()}, ensure_ascii=False)
+def _save_shard(path: Path, i: int, candidates: list[Candidate], stats: ShardStats) -> None:
+    """A checkpoint, written atomically: the candidates as the shard made them (diversity keys are recomputed on
+    resume), as gzipped JSON."""
+    text = json.dumps({"rows": [c.to_json() for c in candidates], "stats": stats.to_json()}, ensure_ascii=False)
+    with atomic_path(path, what=f"the checkpoint of shard {i}") as tmp:
+        tmp.write_bytes(gzip.compress(text.encode("utf-8"), compresslevel=1, mtime=0))
 
 
 def auto_workers(cores: int | None = None, load: float | None = None) -> int:
