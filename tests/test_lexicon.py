@@ -104,8 +104,8 @@ def test_questions_and_answers_agree_in_number():
     assert sp.statement(node, ["A", "B"]) == f"{name} was founded by A and B"
     ceo = next(iri for iri, r in kg.relations.items() if r.label == "chief executive officer")
     node = Project(ceo, Anchor(company))
-    assert sp.statement(node, ["A"]) == f"The chief executive officer of {name} is A"
-    assert sp.statement(node, ["A", "B"]) == f"The chief executive officers of {name} are A and B"
+    assert sp.statement(node, ["A"]) == f"{name}'s chief executive officer is A"
+    assert sp.statement(node, ["A", "B"]) == f"{name}'s chief executive officers are A and B"
 
 
 def test_edited_lexicon_changes_the_wording_and_bad_entries_name_file_and_key(tmp_path, example_kg):

@@ -53,6 +53,15 @@ def needs_the(name: str) -> bool:
     return name in _THE_NAMES or name.startswith(_THE_START) or name.endswith(_THE_END)
 
 
+def possessive(name: str) -> str:
+    """`Lewis Carroll's`, `Charles Dickens'`, `the United Kingdom's`; "" for a name that does not take one well
+    (`Prussia (now Germany)`, `Smith, John`, names ending with a mark or a digit: `Physics 1913`)."""
+    if not name or any(c in name for c in "(),[]") or not name[-1].isalpha():
+        return ""
+    own = f"{name}'" if name.endswith("s") else f"{name}'s"
+    return f"the {own}" if needs_the(name) else own
+
+
 def cap(text: str) -> str:
     """A sentence that opens with `the` (a name said with its article) opens with `The`."""
     return "The " + text[4:] if text.startswith("the ") else text

@@ -85,3 +85,17 @@ SUBJECT_KINDS = {
                      "chief executive officer", "number of employees", "industry"), "organization"),
     **dict.fromkeys(("homeworld", "home world"), "character"),
 }
+# Relations that say what a place lies in: after a where-relation they fold into its clause ("the country where X
+# was born", "Which country did X die in?") instead of nesting ("the country of the place of death of X").
+CONTAINING = frozenset(("country", "continent", "located in the administrative territorial entity", "located in",
+                        "in region", "region", "state", "province"))
+# Kinds of entities that are documents about things rather than things (the Nobel data's prize and award files,
+# web pages, images): nobody asks a knowledge base which files a prize has, so relations from or to them and
+# attributes of them are left out of the questions (their tools are still derived).
+DOCUMENT_WORDS = frozenset(("file", "files", "document", "documents", "webpage", "page", "image", "thumbnail",
+                            "depiction", "photo", "picture"))
+
+
+def is_document_kind(kind: str) -> bool:
+    """True for a kind such as `prize file`, `web page` or `image`."""
+    return bool(kind) and kind.split()[-1].lower() in DOCUMENT_WORDS

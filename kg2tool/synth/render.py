@@ -152,15 +152,15 @@ class Renderer:
             for child, ans in zip(plan.children, extra["per_item"]):
                 items.append({"q": sp.np(child, len(ans) or 1), "answer": _join(ans, "and"), "n": len(ans),
                               "wh": sp.wh(child), "stmt": sp.statement(child, ans)})  # fmt: skip
-            ctx |= {"items": items, "qs": [it["q"] for it in items], "each": "", "own": ""}
+            ctx |= {"items": items, "qs": [it["q"] for it in items], "each": "", "own": "", "then": ""}
             ctx["own"] = self._own(sp, kg, plan, extra["per_item"])
             kids = plan.children
-            if all(isinstance(k, Project) and isinstance(k.child, Anchor) and not k.inverse for k in kids) and len(
-                {k.rel for k in kids}
-            ) == 1:  # one question about several entities: "Where was each of A and B born?"
-                first = sp.wh(Project(kids[0].rel, kids[0].child, kids[0].inverse))
-                names = _join([sp.name(k.child.eid) for k in kids], "and")
-                ctx["each"] = _swap(first, kg.name(kids[0].child.eid), f"each of {names}")
+            # one question about several entities: "Where were A and B born?"; or the first asked and then the
+            # others: "Where was A born? What about B and C?" (one relation, each anchor once)
+            if len({(k.rel, k.inverse) for k in kids}) == 1 and all(isinstance(k, Project) and isinstance(k.child, Anchor) for k in kids):  # noqa: E501
+                ctx["each"] = sp.wh_together(list(kids))
+                if len({k.child.eid for k in kids}) == len(kids):
+                    ctx["then"] = _join([sp.name(k.child.eid) for k in kids[1:]], "and")
         elif isinstance(plan, Compare):
             a, b = (kg.name(topic(it)) for it in plan.items)
             inner = plan.items[0]

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from ..graph.model import KnowledgeGraph
+from .known_wordings import is_document_kind
 from .lexicon import Lexicon, derive_lexicon
 from .plans import Anchor, Attr, Compare, Count, Node, Project, SetOp, execute, topic
 from .tools import ToolSet
@@ -78,11 +79,16 @@ class Walker:
         self.lex = lexicon or derive_lexicon(toolset.kg)
         self.kinds = StepKinds(self)
         kg = self.kg
-        self.rels = sorted(toolset.forward_tool)
+        rel_words, attr_words = self.lex.relations, self.lex.attributes
+        self.rels = sorted(  # questions are about things, not about the files that document them
+            r for r in toolset.forward_tool
+            if r not in rel_words or not (is_document_kind(rel_words[r].subject) or is_document_kind(rel_words[r].object))
+        )  # fmt: skip
         self._rel_set = set(self.rels)
         self.attrs = sorted(
             a for a in toolset.attribute_tool if kg.attributes[a].kind in ("integer", "number", "date", "datetime")
-        )
+            and (a not in attr_words or not is_document_kind(attr_words[a].subject))
+        )  # fmt: skip
         # Sorted id sequences to sample anchors from, per relation and direction, and per attribute. A graph whose
         # adjacency has its own sorted key array (kg2tool.graph.store) hands out a view of it instead of a list.
         self.sources = {(r, inv): sorted_keys(self.adj(r, inv)) for r in self.rels for inv in (False, True)}
@@ -193,20 +199,23 @@ class Walker:
         """Project `node` (whose value is `ids`, at most max_fanout of them) one more hop: uniformly among the
         (relation, direction) steps that every entity of `ids` has (each fanned-out call must be a valid lookup:
         enums list only entities with facts), that do not walk straight back the way `ids` came, whose kinds fit
-        (`walk_co.StepKinds.fit`) and whose result has 1 to `hi` entities; None when there is none."""
+        (`walk_co.StepKinds.fit`), whose result has 1 to `hi` entities and is no set the plan already passed
+        through (a circular question: its answer is a step of its own wording); None when there is none."""
         hi = hi or self.cfg.max_answers
         if not 1 <= len(ids) <= self.cfg.max_fanout:
             return None
         kids = node.children if isinstance(node, SetOp) else (node,)
         came = {(k.rel, k.inverse) for k in kids if isinstance(k, Project)}
         have = kind_out(self.lex, node)
+        passed = _passed_through(self.kg, node)
         steps = []
         for rel, inv in self.options.get(min(ids), ()):  # the steps of any one member hold all shared ones
             if (rel, not inv) in came or not self.kinds.fit(have, ids, rel, inv):
                 continue
             adj = self.adj(rel, inv)
-            if all(i in adj for i in ids) and 1 <= len(self.project_ids(rel, inv, ids)) <= hi:
-                steps.append((rel, inv))
+            if all(i in adj for i in ids) and 1 <= len(got := self.project_ids(rel, inv, ids)) <= hi:
+                if frozenset(got) not in passed:  # "the planet of the others from Bib Fortuna's planet"
+                    steps.append((rel, inv))
         if not steps:
             return None
         rel, inv = rng.choice(steps)
@@ -401,6 +410,18 @@ class Walker:
                 items = (Count(Project(rel, Anchor(a), inv)), Count(Project(rel, Anchor(b), inv)))
                 return Compare(items, rng.choice(("max", "min")))
         return None
+
+
+def _passed_through(kg: KnowledgeGraph, node: Node) -> set[frozenset]:
+    """The values of the sets inside `node` (not node itself): the anchors and every projection below it."""
+    out: set[frozenset] = set()
+    todo = list(node.children) if isinstance(node, SetOp) else [node.child] if isinstance(node, Project) else []
+    while todo:
+        sub = todo.pop()
+        if isinstance(sub, (Anchor, Project)):
+            out.add(execute(kg, sub))
+        todo.extend(sub.children if isinstance(sub, SetOp) else [sub.child] if isinstance(sub, Project) else [])
+    return out
 
 
 def _redrawn(draw, rounds: int = 5):

@@ -13,10 +13,12 @@ from __future__ import annotations
 from collections import Counter
 
 from ..graph.model import KnowledgeGraph
-from .grammar import and_join, base, be, cap, do, needs_the, unprep
-from .lexicon import FALLBACK_KIND, PERSON_KINDS, UNKNOWN_NOUN, Lexicon, Wording, needs_be, plural
+from .grammar import and_join, base, be, cap, do, needs_the, possessive, unprep
+from .known_wordings import CONTAINING
+from .lexicon import FALLBACK_KIND, PERSON_KINDS, UNKNOWN_NOUN, Lexicon, Wording, needs_be, plural, split_label
 from .plans import Anchor, Count, Node, Project, SetOp, execute
 from .wording_co import co_bare
+from .wording_counts import CountWording
 
 KIND_SAMPLE = 50  # answers looked at to name their kind
 
@@ -41,7 +43,7 @@ def _grouped(kids) -> list:
     return out
 
 
-class Speaker:
+class Speaker(CountWording):
     """Says plan nodes of one graph with its lexicon (see the module docstring)."""
 
     def __init__(self, kg: KnowledgeGraph, lexicon: Lexicon):
@@ -174,7 +176,24 @@ class Speaker:
         if isinstance(node, Anchor):
             return self.name(node.eid)
         n = self.size(node) if n is None else n
+        if isinstance(node, Project) and isinstance(node.child, Anchor) and not node.inverse:
+            w, own = self.w(node), possessive(self.kg.name(node.child.eid))
+            if w.form == "noun" and own:  # Lewis Carroll's places of birth
+                return f"{own} {w.noun if n == 1 else w.plural}"
         return "the " + self.bare(node, n)
+
+    def _where_in(self, node: Node) -> Project | None:
+        """The where-step of `node` when node says what place a where-relation's answer lies in (`the country of
+        the place where X was born`: a CONTAINING relation forward from a where-relation forward from an anchor),
+        said as one clause: `the country where X was born`; None otherwise."""
+        if not (isinstance(node, Project) and not node.inverse and isinstance(node.child, Project)):
+            return None
+        inner = node.child
+        if inner.inverse or not isinstance(inner.child, Anchor) or not self.w(inner).where:
+            return None
+        if split_label(self.w(node).label).lower() not in CONTAINING or self.kind(node) == FALLBACK_KIND:
+            return None
+        return inner
 
     def bare(self, node: Node, n: int) -> str:
         """The noun phrase without its article (`places of birth of X`), for `how many ...` and `the ...`."""
@@ -182,6 +201,8 @@ class Speaker:
             return co
         if isinstance(node, Count):
             return f"number of {self.bare(node.child, 2)}"
+        if (inner := self._where_in(node)) is not None:  # the country where X was born
+            return f"{self.kinds(node, n)} {self._clause(self.w(inner), False, self.name(inner.child.eid), n, False)}"
         if isinstance(node, Project):
             w = self.w(node)
             if not node.inverse and w.form == "noun":
@@ -212,9 +233,9 @@ class Speaker:
                 first = self._clause(self.w(kids[0]), True, self.name(kids[0].child.eid), n, person)
                 return f"{self.kinds(node, n)} {first} but not {self.name(kids[1].child.eid)}"
             if node.op == "difference":  # people whose X is A and whose Y is not B
-                inc = kids[0]
-                joint = " " if isinstance(inc, Project) and not inc.inverse and self.w(inc).form == "noun" else " and "
-                return f"{self.bare(inc, n)}{joint}{self.negated(kids[1], n, self.person(node))}"
+                inc, neg = kids[0], self.negated(kids[1], n, self.person(node))
+                joint = " " if isinstance(inc, Project) and not inc.inverse and self.w(inc).form == "noun" else " but "
+                return f"{self.bare(inc, n)}{' ' if neg.startswith('except') else joint}{neg}"
             return f"{self.kinds(node, n)} {self.clause(node, n)}"
         raise TypeError(f"no noun phrase for {type(node).__name__}")
 
@@ -234,7 +255,7 @@ class Speaker:
 
     def negated(self, node: Node, n: int, person: bool) -> str:
         """A clause saying the entities are not among the node's: `whose record label is not Jive`, `not
-        influenced by X`, `that are not among the languages of Y`."""
+        influenced by X`, `except the languages of Y`."""
         rel = "who" if person else "that"
         if isinstance(node, Project) and isinstance(node.child, Anchor) and node.inverse:
             w, name = self.w(node), self.name(node.child.eid)
@@ -245,7 +266,7 @@ class Speaker:
             if needs_be(w):
                 return f"{rel} {be(n, w.tense)} not {w.verb if n == 1 else w.verbs} {name}"
             return f"not {w.verb} {name}"
-        return f"{rel} {be(n)} not among {self.np(node, 2)}"
+        return f"except {self.np(node, 2)}"
 
     @staticmethod
     def _same_relation(kids) -> bool:
@@ -286,18 +307,79 @@ class Speaker:
                 return f"Where {be(1, w.tense)} {name} {unprep(w.verb)}"
             return f"{which} {be(1, w.tense)} {name} {w.verb}"
         many = self.size(node) > 1
-        direct = self._direct_wh(node, 2 if many else 1)
+        if (inner := self._where_in(node)) is not None:  # Which country was X born in? Which city did X die in?
+            w, name, head = self.w(inner), self.name(inner.child.eid), f"Which {self.kinds(node, 2 if many else 1)}"
+            if w.form == "verb":
+                return f"{head} {do(1, w.tense)} {name} {base(w)}"
+            return f"{head} {be(1, w.tense)} {name} {w.verb}"
+        direct = self._direct_wh(node, 2 if many else 1) or self._wh_of_set(node, 2 if many else 1)
         if direct:
             return direct
         if self.person(node):
             return f"Who {'are' if many else 'is'} {self.np(node, 2 if many else 1)}"
         return f"What {'are' if many else 'is'} {self.np(node, 2 if many else 1)}"
 
+    def _wh_of_set(self, node: Node, n: int) -> str:
+        """A forward step from a set asked with its verb: `Which languages do the people born in A speak`, `Which
+        organizations were the people influenced by B members of`, `Who directed the films that C appears in`;
+        "" for nouns (`What is the genre of ...` reads) and for kinds not known."""
+        if not (isinstance(node, Project) and not node.inverse and not isinstance(node.child, Anchor)):
+            return ""
+        w, k = self.w(node), self.kinds(node, n)
+        sub_n = self.size(node.child)
+        sub = self.np(node.child, sub_n)
+        if w.form == "noun" or len(sub.split()) > 10:  # a long subject inside a question loses the reader
+            return ""
+        if w.where:  # Where did the people born in A die?
+            if w.form == "verb":
+                return f"Where {do(sub_n, w.tense)} {sub} {unprep(base(w))}"
+            return f"Where {be(sub_n, w.tense)} {sub} {unprep(w.verb if sub_n == 1 else w.verbs)}"
+        if k in (UNKNOWN_NOUN, plural(UNKNOWN_NOUN)):
+            return ""
+        which = "Who" if self.person(node) else f"Which {k}"
+        if w.form == "by":
+            return f"{which} {w.active} {sub}"
+        if w.form == "verb":
+            return f"{which} {do(sub_n, w.tense)} {sub} {base(w)}"
+        return f"{which} {be(sub_n, w.tense)} {sub} {w.verb if sub_n == 1 else w.verbs}"
+
+    def wh_together(self, kids: list[Project]) -> str:
+        """One question for one relation looked up forward from several anchors (a parallel plan), its subject
+        the anchors joined: `Where were A and B born`, `Which awards did A, B and C receive`, `What are the
+        genres of A and B`; "" when the relation is not looked up forward."""
+        if not all(isinstance(k, Project) and isinstance(k.child, Anchor) and not k.inverse for k in kids):
+            return ""
+        w, names = self.w(kids[0]), and_join([self.name(k.child.eid) for k in kids])
+        person, k = self.person(kids[0]), self.kinds(kids[0], 2)
+        which = "Who" if person else ("What" if k == plural(UNKNOWN_NOUN) else f"Which {k}")
+        if w.form == "noun":
+            return f"{'Who' if person else 'What'} are the {w.plural} of {names}"
+        if w.form == "by":
+            return f"{which} {w.active} {names}"
+        if w.form == "verb":
+            return f"{'Where' if w.where else which} {do(2, w.tense)} {names} {unprep(base(w)) if w.where else base(w)}"
+        if w.where:
+            return f"Where {be(2, w.tense)} {names} {unprep(w.verbs)}"
+        return f"{which} {be(2, w.tense)} {names} {w.verbs}"
+
     def _direct_wh(self, node: Node, n: int) -> str:
         """An intersection asked directly, its clauses as the question's predicates: `Who received A and was born
         in B`, `Which films feature X and were directed by Y`; "" when a clause is no `who`/`that` clause or the
         kind is unknown."""
-        if not isinstance(node, SetOp) or node.op != "intersection" or self.kind(node) == FALLBACK_KIND:
+        if not isinstance(node, SetOp) or self.kind(node) == FALLBACK_KIND:
+            return ""
+        person, but = self.person(node), ""
+        rel = "who " if person else "that "
+        n = 1 if person else n  # "Who was born in A and is a citizen of B?", whatever the number of answers
+        if node.op == "difference":  # ... but did not play Darth Maul
+            inc, out = node.children[:2]
+            if not (isinstance(out, Project) and isinstance(out.child, Anchor) and out.inverse):
+                return ""
+            but = self.negated(out, n, person)
+            if not but.startswith(rel):
+                return ""
+            node = inc if isinstance(inc, SetOp) else SetOp("intersection", (inc,))
+        if node.op != "intersection":
             return ""
         def subject_clause(k) -> bool:  # "who was born in A" (its subject is the asked entity), not "who A played"
             k = k.children[0] if isinstance(k, SetOp) and k.op == "intersection" else k
@@ -305,13 +387,13 @@ class Speaker:
 
         if not all(subject_clause(k) for k in _grouped(node.children)):
             return ""
-        person = self.person(node)
-        rel = "who " if person else "that "
         clauses = self._clauses(node, n, person)
-        if not all(c.startswith(rel) for c in clauses):
-            return ""
+        if len(clauses) == 1 and isinstance(k := node.children[0], Project) and not clauses[0].startswith(("whose ", "where ", rel)):
+            clauses = [f"{rel}{be(n, self.w(k).tense)} {clauses[0]}"]  # "born in A" alone: "who was born in A"
+        if not all(c.startswith(rel) for c in clauses[:-1]) or not clauses[-1].startswith((rel, "whose ")):
+            return ""  # "Who was buried in A and whose field of work is B", not "Whose field of work is B and ..."
         head = "Who" if person else f"Which {self.kinds(node, n)}"
-        return f"{head} {and_join([c[len(rel):] for c in clauses])}"
+        return f"{head} {and_join([c[len(rel):] if c.startswith(rel) else c for c in clauses])}" + (f" but {but[len(rel):]}" if but else "")
 
     def statement(self, node: Node, answers: list[str]) -> str:
         """A sentence stating every answer of the node (no final mark)."""
@@ -332,71 +414,3 @@ class Speaker:
                 return f"{name} {be(1, w.tense)} {w.verb} {ans}"
         np = self.np(node, n)
         return f"{np[:1].upper() + np[1:]} {'is' if n == 1 else 'are'} {ans}"
-
-    # -- counts and comparisons --------------------------------------------------------------------------------------
-    def _predicate(self, w: Wording, n: int) -> str:
-        """What the subjects of w are said to do to an object, in number n: `were born in`, `live in`, `are
-        citizens of`, `were directed by`."""
-        if w.form == "verb":
-            return w.verb if n == 1 else w.verbs
-        return f"{be(n, w.tense)} {w.verb if n == 1 else w.verbs}"
-
-    def how_many(self, node: Node) -> str:
-        """`How many genres does X have` / `How many people were educated at Y` / `How many languages does X
-        speak` (no final mark)."""
-        if isinstance(node, Project) and isinstance(node.child, Anchor):
-            w, name, kinds = self.w(node), self.name(node.child.eid), self.kinds(node)
-            if kinds == plural(UNKNOWN_NOUN) and w.form != "noun":
-                return f"How many {self.bare(node, 2)} are there"
-            if not node.inverse:
-                if w.form == "noun":
-                    return f"How many {w.plural} does {name} have"
-                if w.form == "by":
-                    return f"How many {kinds} {w.active} {name}"
-                if w.form == "verb":
-                    return f"How many {kinds} {do(1, w.tense)} {name} {base(w)}"
-                return f"How many {kinds} {be(1, w.tense)} {name} {w.verb}"
-            if w.form == "noun":
-                return f"How many {kinds} have {name} as their {w.noun}"
-            return f"How many {kinds} {self._predicate(w, 2)} {name}"
-        return f"How many {self.bare(node, 2)} are there"
-
-    def count_statement(self, node: Node, number: str) -> str:
-        """`X has 4 instruments` / `20 people were educated at Y` / `X speaks 3 languages` (no final mark)."""
-        return cap(self._count_statement(node, number))
-
-    def _count_statement(self, node: Node, number: str) -> str:
-        if isinstance(node, Project) and isinstance(node.child, Anchor):
-            w, name, kinds = self.w(node), self.name(node.child.eid), self.kinds(node)
-            n = 1 if number == "1" else 2
-            if not node.inverse and w.form == "noun":
-                return f"{name} has {number} {w.plural}"
-            if kinds != plural(UNKNOWN_NOUN):
-                kinds = self.kinds(node, n)
-                if not node.inverse:
-                    if w.form == "by":
-                        return f"{number} {kinds} {w.active} {name}"
-                    if w.form == "verb":
-                        return f"{name} {w.verb} {number} {kinds}"
-                    return f"{name} {be(1, w.tense)} {w.verb} {number} {kinds}"
-                if w.form == "noun":
-                    return f"{number} {kinds} {'has' if n == 1 else 'have'} {name} as their {w.noun}"
-                return f"{number} {kinds} {self._predicate(w, n)} {name}"
-        return f"There are {number} {self.bare(node, 2)}"
-
-    def measure(self, node: Project) -> tuple[str, str]:
-        """(verb, counted noun phrase) for comparing two anchors by a count, said as `<anchor> <verb> more
-        <phrase>`: ("has", "residences"), ("is the country of citizenship of", "people"), ("directed", "films"),
-        ("has", "people educated at it")."""
-        w = self.w(node)
-        if not node.inverse:
-            if w.form == "noun":
-                return "has", w.plural
-            if w.form == "verb":
-                return w.verb, self.kinds(node)
-            return f"{be(1, w.tense)} {w.verb}", self.kinds(node)
-        if w.form == "noun":
-            return f"is the {w.noun} of", self.kinds(node)
-        if w.form == "by":
-            return w.active, self.kinds(node)
-        return "has", f"{self.kinds(node)} {self._clause(w, True, 'it', 2, self.person(node))}"

@@ -1,0 +1,79 @@
+"""Counts and comparisons said in English (`How many languages does X speak`, `X speaks 3 languages`, `Who has
+more children, A or B`): the part of the Speaker (kg2tool.synth.wording) that says numbers of things."""
+
+from __future__ import annotations
+
+from .grammar import base, be, cap, do
+from .lexicon import UNKNOWN_NOUN, Wording, plural
+from .plans import Anchor, Node, Project
+
+
+class CountWording:
+    """Mixed into `wording.Speaker`: uses its `w`, `name`, `kinds`, `bare`, `person` and `_clause`."""
+
+    def _predicate(self, w: Wording, n: int) -> str:
+        """What the subjects of w are said to do to an object, in number n: `were born in`, `live in`, `are
+        citizens of`, `were directed by`."""
+        if w.form == "verb":
+            return w.verb if n == 1 else w.verbs
+        return f"{be(n, w.tense)} {w.verb if n == 1 else w.verbs}"
+
+    def how_many(self, node: Node) -> str:
+        """`How many genres does X have` / `How many people were educated at Y` / `How many languages does X
+        speak` (no final mark)."""
+        if isinstance(node, Project) and isinstance(node.child, Anchor):
+            w, name, kinds = self.w(node), self.name(node.child.eid), self.kinds(node)
+            if kinds == plural(UNKNOWN_NOUN) and w.form != "noun":
+                return f"How many {self.bare(node, 2)} are there"
+            if not node.inverse:
+                if w.form == "noun":
+                    return f"How many {w.plural} does {name} have"
+                if w.form == "by":
+                    return f"How many {kinds} {w.active} {name}"
+                if w.form == "verb":
+                    return f"How many {kinds} {do(1, w.tense)} {name} {base(w)}"
+                return f"How many {kinds} {be(1, w.tense)} {name} {w.verb}"
+            if w.form == "noun":
+                return f"How many {kinds} have {name} as their {w.noun}"
+            return f"How many {kinds} {self._predicate(w, 2)} {name}"
+        return f"How many {self.bare(node, 2)} are there"
+
+    def count_statement(self, node: Node, number: str) -> str:
+        """`X has 4 instruments` / `20 people were educated at Y` / `X speaks 3 languages` (no final mark)."""
+        return cap(self._count_statement(node, number))
+
+    def _count_statement(self, node: Node, number: str) -> str:
+        if isinstance(node, Project) and isinstance(node.child, Anchor):
+            w, name, kinds = self.w(node), self.name(node.child.eid), self.kinds(node)
+            n = 1 if number == "1" else 2
+            if not node.inverse and w.form == "noun":
+                return f"{name} has {number} {w.plural}"
+            if kinds != plural(UNKNOWN_NOUN):
+                kinds = self.kinds(node, n)
+                if not node.inverse:
+                    if w.form == "by":
+                        return f"{number} {kinds} {w.active} {name}"
+                    if w.form == "verb":
+                        return f"{name} {w.verb} {number} {kinds}"
+                    return f"{name} {be(1, w.tense)} {w.verb} {number} {kinds}"
+                if w.form == "noun":
+                    return f"{number} {kinds} {'has' if n == 1 else 'have'} {name} as their {w.noun}"
+                return f"{number} {kinds} {self._predicate(w, n)} {name}"
+        return f"There are {number} {self.bare(node, 2)}"
+
+    def measure(self, node: Project) -> tuple[str, str]:
+        """(verb, counted noun phrase) for comparing two anchors by a count, said as `<anchor> <verb> more
+        <phrase>`: ("has", "residences"), ("is the country of citizenship of", "people"), ("directed", "films"),
+        ("has", "people educated at it")."""
+        w = self.w(node)
+        if not node.inverse:
+            if w.form == "noun":
+                return "has", w.plural
+            if w.form == "verb":
+                return w.verb, self.kinds(node)
+            return f"{be(1, w.tense)} {w.verb}", self.kinds(node)
+        if w.form == "noun":
+            return f"is the {w.noun} of", self.kinds(node)
+        if w.form == "by":
+            return w.active, self.kinds(node)
+        return "has", f"{self.kinds(node)} {self._clause(w, True, 'it', 2, self.person(node))}"
