@@ -51,6 +51,7 @@ def test_label_forms(label, form, said):
          "Ada is a citizen of Paris"),
         ("educated at", "Where was Ada educated?", "Who was educated at Paris?", "Ada was educated at Paris"),
         ("homeworld", "Where does Ada come from?", "Who comes from Paris?", "Ada comes from Paris"),
+        ("field of work", "Which field does Ada work in?", "Who works in Paris?", "Ada works in Paris"),
     ],
 )
 def test_known_relations_are_said_with_their_verbs(tmp_path, label, question, inverse, statement):

@@ -66,6 +66,29 @@ def test_a_parallel_lookup_of_one_relation_is_one_question(graph):
     assert sp.wh_together([Project(rel["genre"], Anchor(kg.resolve("jazz")), inverse=True)]) == ""
 
 
+def test_a_union_forward_is_said_with_either(graph):
+    kg, sp, rel = graph
+    kids = tuple(Project(rel["genre"], Anchor(kg.resolve(n))) for n in ("Ada", "Cy"))
+    assert sp.np(SetOp("union", kids), 2) == "the genres of either Ada or Cy"
+    kids = tuple(Project(rel["place of birth"], Anchor(kg.resolve(n)), inverse=True) for n in ("Paris", "Lyon"))
+    assert sp.np(SetOp("union", kids), 3) == "the people born in Paris or Lyon"
+
+
+def test_set_shapes_ask_a_direct_question_rather_than_request_its_noun_phrase(graph):
+    """Where the plan has a direct question ("Who was born in Paris but does not play guitar?") every variant of the
+    set shapes' templates asks it; "Tell me the person who ..." is left for plans without one."""
+    from kg2tool.synth.render import Renderer
+
+    kg, _, rel = graph
+    born = Project(rel["place of birth"], Anchor(kg.resolve("Paris")), inverse=True)
+    guitar = Project(rel["instrument"], Anchor(kg.resolve("guitar")), inverse=True)
+    renderer = Renderer(shapes=("2in",))
+    ctx = renderer.context(kg, "2in", SetOp("difference", (born, guitar)), ["Bo"])
+    assert ctx["direct"]
+    asked = {renderer.render("2in", ctx, random.Random(seed))[0] for seed in range(40)}
+    assert {q.lower() for q in asked} == {"who was born in paris but does not play guitar?"}
+
+
 def test_a_negation_is_asked_directly(graph):
     kg, sp, rel = graph
     born = Project(rel["place of birth"], Anchor(kg.resolve("Paris")), inverse=True)

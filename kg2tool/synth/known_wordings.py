@@ -32,6 +32,7 @@ _HQ = {"noun": "headquarters", "form": "prep", "verb": "headquartered in", "verb
 _FORMED = {"noun": "place of formation", "form": "prep", "verb": "formed in", "verbs": "formed in", "tense": "past", "where": True}
 _LOCATED = {"noun": "location", "form": "prep", "verb": "located in", "verbs": "located in", "where": True}
 _IN = {"form": "prep", "verb": "in", "verbs": "in"}
+_FIELD = {"noun": "field of work", "form": "verb", "verb": "works in", "verbs": "work in", "base": "work in", "kind": "field"}
 _COMES = {"noun": "homeworld", "form": "verb", "verb": "comes from", "verbs": "come from", "base": "come from", "where": True,
           "kind": "planet"}  # fmt: skip
 _APPEARS = {"noun": "film", "form": "verb", "verb": "appears in", "verbs": "appear in", "base": "appear in", "kind": "film"}
@@ -66,6 +67,7 @@ KNOWN: dict[str, dict] = {
     **dict.fromkeys(("homeworld", "home world", "home planet"), _COMES),
     **dict.fromkeys(("film", "films", "appears in", "appeared in"), _APPEARS),
     **dict.fromkeys(("position held", "positions held"), _HELD),
+    **dict.fromkeys(("field of work", "field", "fields of work", "research field"), _FIELD),
     **dict.fromkeys(("about", "main subject", "subject", "is about"), _ABOUT),
     **dict.fromkeys(("character", "characters", "cast member", "starring", "features"), _FEATURES),
     **dict.fromkeys(("member of political party", "political party", "party"), _PARTY),

@@ -146,7 +146,7 @@ class Renderer:
     ) -> dict:
         """Template variables for a plan (see templates/README.md)."""
         sp = self.speaker(kg)
-        ctx: dict = {"answers": answers, "n": len(answers), "answer": _join(answers, "and")}
+        ctx: dict = {"answers": answers, "n": len(answers), "answer": _join(answers, "and"), "direct": False}
         if isinstance(plan, Parallel):
             items = []
             for child, ans in zip(plan.children, extra["per_item"]):
@@ -182,6 +182,9 @@ class Renderer:
             ctx["kinds"] = sp.kinds(plan, n) if not isinstance(plan, (Attr, Count)) else ""
             if isinstance(plan, (Project, SetOp)):
                 ctx["wh"], ctx["stmt"] = sp.wh(plan), sp.statement(plan, answers)
+                # a question asked with its own verbs ("Who was born in A and plays B?"), not "What is the ...":
+                # the templates ask it rather than a request for the noun phrase ("Tell me the person who ...")
+                ctx["direct"] = not ctx["wh"].startswith(("What is the ", "What are the ", "Who is the ", "Who are the "))
             if isinstance(plan, Attr):
                 ctx["wh"] = f"What is {ctx['q']}"
                 ctx["stmt"] = f"{_capfirst(ctx['q'])} is {ctx['answer']}"

@@ -216,10 +216,12 @@ class Speaker(CountWording):
         if isinstance(node, SetOp):
             kids = node.children
             if node.op == "union" and self._same_relation(kids):  # the people born in A or B
-                w, names = self.w(kids[0]), and_join([self.name(k.child.eid) for k in kids], "or")
-                if not kids[0].inverse and w.form == "noun":
+                w, inverse = self.w(kids[0]), kids[0].inverse
+                # forward: "the genres of either A or B" (not a list of A's and then B's genres)
+                names = ("" if inverse else "either ") + and_join([self.name(k.child.eid) for k in kids], "or")
+                if not inverse and w.form == "noun":
                     return f"{w.noun if n == 1 else w.plural} of {names}"
-                return f"{self.kinds(node, n)} {self._clause(w, kids[0].inverse, names, n, self.person(node))}"
+                return f"{self.kinds(node, n)} {self._clause(w, inverse, names, n, self.person(node))}"
             if node.op == "intersection" and self._same_relation(kids) and not kids[0].inverse:
                 w = self.w(kids[0])
                 if w.form == "noun":  # the genres that A and B have in common
@@ -328,7 +330,7 @@ class Speaker(CountWording):
         w, k = self.w(node), self.kinds(node, n)
         sub_n = self.size(node.child)
         sub = self.np(node.child, sub_n)
-        if w.form == "noun" or len(sub.split()) > 10:  # a long subject inside a question loses the reader
+        if w.form == "noun" or len(sub.split()) > 10 or " where " in sub:  # a long subject loses the reader
             return ""
         if w.where:  # Where did the people born in A die?
             if w.form == "verb":
