@@ -61,6 +61,27 @@ def test_name_token_pool_leaves_out_special_tokens():
     assert not set(pool) & set(tok.all_special_ids)
 
 
+def test_pretrain_copy_warmup_runs_logs_its_curve_and_the_aux_loss(tmp_path):
+    """The mechanics, in a few steps (the learning itself is the slow test below): the warm-up's curve is in the
+    report, the auxiliary copy loss is logged during the corpus steps, and the saved model reloads."""
+    from test_pretrain import run, tiny_args
+
+    argv = tiny_args(tmp_path, "copy", copy_warmup_steps=10, copy_aux_weight=1.0, copy_segment_length=8,
+                     max_steps=10, save_steps=10, logging_steps=5)  # fmt: skip
+    report = run(argv)
+    assert [h["step"] for h in report["copy_warmup"]][-1] == 10
+    assert 0.0 <= report["copy_accuracy"] <= 1.0 and report["data"]["copy_pool_size"] > 10
+    state = json.loads((Path(tmp_path) / "copy" / "checkpoint-10" / "trainer_state.json").read_text())
+    logged = [h for h in state["log_history"] if "copy_loss" in h]
+    assert len(logged) == 2 and all(h["copy_loss"] > 0 for h in logged)
+    from transformers import AutoModelForCausalLM
+
+    pool = json.loads((Path(tmp_path) / "copy" / "prepared" / "copy_pool.json").read_text())
+    model = AutoModelForCausalLM.from_pretrained(tmp_path / "copy")
+    assert 0.0 <= copy_accuracy(model, CopyTask(pool, 8, seed=0)) <= 1.0
+
+
+@pytest.mark.slow  # ~5 min on 2 cores: `pytest -m slow tests/test_copy_task.py`
 def test_pretrain_copy_warmup_forms_copying_and_aux_loss_is_logged(tmp_path):
     """A copy warm-up inside `kg2tool pretrain` takes a fresh model from chance to copying random segments; the
     auxiliary copy loss is added and logged during the corpus steps; the report carries the warm-up curve."""

@@ -21,6 +21,7 @@ from .wording_co import co_bare
 from .wording_counts import CountWording
 
 KIND_SAMPLE = 50  # answers looked at to name their kind
+PREPOSITIONS = frozenset("in at of on to for with from by about".split())
 
 
 def _grouped(kids) -> list:
@@ -237,7 +238,7 @@ class Speaker(CountWording):
             if node.op == "difference":  # people whose X is A and whose Y is not B
                 inc, neg = kids[0], self.negated(kids[1], n, self.person(node))
                 joint = " " if isinstance(inc, Project) and not inc.inverse and self.w(inc).form == "noun" else " but "
-                return f"{self.bare(inc, n)}{' ' if neg.startswith('except') else joint}{neg}"
+                return f"{self.bare(inc, n)}{' ' if neg.startswith('but not') else joint}{neg}"
             return f"{self.kinds(node, n)} {self.clause(node, n)}"
         raise TypeError(f"no noun phrase for {type(node).__name__}")
 
@@ -257,7 +258,7 @@ class Speaker(CountWording):
 
     def negated(self, node: Node, n: int, person: bool) -> str:
         """A clause saying the entities are not among the node's: `whose record label is not Jive`, `not
-        influenced by X`, `except the languages of Y`."""
+        influenced by X`, `but not the ones that Y speaks`."""
         rel = "who" if person else "that"
         if isinstance(node, Project) and isinstance(node.child, Anchor) and node.inverse:
             w, name = self.w(node), self.name(node.child.eid)
@@ -268,7 +269,9 @@ class Speaker(CountWording):
             if needs_be(w):
                 return f"{rel} {be(n, w.tense)} not {w.verb if n == 1 else w.verbs} {name}"
             return f"not {w.verb} {name}"
-        return f"except {self.np(node, 2)}"
+        said, k = self.np(node, 2), self.kinds(node, 2)
+        rest = said[len(k) + 5:] if said.startswith(f"the {k} ") else ""
+        return f"but not the ones {rest}" if rest and not rest.startswith("of ") else f"but not {said}"
 
     @staticmethod
     def _same_relation(kids) -> bool:
@@ -330,8 +333,8 @@ class Speaker(CountWording):
         w, k = self.w(node), self.kinds(node, n)
         sub_n = self.size(node.child)
         sub = self.np(node.child, sub_n)
-        if w.form == "noun" or len(sub.split()) > 10 or " where " in sub:  # a long subject loses the reader
-            return ""
+        if w.form == "noun" or len(sub.split()) > 10 or " where " in sub or sub.split()[-1] in PREPOSITIONS:
+            return ""  # a long subject loses the reader; "Which continents is the country that X is in in"
         if w.where:  # Where did the people born in A die?
             if w.form == "verb":
                 return f"Where {do(sub_n, w.tense)} {sub} {unprep(base(w))}"
@@ -381,8 +384,10 @@ class Speaker(CountWording):
             if not but.startswith(rel):
                 return ""
             node = inc if isinstance(inc, SetOp) else SetOp("intersection", (inc,))
-        if node.op != "intersection":
-            return ""
+        if node.op != "intersection" or (len(node.children) > 1 and self._same_relation(node.children)
+                                          and not node.children[0].inverse):
+            return ""  # "the record labels that A and B have in common", not "Which organization is the label of A and B"
+
         def subject_clause(k) -> bool:  # "who was born in A" (its subject is the asked entity), not "who A played"
             k = k.children[0] if isinstance(k, SetOp) and k.op == "intersection" else k
             return isinstance(k, Project) and (k.inverse or self.w(k).form in ("noun", "by"))
@@ -392,9 +397,12 @@ class Speaker(CountWording):
         clauses = self._clauses(node, n, person)
         if len(clauses) == 1 and isinstance(k := node.children[0], Project) and not clauses[0].startswith(("whose ", "where ", rel)):
             clauses = [f"{rel}{be(n, self.w(k).tense)} {clauses[0]}"]  # "born in A" alone: "who was born in A"
+        clauses.sort(key=lambda c: c.startswith("whose "))  # "Who was buried in A and whose field is B"
         if not all(c.startswith(rel) for c in clauses[:-1]) or not clauses[-1].startswith((rel, "whose ")):
-            return ""  # "Who was buried in A and whose field of work is B", not "Whose field of work is B and ..."
+            return ""  # ... but not "who ..., whose X is A and whose Y is B"
         head = "Who" if person else f"Which {self.kinds(node, n)}"
+        if any(c.startswith(f"{rel}{be(n)} the {self.kinds(node, n)} of ") for c in clauses):
+            return ""  # "Which location is the location of X ...": the noun phrase reads better
         return f"{head} {and_join([c[len(rel):] if c.startswith(rel) else c for c in clauses])}" + (f" but {but[len(rel):]}" if but else "")
 
     def statement(self, node: Node, answers: list[str]) -> str:
