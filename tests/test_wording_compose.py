@@ -18,9 +18,11 @@ TTL = """@prefix : <http://x.org/> .
 @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
 :Person rdfs:label "person" .  :City rdfs:label "city" .  :Country rdfs:label "country" .
 :Language rdfs:label "language" .  :Instrument rdfs:label "instrument" .  :Genre rdfs:label "genre" .
-:PrizeFile rdfs:label "prize file" .
+:PrizeFile rdfs:label "prize file" .  :occupation rdfs:label "occupation" .
+:poet rdfs:label "poet" .  :astronomer rdfs:label "astronomer" .
 :born rdfs:label "place of birth" .  :country rdfs:label "country" .  :speaks rdfs:label "languages spoken" .
 :plays rdfs:label "instrument" .  :genre rdfs:label "genre" .  :file rdfs:label "prize file" .
+:ada :occupation :poet, :astronomer .  :bo :occupation :poet .  :cy :occupation :astronomer .
 :ada a :Person ; rdfs:label "Ada" ; :born :paris ; :speaks :french ; :plays :guitar ; :genre :jazz ; :file :f1 .
 :bo a :Person ; rdfs:label "Bo" ; :born :paris ; :speaks :french, :english ; :plays :piano ; :genre :jazz .
 :cy a :Person ; rdfs:label "Cy" ; :born :lyon ; :speaks :french ; :plays :guitar ; :genre :blues ; :file :f2 .
@@ -87,6 +89,16 @@ def test_set_shapes_ask_a_direct_question_rather_than_request_its_noun_phrase(gr
     assert ctx["direct"]
     asked = {renderer.render("2in", ctx, random.Random(seed))[0] for seed in range(40)}
     assert {q.lower() for q in asked} == {"who was born in paris but does not play guitar?"}
+
+
+def test_an_occupation_is_said_as_what_the_person_is(graph):
+    kg, sp, rel = graph
+    poet = Project(rel["occupation"], Anchor(kg.resolve("poet")), inverse=True)
+    astronomer = Project(rel["occupation"], Anchor(kg.resolve("astronomer")), inverse=True)
+    assert sp.wh(poet) == "Who is a poet"
+    assert sp.wh(SetOp("difference", (poet, astronomer))) == "Who is a poet but is not an astronomer"
+    born = Project(rel["place of birth"], Anchor(kg.resolve("Paris")), inverse=True)
+    assert sp.wh(SetOp("intersection", (born, poet))) == "Who was born in Paris and is a poet"
 
 
 def test_a_negation_is_asked_directly(graph):

@@ -3,7 +3,7 @@ bare verb of a relation, a predicate without its final preposition, place names 
 
 from __future__ import annotations
 
-from .lexicon import Wording
+from .lexicon import Wording, _inflect, plural
 
 
 def be(n: int, tense: str = "present") -> str:
@@ -51,6 +51,11 @@ def needs_the(name: str) -> bool:
     if name.lower().startswith(("the ", "a ", "an ")):
         return False
     return name in _THE_NAMES or name.startswith(_THE_START) or name.endswith(_THE_END)
+
+
+def a_kind(noun: str, n: int = 1) -> str:
+    """`a poet`, `an astronomer` (inflect's article); `poets` for several."""
+    return _inflect().a(noun) if n == 1 else plural(noun)
 
 
 def possessive(name: str) -> str:

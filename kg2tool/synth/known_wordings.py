@@ -101,3 +101,7 @@ DOCUMENT_WORDS = frozenset(("file", "files", "document", "documents", "webpage",
 def is_document_kind(kind: str) -> bool:
     """True for a kind such as `prize file`, `web page` or `image`."""
     return bool(kind) and kind.split()[-1].lower() in DOCUMENT_WORDS
+# Relations whose objects are kinds of their subjects (an occupation: a poet, a physicist): "who is a poet", "Which
+# people are poets", said with the value's own noun when the value is a common noun (lowercase), not "whose
+# occupation is poet".
+IS_A = frozenset(("occupation", "occupations", "profession", "position held", "job"))

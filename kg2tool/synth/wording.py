@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections import Counter
 
 from ..graph.model import KnowledgeGraph
-from .grammar import and_join, base, be, cap, do, needs_the, possessive, unprep
-from .known_wordings import CONTAINING
+from .grammar import a_kind, and_join, base, be, cap, do, needs_the, possessive, unprep
+from .known_wordings import CONTAINING, IS_A
 from .lexicon import FALLBACK_KIND, PERSON_KINDS, UNKNOWN_NOUN, Lexicon, Wording, needs_be, plural, split_label
 from .plans import Anchor, Count, Node, Project, SetOp, execute
 from .wording_co import co_bare
@@ -146,11 +146,18 @@ class Speaker(CountWording):
         return [c if c.startswith(full) or (i == 0 and keep_first) else f"{rel} {be(n, t)} {c}"
                 for i, (c, t) in enumerate(zip(clauses, tenses))]  # fmt: skip
 
+    @staticmethod
+    def _is_a(w: Wording, name: str, sub_n: int = 1) -> bool:
+        """True when `name` (one value) of an IS_A relation is a common noun said as the subject's kind."""
+        return sub_n == 1 and name[:1].islower() and split_label(w.label).lower() in IS_A
+
     def _clause(self, w: Wording, inverse: bool, name: str, n: int, person: bool, sub_n: int = 1) -> str:
         """The clause of one relation with `name` at its other end; n: the number of the entities the clause is
         about, sub_n: the number of `name`'s entities."""
         rel = "who" if person else "that"
         if inverse:  # the subjects of w whose object is `name`
+            if self._is_a(w, name, sub_n):  # who is a poet; who are poets
+                return f"{rel} {be(n)} {a_kind(name, n)}"
             if w.form == "noun":
                 return f"whose {w.noun} is {name}" if sub_n == 1 else f"whose {w.noun} is one of {name}"
             if w.form == "verb":
@@ -262,6 +269,8 @@ class Speaker(CountWording):
         rel = "who" if person else "that"
         if isinstance(node, Project) and isinstance(node.child, Anchor) and node.inverse:
             w, name = self.w(node), self.name(node.child.eid)
+            if self._is_a(w, name):
+                return f"{rel} {be(n)} not {a_kind(name, n)}"
             if w.form == "noun":
                 return f"whose {w.noun} is not {name}"
             if w.form == "verb":
@@ -292,6 +301,8 @@ class Speaker(CountWording):
                 unknown = k in (UNKNOWN_NOUN, plural(UNKNOWN_NOUN))
                 which = "Who" if person else ("What" if unknown else f"Which {k}")
                 plural_ = many and not person and not unknown  # "Which films have", "Who has", "What has"
+                if self._is_a(w, name) and person:
+                    return f"Who is {a_kind(name)}"  # Who is a poet?
                 if w.form == "noun":
                     return f"{which} {'have' if plural_ else 'has'} {name} as {'their' if person or plural_ else 'its'} {w.noun}"  # noqa: E501
                 if w.form == "verb":
@@ -398,7 +409,7 @@ class Speaker(CountWording):
         if len(clauses) == 1 and isinstance(k := node.children[0], Project) and not clauses[0].startswith(("whose ", "where ", rel)):
             clauses = [f"{rel}{be(n, self.w(k).tense)} {clauses[0]}"]  # "born in A" alone: "who was born in A"
         clauses.sort(key=lambda c: c.startswith("whose "))  # "Who was buried in A and whose field is B"
-        if not all(c.startswith(rel) for c in clauses[:-1]) or not clauses[-1].startswith((rel, "whose ")):
+        if not clauses[0].startswith(rel) or not all(c.startswith(rel) for c in clauses[:-1]) or not clauses[-1].startswith((rel, "whose ")):  # noqa: E501
             return ""  # ... but not "who ..., whose X is A and whose Y is B"
         head = "Who" if person else f"Which {self.kinds(node, n)}"
         if any(c.startswith(f"{rel}{be(n)} the {self.kinds(node, n)} of ") for c in clauses):
