@@ -65,7 +65,6 @@ REASONS_OF = {
     "wrong_operation": ("wrong_calls",),
     "wrong_carried_name": ("wrong_calls",),
 }
-SET_OPERATORS = ("intersection", "union", "difference")
 
 
 def _calls(msg: dict) -> list[dict]:
