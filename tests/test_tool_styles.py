@@ -270,8 +270,10 @@ def test_styled_multi_step_rows_have_dpo_pairs_right_and_wrong(tmp_path, style):
         reason = check_continuation(ts, pair["prompt"], pair["rejected"], *args)
         assert reason in REASONS_OF[pair["rejection_type"]], (pair["id"], reason)
         names, leaves = _changed(pair)
-        if pair["rejection_type"] == "wrong_operation":  # another operation on the same input
-            assert names[0] != names[1] or "max" in leaves[0] and "min" in leaves[1] or "min" in leaves[0]
+        if pair["rejection_type"] == "wrong_operation":  # another offered operation, or compare's mode swapped
+            offered = {t["function"]["name"] for t in pair["tools"]}
+            swapped_mode = names[0] == names[1] == ["compare"] and {leaves[0][-1], leaves[1][-1]} == {"max", "min"}
+            assert (names[0] != names[1] and set(names[1]) <= offered) or swapped_mode, pair["id"]
         if pair["rejection_type"] == "wrong_carried_name":  # one name or ref swapped for one the prompt gave
             assert names[0] == names[1] and len(leaves[0]) == len(leaves[1])
             swapped = [(a, b) for a, b in zip(*leaves) if a != b]
@@ -281,7 +283,7 @@ def test_styled_multi_step_rows_have_dpo_pairs_right_and_wrong(tmp_path, style):
             assert swapped[0][1] in given or swapped[0][1] in question
         if multi:
             kinds[pair["rejection_type"]] = kinds.get(pair["rejection_type"], 0) + 1
-    assert sum(kinds.values()) >= 60 and {"wrong_tool", "premature_answer", "wrong_carried_name"} <= set(kinds), kinds
+    assert sum(kinds.values()) >= 60 and {"wrong_tool", "wrong_operation", "wrong_carried_name"} <= set(kinds), kinds
     if style == "refs":  # pairs cut after refs were handed out, and rejected sides that pass a handle
         assert any('"ref"' in m["content"] for p in dpo["train"] for m in p["prompt"] if m["role"] == "tool")
     # the same graph, config and seed: byte-identical files, the dpo parquet included
