@@ -133,6 +133,19 @@ def check_row(row: dict, toolset, ref_items: int = 5) -> list[str]:
     return problems
 
 
+def check_pair(pair: dict, row: dict, toolset, ref_items: int = 5) -> list[str]:
+    """Problems of a DPO pair's chosen side (empty list: good): the prompt followed by `chosen` must be the start of
+    `row`, the conversation the pair was cut from, with the same tools, and that conversation must pass check_row
+    (every call re-executed in order, refs through this module's own handle table)."""
+    problems = []
+    n = len(pair["prompt"])
+    if pair["prompt"] + pair["chosen"] != row["messages"][: n + 1] or len(pair["chosen"]) != 1:
+        problems.append("prompt + chosen is not the start of the row")
+    if pair["tools"] != row["tools"]:
+        problems.append("tools differ from the row's")
+    return problems + check_row(row, toolset, ref_items)
+
+
 # ---------------------------------------------------------------------------------------------- language lint
 # Rules over the questions and answers a user would read. HYGIENE rules are about the graph's data (kg2tool.graph:
 # IRIs, opaque ids, numeric disambiguators); WORDING rules are about the templates and relation wording.

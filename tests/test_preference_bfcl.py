@@ -9,7 +9,8 @@ from collections import Counter
 import pytest
 from conftest import EXAMPLE
 
-from kg2tool.synth.preference import REJECTION_TYPES, PairMaker, check_continuation
+from kg2tool.hub.card import MISTAKES
+from kg2tool.synth.preference import REASONS_OF, REJECTION_TYPES, PairMaker, check_continuation
 from kg2tool.synth.verify import REASONS
 
 
@@ -46,10 +47,15 @@ def test_dpo_config_pairs_are_verifiably_right_and_wrong(run, ts):
             base = row["id"].rsplit("-", 1)[0]
             args = (row["tools"], answers[base], row["category"], row["chosen"])
             assert check_continuation(ts, row["prompt"], row["chosen"], *args) is None, row["id"]
-            assert check_continuation(ts, row["prompt"], row["rejected"], *args) in REASONS, row["id"]
+            reason = check_continuation(ts, row["prompt"], row["rejected"], *args)
+            assert reason in REASONS_OF[row["rejection_type"]], (row["id"], reason)
             assert row["prompt"][-1]["role"] in ("user", "tool")
             kinds[row["rejection_type"]] += 1
-    assert set(kinds) == set(REJECTION_TYPES) == set(PairMaker(ts).mistakes)
+    assert set(kinds) == set(REJECTION_TYPES) == set(PairMaker(ts).mistakes) == set(REASONS_OF) == set(MISTAKES)
+    assert all(set(r) <= set(REASONS) for r in REASONS_OF.values())
+    card = (run / "README.md").read_text()
+    for kind, n in kinds.items():  # the card's DPO table: every type, its count and what its rejected turn does
+        assert f"| {kind} | {n} | {MISTAKES[kind]} |" in card
 
 
 def test_dpo_rows_are_trl_conversational_preference_format(run):

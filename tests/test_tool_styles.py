@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
-from checks import check_row
+from checks import check_pair, check_row
 from conftest import EXAMPLE, ROOT
 
 from kg2tool.cli import main
@@ -222,3 +222,107 @@ def test_values_is_the_default_and_bad_styles_are_refused(tmp_path, capsys):
     cfg.write_text("tool_style: pointers\n")
     assert main(["synth", "--graph", str(EXAMPLE), "--out", str(bad), "--config", str(cfg)]) != 0
     assert "tool_style: expected values, refs or batch, got 'pointers'" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------------------------------------- DPO pairs
+
+
+def synth_dataset(out: Path, style: str) -> Path:
+    argv = ["synth", "--graph", str(EXAMPLE), "--out", str(out), "-n", "200", "--seed", "0", "--tool-style", style,
+            "--no-progress"]  # fmt: skip
+    assert main(argv) == 0
+    return out
+
+
+def _leaves(value) -> list:
+    if isinstance(value, dict):
+        return [x for k, v in sorted(value.items()) for x in [k, *_leaves(v)]]
+    if isinstance(value, list):
+        return [x for v in value for x in _leaves(v)]
+    return [value]
+
+
+def _changed(pair: dict) -> tuple[list, list]:
+    """(names, argument leaves) of the chosen and the rejected calls, side by side."""
+    sides = [[c["function"] for c in p[0].get("tool_calls") or []] for p in (pair["chosen"], pair["rejected"])]
+    return [[f["name"] for f in s] for s in sides], [_leaves([f["arguments"] for f in s]) for s in sides]
+
+
+@pytest.mark.parametrize("style", ["refs", "batch"])
+def test_styled_multi_step_rows_have_dpo_pairs_right_and_wrong(tmp_path, style):
+    from datasets import load_dataset
+
+    from kg2tool.synth.preference import REASONS_OF, check_continuation
+
+    out = synth_dataset(tmp_path / "a", style)
+    sft, dpo = load_dataset(str(out), "sft"), load_dataset(str(out), "dpo")
+    rows = {r["id"]: r for split in sft for r in sft[split]}
+    plain = ToolSet.from_graph(load_graph([EXAMPLE]))  # built anew: the judge's tools, values and the style's
+    styled = RefToolSet(plain) if style == "refs" else BatchToolSet(plain)
+    kinds: dict[str, int] = {}
+    for pair in (p for split in dpo for p in dpo[split]):
+        row = rows[pair["id"].rsplit("-", 1)[0]]
+        assert check_pair(pair, row, plain) == [], pair["id"]  # the independent checker takes the chosen side
+        multi = row["category"] == "multi_step" and row["pattern"] != "error_recovery"
+        ts = styled if multi else plain
+        args = (pair["tools"], row["answers"], row["category"], pair["chosen"])
+        assert check_continuation(ts, pair["prompt"], pair["chosen"], *args) is None, pair["id"]
+        reason = check_continuation(ts, pair["prompt"], pair["rejected"], *args)
+        assert reason in REASONS_OF[pair["rejection_type"]], (pair["id"], reason)
+        names, leaves = _changed(pair)
+        if pair["rejection_type"] == "wrong_operation":  # another offered operation, or compare's mode swapped
+            offered = {t["function"]["name"] for t in pair["tools"]}
+            swapped_mode = names[0] == names[1] == ["compare"] and {leaves[0][-1], leaves[1][-1]} == {"max", "min"}
+            assert (names[0] != names[1] and set(names[1]) <= offered) or swapped_mode, pair["id"]
+        if pair["rejection_type"] == "wrong_carried_name":  # one name or ref swapped for one the prompt gave
+            assert names[0] == names[1] and len(leaves[0]) == len(leaves[1])
+            swapped = [(a, b) for a, b in zip(*leaves) if a != b]
+            given = {x for m in pair["prompt"] if m["role"] == "tool" for x in _leaves(json.loads(m["content"]))}
+            question = " ".join(m["content"] for m in pair["prompt"] if m["role"] == "user")
+            assert len(swapped) == 1 and swapped[0][0] in given
+            assert swapped[0][1] in given or swapped[0][1] in question
+        if multi:
+            kinds[pair["rejection_type"]] = kinds.get(pair["rejection_type"], 0) + 1
+    assert sum(kinds.values()) >= 60 and {"wrong_tool", "wrong_operation", "wrong_carried_name"} <= set(kinds), kinds
+    if style == "refs":  # pairs cut after refs were handed out, and rejected sides that pass a handle
+        assert any('"ref"' in m["content"] for p in dpo["train"] for m in p["prompt"] if m["role"] == "tool")
+    # the same graph, config and seed: byte-identical files, the dpo parquet included
+    again = synth_dataset(tmp_path / "b", style)
+    files = sorted(p.relative_to(out) for p in out.rglob("*") if p.is_file())
+    assert files and files == sorted(p.relative_to(again) for p in again.rglob("*") if p.is_file())
+    assert any(f.parts[0] == "dpo" for f in files)
+    assert all((out / f).read_bytes() == (again / f).read_bytes() for f in files)
+
+
+def test_the_judge_replays_the_prompts_calls_for_its_handles():
+    from kg2tool.synth.preference import check_continuation, replayed
+    from kg2tool.synth.verify import CallView, check_call
+
+    synth = Synthesizer(load_graph([EXAMPLE]), SynthConfig(shard_size=64, tool_style="refs"))
+    kept, _ = synth.candidates(0)
+    pairs = [(p, c.row) for c in kept for p in c.dpo if ref_rows([c.row])]
+    passes_ref = [(p, r) for p, r in pairs if '"r' in _args({"messages": p["chosen"]})]
+    assert passes_ref, "no pair whose chosen turn passes a handle"
+    pair, row = passes_ref[0]
+    refs = RefToolSet(ToolSet.from_graph(load_graph([EXAMPLE])))  # a fresh table: nothing replayed
+    prompt, chosen = pair["prompt"], pair["chosen"]
+    fn = next(c["function"] for c in chosen[0]["tool_calls"] if '"r' in json.dumps(c["function"]["arguments"]))
+    offered = {t["function"]["name"] for t in row["tools"]}
+    view = CallView(refs.fork(), offered, fn["name"], fn["arguments"], prompt[0]["content"], {fn["arguments"][k]
+                    for k in fn["arguments"] if isinstance(fn["arguments"][k], str)})  # fmt: skip
+    assert check_call(view) == ("execution_error", False) and view.error.kind == "unknown_ref"
+    # the judge replays the prompt's calls on a fork: the chosen turn passes, the caller's table stays empty
+    args = (row["tools"], row["answers"], row["category"], chosen)
+    assert check_continuation(refs, prompt, chosen, *args) is None and refs.table.sets == {}
+    twin = replayed(refs, prompt)
+    shown = [json.loads(m["content"]) for m in prompt if m["role"] == "tool" and m["content"].startswith('{"ref"')]
+    assert [twin.table.sets[r["ref"]][: len(r["items"])] for r in shown] == [r["items"] for r in shown]
+    assert len(twin.table.sets) == len(shown)
+    # a prompt whose tool message is not what its call gives is refused, naming the message and the call
+    bad = copy.deepcopy(prompt)
+    k = next(i for i, m in enumerate(bad) if m["role"] == "tool" and m["content"].startswith('{"ref"'))
+    bad[k]["content"] = bad[k]["content"].replace('"count":', '"count":1')
+    call_id = bad[k]["tool_call_id"]
+    i = next(i for i, m in enumerate(bad) if any(c["id"] == call_id for c in m.get("tool_calls") or []))
+    with pytest.raises(ValueError, match=rf"prompt message {i}: call {call_id} \(\w+\) replays to"):
+        check_continuation(refs, bad, chosen, *args)

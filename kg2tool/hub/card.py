@@ -63,6 +63,30 @@ class CardReport:
         return "\n".join(lines)
 
 
+# what the rejected turn of a DPO pair of each rejection type does (kg2tool.synth.preference), for the card's table
+MISTAKES = {
+    "wrong_tool": "calls another tool with the same arguments",
+    "wrong_argument": "passes an entity the conversation never mentioned",
+    "schema_violation": "passes an argument of the wrong type, leaves a required one out or adds an unknown one",
+    "premature_answer": "answers (with wrong entities) where a tool call is still needed",
+    "unneeded_call": "calls a tool where no offered tool fits (irrelevance rows)",
+    "wrong_call_count": "drops or repeats one of a parallel turn's calls",
+    "unsupported_answer": "states an entity the tool results do not give",
+    "wrong_operation": "at a later turn, does another operation on the same input (`union` for `intersection`, "
+    "`count` for a lookup, `min` for `max`)",
+    "wrong_carried_name": "at a later turn, passes another name or ref from an earlier result or the question "
+    "than the one due",
+}
+
+
+DPO_HEADER = ("rejection_type", "pairs", "the rejected turn")
+
+
+def dpo_rows(by_type: dict[str, int]) -> list[tuple[str, int, str]]:
+    """The rows of the card's DPO table: (rejection type, pairs, what its rejected turn does)."""
+    return [(kind, n, MISTAKES.get(kind, "")) for kind, n in sorted(by_type.items())]
+
+
 def tool_style_section(style: dict | None) -> str:
     """The card's paragraph on `kg2tool synth --tool-style refs|batch` (empty for the default values style)."""
     if style and style.get("style") == "batch":
@@ -71,8 +95,8 @@ def tool_style_section(style: dict | None) -> str:
 The `multi_step` conversations use the batch tool style: a lookup (`get_<relation>`, `find_by_<relation>`) takes an
 entity name or a list of names and returns the union of their results (with `"per_entity": true`, an object of
 each name's own list), so a set is looked up in one call instead of one call per entity and a `union`.
-Single-call rows (and the `bfcl/` files) and multi-turn dialogues use one name per lookup; `multi_step` rows have
-no DPO pairs in this style.
+Single-call rows (and the `bfcl/` files) and multi-turn dialogues use one name per lookup. The DPO pairs of
+`multi_step` rows are made and judged with the batch tools.
 """
     if not style or style.get("style") != "refs":
         return ""
@@ -87,7 +111,9 @@ looked up for each of its names, and one ref for the union comes back); `interse
 conversation. An answer set larger than {k} is stated as its count and the names its ref shows (the `answers`
 column holds those names). {style.get("rows_with_a_set_over_100", 0)} conversations pass or answer a set of more
 than 100 names. Single-call rows (simple, multiple, parallel, parallel_multiple, irrelevance, and the `bfcl/`
-files) and multi-turn dialogues use plain lists of names; `multi_step` rows have no DPO pairs in this style.
+files) and multi-turn dialogues use plain lists of names. The DPO pairs of `multi_step` rows are made and judged
+with the refs tools: the judge replays the prompt's calls, in order, on a fresh handle table before it runs the
+continuation, so a rejected turn is rejected for what it does with the handles the prompt shows.
 """
 
 

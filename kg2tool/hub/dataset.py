@@ -26,7 +26,7 @@ import yaml
 from ..common.config import SAVED_NAME, resolved_record, resolved_yaml
 from ..common.errors import OutputError
 from ..common.files import output_error, writing
-from .card import tool_style_section
+from .card import DPO_HEADER, dpo_rows, tool_style_section
 
 SPLITS = ("train", "validation", "test")
 
@@ -199,7 +199,7 @@ def _card_parts(meta: dict, report: dict) -> dict[str, str]:
         "kept_share": f"{100 * kept['total'] / max(tried, 1):.1f}",
         "dropped_table": _table(("reason", "count"), dropped_rows),
         "cov_line": _coverage_line(report.get("relation_coverage", {})),
-        "dpo_table": _table(("rejection_type", "pairs"), sorted(dpo.get("by_rejection_type", {}).items())),
+        "dpo_table": _table(DPO_HEADER, dpo_rows(dpo.get("by_rejection_type", {}))),
         "dpo_splits": ", ".join(f"{v} {k}" for k, v in dpo.get("by_split", {}).items() if v),
         "loaded": report.get("graph", {}).get("summary", ""),
         "repo": meta.get("repo_id", "path/or/repo-id"),

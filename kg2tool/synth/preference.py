@@ -10,6 +10,19 @@ that turn as written (it passed verification), `rejected` is the same turn with 
     unneeded_call       a call in an irrelevance conversation, where no offered tool fits
     wrong_call_count    a parallel turn with a call dropped or one call repeated
     unsupported_answer  a final answer in which an answer is replaced by an entity the tool results do not give
+    wrong_operation     at a later call turn, the next operation replaced by another offered one that takes the
+                        same input: `union` for `intersection` (and back), `difference` for either, `count`
+                        where a lookup is due, `compare` with `max` and `min` swapped
+    wrong_carried_name  at a later call turn, an argument copied from a tool result replaced by another name (or
+                        ref) from an earlier result or from the question: it runs, to a different result
+
+A pair is kept only when the judge rejects its rejected side for a reason that fits its type (`REASONS_OF`): a
+mistake that happens to be harmless, or that fails for another reason, is not written.
+
+Rows in the refs and batch tool styles (kg2tool.synth.refs) are judged with their style's tools: the refs style's
+handles live in a per-conversation table, so `check_continuation` runs on a fresh fork of the tool set whose table
+is rebuilt by replaying the prompt's calls in order (`replayed`); results that are refs are compared by the names
+they hold.
 
 `check_continuation` is the independent judge used by the tests and available to users: it applies synth
 verification's named checks (`kg2tool.synth.verify.CHECKS`: offered tool, JSON Schema, grounding, execution, answer
@@ -25,7 +38,8 @@ import copy
 import json
 import random
 
-from .tools import ToolError, ToolSet
+from .refs import REF_RE, is_ref, result_key
+from .tools import ToolError, ToolSet, error_json, result_json
 from .verify import AnswerView, CallView, NextView, RowView, check_call, first_failure, json_leaves
 
 REJECTION_TYPES = (
@@ -36,7 +50,21 @@ REJECTION_TYPES = (
     "unneeded_call",
     "wrong_call_count",
     "unsupported_answer",
+    "wrong_operation",
+    "wrong_carried_name",
 )
+# the judge's reasons (kg2tool.synth.verify.REASONS) a rejected side of each type may fail with
+REASONS_OF = {
+    "wrong_tool": ("wrong_calls", "unknown_tool", "schema_invalid", "execution_error"),
+    "wrong_argument": ("ungrounded_argument",),
+    "schema_violation": ("schema_invalid",),
+    "premature_answer": ("missing_call",),
+    "unneeded_call": ("bad_structure",),
+    "wrong_call_count": ("wrong_calls",),
+    "unsupported_answer": ("answer_not_stated", "answer_mismatch"),
+    "wrong_operation": ("wrong_calls",),
+    "wrong_carried_name": ("wrong_calls",),
+}
 
 
 def _calls(msg: dict) -> list[dict]:
@@ -77,7 +105,9 @@ def check_continuation(
     `expected` is the verified next turn. The checks are synth verification's (`kg2tool.synth.verify.CHECKS`):
     a final answer passes the row and answer checks as the last message after `prompt` and comes only where
     `expected` answers too; a tool-call continuation passes the call checks for each call and must make calls
-    that execute to the same results with the same tools as `expected`."""
+    that execute to the same results with the same tools as `expected`. `ts` is the row's tool style's tool set;
+    the refs style is judged on a fork whose handle table the prompt's calls have filled (`replayed`)."""
+    ts = replayed(ts, prompt)
     nxt = NextView(ts, continuation, expected)
     reason = first_failure("next", nxt, skip=("same_calls",))
     if reason:
@@ -99,9 +129,34 @@ def check_continuation(
         reason, _ = check_call(view)
         if reason:
             return reason
-        nxt.results.append(json.dumps(view.result, sort_keys=True))
+        nxt.results.append(result_key(ts, view.result))
         nxt.names.append(view.name)
     return first_failure("next", nxt)
+
+
+def replayed(ts: ToolSet, prompt: list[dict]) -> ToolSet:
+    """The tool set that judges a continuation of `prompt`: for a style that keeps results between calls (the
+    refs style's handle table, kg2tool.synth.refs) a fresh `fork()` on which the prompt's calls have been run again
+    in order, so that its handles are the ones the prompt shows; otherwise `ts` itself. Raises ValueError naming
+    the call when a replayed call does not give its tool message (the prompt does not belong to this tool set)."""
+    if not hasattr(ts, "fork"):
+        return ts
+    twin = ts.fork()
+    twin.begin()
+    replies = {m.get("tool_call_id"): m.get("content") for m in prompt if m.get("role") == "tool"}
+    for i, m in enumerate(prompt):
+        for call in _calls(m):
+            fn = call.get("function", {})
+            try:
+                got = result_json(twin.execute(fn.get("name"), fn.get("arguments")))
+            except ToolError as exc:  # a failed call (error-recovery prompts) keeps nothing
+                got = error_json(exc)
+            if call.get("id") in replies and replies[call["id"]] != got:
+                raise ValueError(
+                    f"prompt message {i}: call {call.get('id')} ({fn.get('name')}) replays to {got}, "
+                    f"not to its tool message {replies[call['id']]}"
+                )
+    return twin
 
 
 def _known_leaves(ts: ToolSet, messages: list[dict]) -> set:
@@ -133,22 +188,22 @@ def _last_tool_turn(prompt: list[dict]) -> list[dict]:
 
 
 class PairMaker:
-    """Builds preference pairs from verified rows (see module docstring)."""
+    """Builds preference pairs from verified rows (see module docstring) of the tool style of `ts` (a ToolSet, or
+    a RefToolSet or BatchToolSet of kg2tool.synth.refs for the rows of that style)."""
 
     def __init__(self, ts: ToolSet):
         self.ts = ts
         self.kg = ts.kg
         self.entity_tools = {n: s for n, s in ts.specs.items() if s.kind != "operator"}
         self.arg_names = {n: frozenset(s.parameters["properties"]) for n, s in ts.specs.items()}
-        self.by_arg_names: dict[frozenset, list[str]] = {}  # entity tools by their argument names, in order
-        for n in self.entity_tools:
-            self.by_arg_names.setdefault(self.arg_names[n], []).append(n)
+        self.required = {n: frozenset(s.parameters.get("required", ())) for n, s in ts.specs.items()}
         # rejection type -> (turn, prompt, row, rng) -> the rejected turn, or None when the mistake cannot be made
         self.mistakes = {
             "wrong_tool": self._wrong_tool, "wrong_argument": self._wrong_argument,
             "schema_violation": self._schema_violation, "premature_answer": self._premature_answer,
             "unneeded_call": self._unneeded_call, "wrong_call_count": self._wrong_call_count,
-            "unsupported_answer": self._unsupported_answer,
+            "unsupported_answer": self._unsupported_answer, "wrong_operation": self._wrong_operation,
+            "wrong_carried_name": self._wrong_carried_name,
         }  # fmt: skip
 
     def pairs(self, row: dict, rng: random.Random, k: int = 1) -> list[dict]:
@@ -170,6 +225,8 @@ class PairMaker:
                 options += [(i, "wrong_tool"), (i, "wrong_argument"), (i, "schema_violation"), (i, "premature_answer")]
                 if len(_calls(msgs[i])) > 1 and category in ("parallel", "parallel_multiple"):
                     options += [(i, "wrong_call_count")] * 2
+                if any(m["role"] == "tool" for m in msgs[:i]):  # a later call turn: it carries earlier results
+                    options += [(i, "wrong_operation"), (i, "wrong_carried_name")]
             else:
                 options.append((i, "unsupported_answer"))
         rng.shuffle(options)
@@ -184,7 +241,7 @@ class PairMaker:
                 continue
             prompt, chosen = msgs[:i], [msgs[i]]
             fails = check_continuation(self.ts, prompt, [rejected], row["tools"], row["answers"], category, chosen)
-            if fails is None:  # the mistake happened to be harmless: not a valid rejection
+            if fails not in REASONS_OF[kind]:  # harmless (None), or wrong for another reason than its type says
                 continue
             used.add(kind)
             out.append(
@@ -212,14 +269,18 @@ class PairMaker:
     def _wrong_tool(self, msg, prompt, row, rng):
         new = _copied(msg)
         call = rng.choice(new["tool_calls"])["function"]
-        keys = set(call["arguments"])
+        keys = frozenset(call["arguments"])
         offered = [t["function"]["name"] for t in row["tools"]]
-        same_args = [n for n in offered if n != call["name"] and self.arg_names[n] == keys]
-        pool = same_args or [n for n in self.by_arg_names.get(frozenset(keys), ()) if n != call["name"]]
+        same_args = [n for n in offered if n != call["name"] and self._takes(n, keys)]
+        pool = same_args or [n for n in self.entity_tools if n != call["name"] and self._takes(n, keys)]
         if not pool:
             return None
         call["name"] = rng.choice(sorted(pool))
         return new
+
+    def _takes(self, name: str, keys: frozenset) -> bool:
+        """True when tool `name` takes exactly the arguments `keys` (all its required ones, no unknown one)."""
+        return self.required[name] <= keys <= self.arg_names[name]
 
     def _wrong_argument(self, msg, prompt, row, rng):
         new = _copied(msg)
@@ -292,3 +353,85 @@ class PairMaker:
         wrong = self._other_entity(json.dumps(row["messages"], ensure_ascii=False), rng)
         text = content.replace(victim, wrong)
         return None if text == content else {"role": "assistant", "content": text}
+
+    def _wrong_operation(self, msg, prompt, row, rng):
+        offered = {t["function"]["name"] for t in row["tools"]}
+        new = _copied(msg)
+        swaps = [(fn, name, args) for c in new["tool_calls"] for fn in [c["function"]]
+                 for name, args in self._other_operations(fn["name"], fn["arguments"]) if name in offered]  # fmt: skip
+        if not swaps:
+            return None
+        fn, name, args = rng.choice(swaps)
+        fn["name"], fn["arguments"] = name, args
+        return new
+
+    def _other_operations(self, name: str, args: dict) -> list[tuple[str, dict]]:
+        """(tool, arguments) of the operations a model may do instead of `name` on the same input."""
+        if name in ("intersection", "union"):
+            sets = args["sets"]
+            out = [("union" if name == "intersection" else "intersection", {"sets": sets})]
+            return out + ([("difference", {"include": sets[0], "exclude": sets[1]})] if len(sets) == 2 else [])
+        if name == "difference":
+            sets = [args["include"], args["exclude"]]
+            return [("intersection", {"sets": sets}), ("union", {"sets": sets})]
+        if name == "compare":
+            return [("compare", {**args, "mode": "min" if args["mode"] == "max" else "max"})]
+        spec = self.entity_tools.get(name)
+        if spec is None or spec.kind not in ("forward", "inverse"):
+            return []
+        value = args["value" if spec.kind == "inverse" else "entity"]
+        return [("count", {"items": value if isinstance(value, list) or REF_RE.match(value) else [value]})]
+
+    def _wrong_carried_name(self, msg, prompt, row, rng):
+        refs, found = _carried(prompt)
+        question = "\n".join(m["content"] for m in prompt if m["role"] == "user")
+        asked = [v for m in prompt for c in _calls(m) for v in json_leaves(c["function"]["arguments"])
+                 if isinstance(v, str) and v in question]  # fmt: skip
+        names = (refs, found, list(dict.fromkeys(found + asked + [self.kg.longest_name_in(question) or ""])))
+        new = _copied(msg)
+        spots = []  # (container, key or index, other values it may take)
+        for call in new["tool_calls"]:
+            args, props = call["function"]["arguments"], self.ts.specs[call["function"]["name"]].parameters
+            here = set(json_leaves(args))
+            for key in sorted(args):
+                if not _enum(props["properties"].get(key, {})):
+                    spots += _spots(args, key, names, here)
+        if not spots:
+            return None
+        box, where, others = rng.choice(spots)
+        box[where] = rng.choice(others)
+        return new
+
+
+def _enum(prop: dict) -> bool:
+    return "enum" in prop or any("enum" in p for p in prop.get("anyOf", ()))
+
+
+def _carried(prompt: list[dict]) -> tuple[list[str], list[str]]:
+    """The refs and the names the prompt's tool results give, in order."""
+    refs: list[str] = []
+    names: list[str] = []
+    for m in prompt:
+        if m["role"] != "tool":
+            continue
+        value = json.loads(m["content"])
+        if is_ref(value):
+            refs.append(value["ref"])
+            value = value["items"]
+        if isinstance(value, dict) and "error" not in value:  # per_entity results: names and their lists
+            value = [*value, *value.values()]
+        names += [v for v in json_leaves(value) if isinstance(v, str)] if isinstance(value, (list, str)) else []
+    return refs, names
+
+
+def _spots(box, where, names: tuple[list, list, list], here: set) -> list[tuple]:
+    """The places under box[where] that hold a ref or a name copied from a tool result, each with the others it
+    could be swapped for. `names`: (the results' refs, the results' names, those names and the question's)."""
+    value = box[where]
+    if isinstance(value, list):
+        return [s for k in range(len(value)) for s in _spots(value, k, names, here)]
+    refs, found, pool = names
+    if not isinstance(value, str) or (value not in refs and value not in found):
+        return []
+    others = [v for v in (refs if value in refs else pool) if v and v not in here]
+    return [(box, where, others)] if others else []

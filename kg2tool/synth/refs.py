@@ -168,6 +168,15 @@ def is_ref(value) -> bool:
     return isinstance(value, dict) and "ref" in value and "count" in value
 
 
+def result_key(ts: ToolSet, result) -> str:
+    """A call's result as sorted JSON, for comparing two calls: a ref of `ts`'s table as the names it holds (its
+    handle number depends only on how many calls ran before it)."""
+    table = getattr(ts, "table", None)
+    if table is not None and is_ref(result) and result["ref"] in table.sets:
+        return json.dumps({"names": table.sets[result["ref"]]}, ensure_ascii=False)
+    return json.dumps(result, sort_keys=True, ensure_ascii=False)
+
+
 def cut_counts(results) -> list[int]:
     """The counts of the refs among `results` that show only some of their names (an answer must state them)."""
     return [r["count"] for r in results if is_ref(r) and r["count"] > len(r["items"])]

@@ -167,6 +167,7 @@ class Synthesizer:
         self.weights = [config.mix[s] for s in shapes]
         self.cum_weights = list(itertools.accumulate(self.weights))  # what rng.choices computes from weights
         self.pair_maker = PairMaker(self.ts)
+        self.style_pair_maker = PairMaker(self.ref_ts) if self.ref_ts is not None else self.pair_maker
         self.dialogue = DialogueBuilder(self.walker, self.renderer, self.compiler)
         self.relation_tools = sorted(n for n, s in self.ts.specs.items() if s.kind != "operator")
         # On a graph whose entities mostly have a kind, a question that has to call its entities "things" is not
@@ -335,9 +336,11 @@ class Synthesizer:
                 continue
             row = cand.row
             row["id"] = f"{row['category']}_{index * self.cfg.shard_size + j}"
-            # DPO pairs are made here, in the shard's worker, seeded by the row id (kept only if the row is)
-            if self.ref_ts is None or row["category"] != "multi_step" or row["pattern"] == "error_recovery":
-                cand.dpo = self.pair_maker.pairs(row, random.Random(f"{self.cfg.seed}:dpo:{row['id']}"))
+            # DPO pairs are made here, in the shard's worker, seeded by the row id (kept only if the row is), with
+            # the tools of the row's style (multi_step rows other than error_recovery use --tool-style)
+            styled = row["category"] == "multi_step" and row["pattern"] != "error_recovery"
+            maker = self.style_pair_maker if styled else self.pair_maker
+            cand.dpo = maker.pairs(row, random.Random(f"{self.cfg.seed}:dpo:{row['id']}"))
             kept.append(cand)
         return kept, stats
 

@@ -62,7 +62,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
-from .refs import cut_counts, is_ref
+from .refs import cut_counts, is_ref, result_key
 from .tools import ToolError, ToolSet, error_json, result_json
 
 REASONS = (
@@ -185,7 +185,7 @@ class NextView:
     ts: ToolSet
     continuation: list[dict]
     expected: list[dict]
-    results: list = field(default_factory=list)  # the continuation's executed call results, as sorted JSON
+    results: list = field(default_factory=list)  # the continuation's call results (kg2tool.synth.refs.result_key)
     names: list = field(default_factory=list)  # the continuation's called tools
 
 
@@ -325,7 +325,7 @@ def _same_calls(v: NextView):
     if not v.continuation[0].get("tool_calls"):
         return None
     want = [c["function"] for c in v.expected[0].get("tool_calls") or []]
-    want_results = [json.dumps(v.ts.execute(f["name"], f["arguments"]), sort_keys=True) for f in want]
+    want_results = [result_key(v.ts, v.ts.execute(f["name"], f["arguments"])) for f in want]
     if Counter(v.names) != Counter(f["name"] for f in want) or Counter(v.results) != Counter(want_results):
         return "wrong_calls"
     return None
