@@ -128,3 +128,42 @@ def test_the_walker_leaves_out_circular_steps_and_document_relations(graph):
     steps = {walker.extend(random.Random(seed), same, ids) for seed in range(30)}
     assert Project(rel["resident"], same, inverse=True) not in steps
     assert Project(rel["languages spoken"], same) in steps
+
+
+RECORDS = """@prefix ex: <http://example.org/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+ex:Person rdfs:label "person" .  ex:Film rdfs:label "film" .
+ex:mark a ex:Person ; rdfs:label "Mark Hamill" .  ex:carrie a ex:Person ; rdfs:label "Carrie Fisher" .
+ex:sebastian a ex:Person ; rdfs:label "Sebastian Shaw" .  ex:hayden a ex:Person ; rdfs:label "Hayden Christensen" .
+ex:ben a ex:Person ; rdfs:label "Ben Burtt" .  ex:john a ex:Person ; rdfs:label "John Williams" .
+ex:gary a ex:Person ; rdfs:label "Gary Kurtz" .
+ex:anh a ex:Film ; rdfs:label "A New Hope" .  ex:esb a ex:Film ; rdfs:label "The Empire Strikes Back" .
+ex:oscar rdfs:label "Academy Award for Best Sound" .  ex:luke rdfs:label "Luke Skywalker" .
+ex:leia rdfs:label "Leia Organa" .  ex:vader rdfs:label "Darth Vader" .
+ex:100001 a ex:FilmRole ; ex:person ex:mark ; ex:film ex:anh ; ex:character ex:luke .
+ex:100002 a ex:FilmRole ; ex:person ex:carrie ; ex:film ex:anh ; ex:character ex:leia .
+ex:100003 a ex:FilmRole ; ex:person ex:sebastian ; ex:film ex:esb ; ex:character ex:vader .
+ex:100004 a ex:FilmRole ; ex:person ex:hayden ; ex:film ex:esb ; ex:character ex:vader .
+ex:100005 a ex:AwardRecognition ; ex:person ex:ben ; ex:film ex:anh ; ex:award ex:oscar .
+ex:100006 a ex:AwardRecognition ; ex:person ex:john ; ex:film ex:esb ; ex:award ex:oscar .
+ex:100007 a ex:AwardRecognition ; ex:person ex:gary ; ex:film ex:esb ; ex:award ex:oscar .
+"""
+
+
+def test_a_folded_role_keeps_its_verb_only_in_a_record_of_that_role(tmp_path):
+    """A film role's `film` is a film the person appears in; an award record's `film` is not (Ben Burtt won an
+    award for it): that one keeps the record's noun."""
+    path = tmp_path / "records.ttl"
+    path.write_text(RECORDS, encoding="utf-8")
+    kg = load_graph(str(path))
+    lex = derive_lexicon(kg)
+    said = {kg.relations[iri].label: w for iri, w in lex.relations.items()}
+    assert said["film role film"].verb == "appears in"
+    assert said["award recognition film"].form == "noun" and "appears" not in said["award recognition film"].verb
+    assert said["award recognition award"].verb == "received"
+
+
+def test_answers_say_place_names_with_their_article(graph):
+    kg, sp, rel = graph
+    node = Project(rel["country"], Anchor(kg.resolve("Paris")))
+    assert sp.statement(node, ["United Kingdom"]) == "Paris is in the United Kingdom"

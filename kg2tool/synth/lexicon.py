@@ -267,6 +267,16 @@ def folded_role(iri: str) -> str:
     return split_label(re.split(r"[#/:]", target.rstrip("/#"))[-1])
 
 
+def _fold_class_words(iri: str) -> list[str]:
+    """The words of a folded relation's record class (`AwardRecognition` -> award, recognition); [] otherwise."""
+    if not iri.startswith("urn:kg2tool:fold?class="):
+        return []
+    from urllib.parse import unquote
+
+    cls = unquote(iri[len("urn:kg2tool:fold?class="):].split("&", 1)[0])
+    return split_label(re.split(r"[#/:]", cls.rstrip("/#"))[-1]).lower().split()
+
+
 def needs_be(w: Wording) -> bool:
     """True for a prep/by predicate said with `is`/`are` before it (`a member of`, `part of`), False for a
     participle that stands alone in a reduced clause (`educated at`, `directed by`)."""
@@ -343,7 +353,10 @@ def derive_lexicon(kg: KnowledgeGraph) -> Lexicon:
         w.multi = sum(len(rel.forward[e]) for e in subj) > 1.3 * max(len(subj), 1)
     for iri, w in list(words.items()):
         role = folded_role(iri)
-        if w.subject in PERSON_KINDS and (role in FOLDED or role.lower() in KNOWN):
+        # an award record's `film` is not a film the person appears in: a role is said by its own verb only when
+        # the record's class names no other known relation ("film role": yes; "award recognition": no)
+        other = set(_fold_class_words(iri)) - {role.lower()}
+        if w.subject in PERSON_KINDS and (role in FOLDED or role.lower() in KNOWN) and not other & set(KNOWN):
             # a person's folded n-ary record said by its role: "Which films did X appear in?", "Who played Y?"
             said, _ = FOLDED.get(role) or word_relation(role)
             words[iri] = replace(said, label=w.label, subject=w.subject, object=w.object, multi=w.multi)

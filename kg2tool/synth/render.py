@@ -146,7 +146,8 @@ class Renderer:
     ) -> dict:
         """Template variables for a plan (see templates/README.md)."""
         sp = self.speaker(kg)
-        ctx: dict = {"answers": answers, "n": len(answers), "answer": _join(answers, "and"), "direct": False}
+        said = [f"the {a}" if needs_the(a) else a for a in answers]  # "... is the United Kingdom"
+        ctx: dict = {"answers": answers, "n": len(answers), "answer": _join(said, "and"), "direct": False}
         if isinstance(plan, Parallel):
             items = []
             for child, ans in zip(plan.children, extra["per_item"]):

@@ -230,10 +230,10 @@ class Speaker(CountWording):
                 if not inverse and w.form == "noun":
                     return f"{w.noun if n == 1 else w.plural} of {names}"
                 return f"{self.kinds(node, n)} {self._clause(w, inverse, names, n, self.person(node))}"
-            if node.op == "intersection" and self._same_relation(kids) and not kids[0].inverse:
+            if node.op == "intersection" and self._one_forward(kids):
                 w = self.w(kids[0])
-                if w.form == "noun":  # the genres that A and B have in common
-                    names = and_join([self.name(k.child.eid) for k in kids])
+                if w.form == "noun":  # the genres that A and the person who founded B have in common
+                    names = and_join([self.np(k.child) for k in sorted(kids, key=lambda k: not isinstance(k.child, Anchor))])
                     return f"{w.noun if n == 1 else w.plural} that {names} have in common"
             if node.op == "difference" and self._same_relation(kids) and not kids[0].inverse:
                 return self._not_shared(node, n)
@@ -281,6 +281,11 @@ class Speaker(CountWording):
         said, k = self.np(node, 2), self.kinds(node, 2)
         rest = said[len(k) + 5:] if said.startswith(f"the {k} ") else ""
         return f"but not the ones {rest}" if rest and not rest.startswith("of ") else f"but not {said}"
+
+    @staticmethod
+    def _one_forward(kids) -> bool:
+        """True when every branch looks up one relation forward (from names or from sets)."""
+        return all(isinstance(k, Project) and not k.inverse and k.rel == kids[0].rel for k in kids)
 
     @staticmethod
     def _same_relation(kids) -> bool:
@@ -395,8 +400,7 @@ class Speaker(CountWording):
             if not but.startswith(rel):
                 return ""
             node = inc if isinstance(inc, SetOp) else SetOp("intersection", (inc,))
-        if node.op != "intersection" or (len(node.children) > 1 and self._same_relation(node.children)
-                                          and not node.children[0].inverse):
+        if node.op != "intersection" or (len(node.children) > 1 and self._one_forward(node.children)):
             return ""  # "the record labels that A and B have in common", not "Which organization is the label of A and B"
 
         def subject_clause(k) -> bool:  # "who was born in A" (its subject is the asked entity), not "who A played"
@@ -422,7 +426,7 @@ class Speaker(CountWording):
 
     def _statement(self, node: Node, answers: list[str]) -> str:
         n = len(answers)
-        ans = and_join(answers)
+        ans = and_join([f"the {a}" if needs_the(a) else a for a in answers])  # a citizen of the United Kingdom
         if isinstance(node, Project) and isinstance(node.child, Anchor):
             w, name = self.w(node), self.name(node.child.eid)
             if node.inverse and w.form != "noun":
