@@ -198,6 +198,7 @@ def eval_run(stage: str, plan: DemoPlan, graph: list[str], context: dict[str, st
     source = {"data": context["data"]}
     if questions:
         source = {"questions": questions, **{k: plan.synth[k] for k in SYNTH_TO_EVAL if k in plan.synth}}
+        source.setdefault("lexicon", str(Path(context["data"]) / "lexicon.yaml"))  # the words the model learned
     eval_args = {
         **{k: v for k, v in plan.eval.items() if k not in STAGES},
         **plan.eval.get(stage, {}),  # this stage's own overrides, e.g. `pretrain: {stepwise: false}`

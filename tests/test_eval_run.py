@@ -457,3 +457,26 @@ def test_eval_loads_the_graph_in_the_datasets_label_language(small_graph_path, t
     # the wrong language gives other tool names, which the check refuses
     assert main(["eval", "--model", "gold", "--data", str(data), "--out", str(tmp_path / "en"), "--no-ast",
                  "--no-plot", "--lang", "en"]) == 3  # fmt: skip
+
+
+def test_eval_derives_the_tools_with_the_datasets_own_lexicon(tmp_path):
+    """A dataset made with an edited lexicon (or by an earlier version whose words differ) is evaluated with the
+    lexicon.yaml written beside it: its tools match, and gold scores 100%."""
+    import yaml
+
+    from kg2tool.graph.build import load_graph
+    from kg2tool.synth.lexicon import derive_lexicon
+
+    kg = load_graph([str(EXAMPLE)])
+    iri = next(i for i, r in kg.relations.items() if r.label == "residence")
+    edited = tmp_path / "lexicon.yaml"
+    edited.write_text(yaml.safe_dump({"relations": {iri: {"form": "noun", "noun": "home town",
+                                                          "plural": "home towns"}}}), encoding="utf-8")  # fmt: skip
+    assert derive_lexicon(kg).relations[iri].noun != "home town"
+    data = tmp_path / "data"
+    assert main(["synth", "--graph", str(EXAMPLE), "--out", str(data), "-n", "300", "--seed", "0",
+                 "--lexicon", str(edited), "--no-progress"]) == 0  # fmt: skip
+    assert "home town" in (data / "lexicon.yaml").read_text(encoding="utf-8")
+    assert run_eval(data, tmp_path / "e", "--model", "gold") == 0
+    summary, _, _ = read(tmp_path / "e")
+    assert summary["multi_step_exec"] == 1.0

@@ -30,6 +30,7 @@ from ..graph.model import PredicateRules
 from ..hub.dataset import read_report, recorded_graph_files
 from ..llm.backends import REFERENCE_MODELS, Backend, make_backend
 from ..llm.parsers import get_parser, to_decoded
+from ..synth.lexicon import load_lexicon
 from . import bfcl_data, scoring
 from .execution import EXEC_CATEGORIES, ExecTask, check_tools_match, parsed_completion, run_exec, task_from_row
 from .gold import gold_output
@@ -311,7 +312,10 @@ def load_inputs(options: EvalOptions, data: Path) -> EvalInputs:
         t0 = time.perf_counter()
         kg = load_graph(inputs.graphs, lang=inputs.lang, predicates=recorded_rules(data))
         recorded = read_report(data).get("config") or {}
-        inputs.ts = ToolSet.from_graph(kg, min_support=int(recorded.get("min_support", 5)))
+        # the dataset's own words (the lexicon.yaml synth wrote beside it), so a dataset made by an earlier
+        # version, or with an edited lexicon, gets the tool descriptions it was made with
+        words = load_lexicon(data / "lexicon.yaml", kg) if (data / "lexicon.yaml").is_file() else None
+        inputs.ts = ToolSet.from_graph(kg, min_support=int(recorded.get("min_support", 5)), lexicon=words)
         if recorded.get("tool_style") in ("refs", "batch"):
             from ..synth.refs import BatchToolSet, RefToolSet
 
