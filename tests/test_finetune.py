@@ -373,6 +373,10 @@ def test_first_turn_rows_add_conversations_cut_after_their_first_assistant_messa
     assert all(json.dumps(r["messages"][0]) in whole for r in mixed)
     firsts = [r for r in mixed if is_first_turn(r)]
     assert len(firsts) >= n
+    # an error-recovery row's first call is wrong on purpose (weight 0): cut there it has nothing to train on (TRL
+    # refuses such an example), so those rows are not drawn
+    untrained = [r for r in plain if next(m for m in r["messages"] if m["role"] == "assistant").get("weight") == 0]
+    assert untrained and not any(r["messages"][-1].get("weight") == 0 for r in firsts)
     assert any(json.dumps(r["messages"][0]) in with_tools for r in firsts)  # multi-step rows cut after their call
     assert [r["messages"] for r in rows_for("--first_turn_rows", "5")] == [
         r["messages"] for r in rows_for("--first_turn_rows", "5")]  # seeded

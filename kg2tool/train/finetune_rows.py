@@ -182,13 +182,18 @@ def _draw(pool: list[int], n: int, rng: random.Random) -> list[int]:
 def first_turn_split(train, n: int, seed: int, no_tools: float = 0.0):
     """`n` rows of `train` (drawn without replacement while they last, seeded) cut after their first assistant
     message, as a Dataset with `train`'s features; a `no_tools` share of those that answer with a tool call lose
-    their tool listing."""
+    their tool listing. Rows whose first assistant message is not trained (`"weight": 0`: an error-recovery row's
+    call that is wrong on purpose) are not drawn: cut there, they would have nothing to learn from."""
     import datasets
 
     from ..hub.dataset import encode_json
 
     rng = random.Random(f"first-turn:{seed}")
-    order = _draw(list(range(len(train))), n, rng)
+    trained = [
+        i for i, messages in enumerate(train["messages"])
+        if next((m for m in messages if m.get("role") == "assistant"), {}).get("weight", 1) != 0
+    ]  # fmt: skip
+    order = _draw(trained, n, rng) if trained else []
     cols = list(train.features)
     rows = []
     for row in train.select(order):
