@@ -11,9 +11,9 @@ Design choices:
   kill interrupted continues with its own resume (synth's finished shards, a training stage's last complete
   checkpoint, eval's saved generations), so an interrupted demo ends with the report an uninterrupted one writes;
   without `--resume` a non-empty `--out` is refused.
-- The report: `report.json` shaped `{stage: {category_or_metric: score}}` (fractions in [0, 1]; AST categories by
-  name, `multi_step_exec` for executable multi-step accuracy), `report.md` (the same table plus stage times) and
-  `report.png` (grouped bars); `run.json` keeps timings and the resolved commands.
+- The report: `report.json` `{stage: {category_or_metric: score}}` (fractions; `multi_step_exec` for executable
+  multi-step accuracy), `report.md` (that table, then counts with 95% Wilson intervals, and stage times),
+  `report.png` (grouped bars); `run.json` keeps timings, the resolved commands and the intervals.
 - `questions` (`kg2tool demo --questions FILE`): after each stage's eval, `kg2tool eval --questions FILE` scores the
   model on questions people wrote (`eval-<stage>-questions/`); report.json gets its `questions_*` scores.
 - Learning curves: each training stage's logged losses (Trainer's `trainer_state.json`, from the stage folder or its
@@ -31,9 +31,9 @@ from pathlib import Path
 from typing import Any
 
 from .common.errors import InputError, Kg2ToolError, OutputError, UsageError
+from .evaluation.report import interval_cells
 
 STAGES = ("pretrain", "sft", "dpo")
-# The columns of the report, in this order when present.
 # Logged training metrics drawn as learning curves, per stage, when present.
 CURVE_KEYS = {
     "pretrain": ("lm_loss", "copy_loss"),
@@ -92,12 +92,8 @@ def cli_flags(values: dict[str, Any], context: dict[str, str]) -> list[str]:
     out: list[str] = []
     for key, value in values.items():
         name = ("-" + key) if len(key) == 1 else "--" + key.replace("_", "-")
-        if value is True:
-            out.append(name)
-        elif value is False or value is None:
-            continue
-        else:
-            items = value if isinstance(value, list) else [value]
+        if value is not False and value is not None:  # True: a bare flag
+            items = [] if value is True else value if isinstance(value, list) else [value]
             out += [name, *(str(v).format(**context) for v in items)]
     return out
 
@@ -107,14 +103,8 @@ def train_flags(values: dict[str, Any], context: dict[str, str]) -> list[str]:
     out: list[str] = []
     for key, value in values.items():
         items = value if isinstance(value, list) else [value]
-        rendered = []
-        for item in items:
-            if isinstance(item, bool):
-                rendered.append("true" if item else "false")
-            elif isinstance(item, dict):
-                rendered.append(json.dumps(item))
-            else:
-                rendered.append(str(item).format(**context))
+        rendered = [("true" if item else "false") if isinstance(item, bool) else json.dumps(item)
+                    if isinstance(item, dict) else str(item).format(**context) for item in items]  # fmt: skip
         out += [f"--{key}", *rendered]
     return out
 
@@ -303,6 +293,7 @@ def run_demo(
             for r in runs
         ],
     }
+    info["intervals"] = {stage: interval_cells(out_dir, stage) for stage in report}
     write_report(out_dir, report, info)
     return {"report": report, "run": info}
 
@@ -337,6 +328,10 @@ def markdown(report: dict[str, dict[str, float]], info: dict[str, Any]) -> str:
     ]
     for stage, scores in report.items():
         lines.append(f"| {stage} | " + " | ".join(f"{scores[k]:.3f}" if k in scores else "" for k in keys) + " |")
+    if cells := {s: c for s, c in (info.get("intervals") or {}).items() if c}:
+        shown = [k for k in keys if any(k in c for c in cells.values())]
+        lines += ["", "Counts and 95% Wilson intervals:", "", "| stage | " + " | ".join(shown) + " |", "|---|" + "---|" * len(shown)]  # noqa: E501
+        lines += [f"| {s} | " + " | ".join(c.get(k, "") for k in shown) + " |" for s, c in cells.items()]
     lines += ["", "| step | seconds |", "|---|---|"]
     for stage in info["stages"]:
         seconds = "skipped (done)" if stage["skipped"] else f"{stage['seconds']:.0f}"

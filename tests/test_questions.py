@@ -287,10 +287,17 @@ def test_demo_runs_the_questions_after_each_stage_and_reports_them(tmp_path):
     assert [r.name for r in runs][1:4] == ["pretrain", "eval-pretrain", "eval-pretrain-questions"]
     asked = [r for r in runs if r.name.endswith("-questions")]
     assert len(asked) == len(STAGES)
+    # the model is offered the tools it was trained on: the words of the lexicon.yaml synth wrote beside the data
+    from kg2tool.graph.build import load_graph
+    from kg2tool.synth.lexicon import derive_lexicon
+
+    (out / "data").mkdir(parents=True)
+    (out / "data" / "lexicon.yaml").write_text(derive_lexicon(load_graph([str(EXAMPLE)])).to_yaml(), encoding="utf-8")
     for run in asked:
         argv = run.argv
         assert "--data" not in argv and argv[argv.index("--questions") + 1] == str(QUESTIONS)
         assert argv[argv.index("--min-support") + 1] == "5"
+        assert argv[argv.index("--lexicon") + 1] == str(out / "data" / "lexicon.yaml")
         argv[argv.index("--model") + 1] = "path"
         assert main(argv) == 0 and run.done_marker.exists()
         stage = run.name.split("-")[1]
@@ -300,3 +307,11 @@ def test_demo_runs_the_questions_after_each_stage_and_reports_them(tmp_path):
     for stage in STAGES:
         assert report[stage]["multi_step_exec"] == 0.5
         assert report[stage]["questions_hits@1"] == report[stage]["questions_exact_match"] == 1.0
+    # report.md gives each count with its 95% Wilson interval
+    from kg2tool.demo import markdown
+    from kg2tool.evaluation.report import interval_cells
+
+    cells = {stage: interval_cells(out, stage) for stage in STAGES}
+    assert cells["sft"]["questions_hits@1"] == "4/4 [51.0%, 100.0%]"
+    text = markdown(report, {"graph": [str(EXAMPLE)], "stages": [], "total_seconds": 1.0, "intervals": cells})
+    assert "Counts and 95% Wilson intervals" in text and "| 4/4 [51.0%, 100.0%] |" in text

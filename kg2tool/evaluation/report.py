@@ -391,3 +391,23 @@ def format_table(summary: dict[str, float], details: dict | None = None) -> str:
             line += f"  {ci['correct']:>5}/{ci['total']:<5}  95% CI {_pct(ci['ci95'][0])} - {_pct(ci['ci95'][1])}"
         lines.append(line)
     return "\n".join(lines)
+
+
+def interval_cells(out_dir: Path, stage: str) -> dict[str, str]:
+    """`{score: "k/n [low%, high%]"}` for one stage of a demo in `out_dir`: its test-split eval's counted scores
+    (`eval-<stage>/details.json`), and its question-file eval's hits@1, exact match and call validity as
+    `questions_hits@1`, `questions_exact_match`, `questions_call_validity` (`eval-<stage>-questions/`)."""
+
+    def cell(e: dict) -> str:
+        return f"{e['correct']}/{e['total']} [{100 * e['ci95'][0]:.1f}%, {100 * e['ci95'][1]:.1f}%]"
+
+    out: dict[str, str] = {}
+    details = Path(out_dir) / f"eval-{stage}" / "details.json"
+    if details.is_file():
+        out |= {k: cell(v) for k, v in (json.loads(details.read_text(encoding="utf-8")).get("intervals") or {}).items()}
+    asked = Path(out_dir) / f"eval-{stage}-questions" / "details.json"
+    if asked.is_file():
+        overall = json.loads(asked.read_text(encoding="utf-8")).get("overall") or {}
+        names = {"hits1": "hits@1", "exact": "exact_match", "calls_valid": "call_validity"}
+        out |= {f"questions_{v}": cell(overall[k]) for k, v in names.items() if k in overall}
+    return out
