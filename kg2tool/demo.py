@@ -53,7 +53,7 @@ class DemoPlan:
         synth: flags for `kg2tool synth` (mapping of flag name to value; lists repeat the flag's values).
         pretrain, sft, dpo: `{"recipe": PATH, "args": {flag: value}}` for each training stage.
         eval: flags for `kg2tool eval` (e.g. `limit`, `max_new_tokens`, `batch_size`); a key named after a stage
-            holds that stage's own overrides (`pretrain: {stepwise: false}`).
+            holds that stage's own overrides (`pretrain: {stepwise: false}`), `questions` the question-file runs'.
     """
 
     synth: dict[str, Any] = field(default_factory=dict)
@@ -81,8 +81,9 @@ class DemoPlan:
                 raise UsageError(f"{path}: section {stage!r} takes `recipe` and `args`, not {', '.join(extra)}")
             if "recipe" not in section:
                 raise InputError(f"{path}: section {stage!r} needs a `recipe` (e.g. {stage}/tiny.yaml)")
-            if not isinstance(data.get("eval", {}).get(stage, {}), dict):
-                raise InputError(f"{path}: eval.{stage} must be a mapping of flags for that stage's evaluation")
+        for key in (*STAGES, "questions"):
+            if not isinstance(data.get("eval", {}).get(key, {}), dict):
+                raise InputError(f"{path}: eval.{key} must be a mapping of flags for that evaluation")
         return cls(**data)
 
 
@@ -190,8 +191,9 @@ def eval_run(stage: str, plan: DemoPlan, graph: list[str], context: dict[str, st
         source = {"questions": questions, **{k: plan.synth[k] for k in SYNTH_TO_EVAL if k in plan.synth}}
         source.setdefault("lexicon", str(Path(context["data"]) / "lexicon.yaml"))  # the words the model learned
     eval_args = {
-        **{k: v for k, v in plan.eval.items() if k not in STAGES},
+        **{k: v for k, v in plan.eval.items() if k not in (*STAGES, "questions")},
         **plan.eval.get(stage, {}),  # this stage's own overrides, e.g. `pretrain: {stepwise: false}`
+        **(plan.eval.get("questions", {}) if questions else {}),  # the question-file run's, e.g. `offer: related`
         "model": context[stage],
         **source,
         "out": str(out_dir / name),

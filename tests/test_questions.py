@@ -281,7 +281,8 @@ def test_demo_runs_the_questions_after_each_stage_and_reports_them(tmp_path):
 
     out = tmp_path / "demo"
     recipes = {stage: {"recipe": f"{stage}/tiny.yaml"} for stage in STAGES}
-    plan = DemoPlan(synth={"min_support": 5}, eval={"limit": 4, "max_new_tokens": 16, "stepwise": True}, **recipes)
+    plan = DemoPlan(synth={"min_support": 5}, eval={"limit": 4, "max_new_tokens": 16, "stepwise": True,
+                                                    "questions": {"offer": "related", "top_k": 5}}, **recipes)
     context = demo_context([str(EXAMPLE)], out, 0)
     runs = plan_runs([str(EXAMPLE)], out, plan, context, 0, questions=str(QUESTIONS))
     assert [r.name for r in runs][1:4] == ["pretrain", "eval-pretrain", "eval-pretrain-questions"]
@@ -291,6 +292,7 @@ def test_demo_runs_the_questions_after_each_stage_and_reports_them(tmp_path):
     from kg2tool.graph.build import load_graph
     from kg2tool.synth.lexicon import derive_lexicon
 
+    assert not any("--offer" in r.argv for r in runs if not r.name.endswith("-questions"))  # only those runs
     (out / "data").mkdir(parents=True)
     (out / "data" / "lexicon.yaml").write_text(derive_lexicon(load_graph([str(EXAMPLE)])).to_yaml(), encoding="utf-8")
     for run in asked:
@@ -298,6 +300,7 @@ def test_demo_runs_the_questions_after_each_stage_and_reports_them(tmp_path):
         assert "--data" not in argv and argv[argv.index("--questions") + 1] == str(QUESTIONS)
         assert argv[argv.index("--min-support") + 1] == "5"
         assert argv[argv.index("--lexicon") + 1] == str(out / "data" / "lexicon.yaml")
+        assert argv[argv.index("--offer") + 1] == "related" and argv[argv.index("--top-k") + 1] == "5"
         argv[argv.index("--model") + 1] = "path"
         assert main(argv) == 0 and run.done_marker.exists()
         stage = run.name.split("-")[1]
@@ -312,6 +315,6 @@ def test_demo_runs_the_questions_after_each_stage_and_reports_them(tmp_path):
     from kg2tool.evaluation.report import interval_cells
 
     cells = {stage: interval_cells(out, stage) for stage in STAGES}
-    assert cells["sft"]["questions_hits@1"] == "4/4 [51.0%, 100.0%]"
+    assert cells["sft"]["questions_hits@1"] == "3/3 [43.9%, 100.0%]"  # 1 of the first 4 is not expressible with 5 tools
     text = markdown(report, {"graph": [str(EXAMPLE)], "stages": [], "total_seconds": 1.0, "intervals": cells})
-    assert "Counts and 95% Wilson intervals" in text and "| 4/4 [51.0%, 100.0%] |" in text
+    assert "Counts and 95% Wilson intervals" in text and "| 3/3 [43.9%, 100.0%] |" in text
