@@ -485,7 +485,7 @@ def test_short_run_bounds_the_copy_warmup_and_prints_real_losses(tmp_path, capsy
     assert "copy warm-up: 3 steps (bounded by --max_steps 3)" in printed
     first, last = report["first_lm_loss"], report["last_lm_loss"]
     assert isinstance(first, float) and isinstance(last, float) and first == round(first, 3) and last == round(last, 3)
-    assert f"LM loss {first} -> {last}" in printed and "None" not in printed
+    assert f"LM loss {first:.3f} -> {last:.3f}" in printed and "None" not in printed  # 3 decimals, 5.910 too
 
 
 def test_corpus_mixes_facts_and_random_name_conversations():

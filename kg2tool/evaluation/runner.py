@@ -314,7 +314,13 @@ def load_inputs(options: EvalOptions, data: Path) -> EvalInputs:
         recorded = read_report(data).get("config") or {}
         # the dataset's own words (the lexicon.yaml synth wrote beside it), so a dataset made by an earlier
         # version, or with an edited lexicon, gets the tool descriptions it was made with
-        words = load_lexicon(data / "lexicon.yaml", kg) if (data / "lexicon.yaml").is_file() else None
+        try:
+            words = load_lexicon(data / "lexicon.yaml", kg) if (data / "lexicon.yaml").is_file() else None
+        except InputError as exc:  # its relations are not this graph's: another graph than the dataset's
+            if "no such" not in str(exc):
+                raise
+            raise InputError(f"--graph does not match the dataset: {exc}. Pass the graph file(s) the dataset was "
+                             f"made from{hint}") from exc  # fmt: skip
         inputs.ts = ToolSet.from_graph(kg, min_support=int(recorded.get("min_support", 5)), lexicon=words)
         if recorded.get("tool_style") in ("refs", "batch"):
             from ..synth.refs import BatchToolSet, RefToolSet
