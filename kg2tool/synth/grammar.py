@@ -58,10 +58,15 @@ def a_kind(noun: str, n: int = 1) -> str:
     return _inflect().a(noun) if n == 1 else plural(noun)
 
 
-def possessive(name: str) -> str:
-    """`Lewis Carroll's`, `Charles Dickens'`, `the United Kingdom's`; "" for a name that does not take one well
-    (`Prussia (now Germany)`, `Smith, John`, names ending with a mark or a digit: `Physics 1913`)."""
-    if not name or any(c in name for c in "(),[]") or not name[-1].isalpha():
+def the_name(name: str) -> str:
+    """A name as said inside a sentence: `the United Kingdom`, `the Netherlands` (`needs_the`); others as they are."""
+    return f"the {name}" if needs_the(name) else name
+
+
+def possessive(name: str, strict: bool = True) -> str:
+    """`Lewis Carroll's`, `Charles Dickens'`, `the United Kingdom's`; with `strict`, "" for a name that does not
+    take one well (`Prussia (now Germany)`, `Smith, John`, names ending with a mark or a digit: `Physics 1913`)."""
+    if strict and (not name or any(c in name for c in "(),[]") or not name[-1].isalpha()):
         return ""
     own = f"{name}'" if name.endswith("s") else f"{name}'s"
     return f"the {own}" if needs_the(name) else own

@@ -256,25 +256,21 @@ FOLDED = {
 }  # fmt: skip
 
 
-def folded_role(iri: str) -> str:
-    """The words of the role a folded relation leads to (`urn:kg2tool:fold?...&to=<P>` -> P's local name, split),
-    or "" for any other relation."""
-    if not iri.startswith("urn:kg2tool:fold?") or "&to=" not in iri:
+def _fold_words(iri: str, key: str) -> str:
+    """The words of one part of a folded relation's IRI (`urn:kg2tool:fold?class=<C>&from=<P>&to=<P>`): the local
+    name of `key`'s IRI, split (`AwardRecognition` -> `award recognition`); "" for any other relation."""
+    if not iri.startswith("urn:kg2tool:fold?") or f"{key}=" not in iri:
         return ""
     from urllib.parse import unquote
 
-    target = unquote(iri.rsplit("&to=", 1)[1]).lstrip("^")
-    return split_label(re.split(r"[#/:]", target.rstrip("/#"))[-1])
+    value = unquote(iri.rsplit(f"{key}=", 1)[1].split("&", 1)[0]).lstrip("^")
+    return split_label(re.split(r"[#/:]", value.rstrip("/#"))[-1])
 
 
-def _fold_class_words(iri: str) -> list[str]:
-    """The words of a folded relation's record class (`AwardRecognition` -> award, recognition); [] otherwise."""
-    if not iri.startswith("urn:kg2tool:fold?class="):
-        return []
-    from urllib.parse import unquote
-
-    cls = unquote(iri[len("urn:kg2tool:fold?class="):].split("&", 1)[0])
-    return split_label(re.split(r"[#/:]", cls.rstrip("/#"))[-1]).lower().split()
+def folded_role(iri: str) -> str:
+    """The words of the role a folded relation leads to (`...&to=<P>` -> P's local name, split), or "" for any
+    other relation."""
+    return _fold_words(iri, "&to")
 
 
 def needs_be(w: Wording) -> bool:
@@ -355,7 +351,7 @@ def derive_lexicon(kg: KnowledgeGraph) -> Lexicon:
         role = folded_role(iri)
         # an award record's `film` is not a film the person appears in: a role is said by its own verb only when
         # the record's class names no other known relation ("film role": yes; "award recognition": no)
-        other = set(_fold_class_words(iri)) - {role.lower()}
+        other = set(_fold_words(iri, "?class").lower().split()) - {role.lower()}
         if w.subject in PERSON_KINDS and (role in FOLDED or role.lower() in KNOWN) and not other & set(KNOWN):
             # a person's folded n-ary record said by its role: "Which films did X appear in?", "Who played Y?"
             said, _ = FOLDED.get(role) or word_relation(role)

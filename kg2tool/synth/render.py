@@ -16,8 +16,8 @@ from jinja2.sandbox import SandboxedEnvironment
 from ..common.errors import InputError
 from ..common.yamlio import load_mapping
 from ..graph.model import KnowledgeGraph
-from .grammar import needs_the
-from .lexicon import Lexicon, derive_lexicon
+from .grammar import possessive, the_name
+from .lexicon import PREPOSITIONS, Lexicon, derive_lexicon
 from .plans import Anchor, Attr, Compare, Count, Node, Parallel, Project, SetOp, topic
 from .wording import Speaker
 from .wording_co import co_context
@@ -146,7 +146,7 @@ class Renderer:
     ) -> dict:
         """Template variables for a plan (see templates/README.md)."""
         sp = self.speaker(kg)
-        said = [f"the {a}" if needs_the(a) else a for a in answers]  # "... is the United Kingdom"
+        said = [the_name(a) for a in answers]  # "... is the United Kingdom"
         ctx: dict = {"answers": answers, "n": len(answers), "answer": _join(said, "and"), "direct": False}
         if isinstance(plan, Parallel):
             items = []
@@ -207,9 +207,7 @@ class Renderer:
                 # the relation as a noun phrase for "none of them looks up ..." (its label when it has no noun)
                 ctx["looked_up"] = f"the {w.noun}" if w.noun and w.noun.split()[-1] not in PREPOSITIONS else rel
                 # the topic first: "Lewis Carroll's places of birth" (noun relations, forward); "" otherwise
-                e1 = ctx["e1"]
-                own = f"{e1}'" if e1.endswith("s") else f"{e1}'s"
-                own = f"the {own}" if needs_the(e1) else own
+                own = possessive(ctx["e1"], strict=False)
                 many = len(answers) > 1
                 ctx["poss"] = f"{own} {w.plural if many else w.noun}" if w.form == "noun" and not plan.inverse else ""
                 this, that = f"this {ctx['kind']}", f"that {ctx['kind']}"
@@ -230,9 +228,8 @@ class Renderer:
         words = [sp.w(k) for k in kids]
         if not all(w.noun and w.noun.split()[-1] not in PREPOSITIONS and "," not in w.noun for w in words):
             return ""  # a noun said only as "citizen of" or "languages spoken, written, or signed" does not list
-        name = sp.name(kids[0].child.eid)
         nouns = [w.plural if len(ans) > 1 else w.noun for w, ans in zip(words, per_item)]
-        return f"{name}'{'' if name.endswith('s') else 's'} {_join(nouns, 'and')}"
+        return f"{possessive(kg.name(kids[0].child.eid), strict=False)} {_join(nouns, 'and')}"
 
     def render(self, shape: str, ctx: dict, rng: random.Random) -> tuple[str, str]:
         """(question, final answer) for a shape, variants drawn from rng."""
@@ -259,7 +256,6 @@ def _swap(text: str, name: str, by: str) -> str:
     return text[:start] + (by[:1].upper() + by[1:] if text[start:i] == "The " else by) + text[i + len(name):]
 
 
-PREPOSITIONS = frozenset("at by of in on to for with from after into as".split())
 
 
 def is_prepositional(label: str) -> bool:

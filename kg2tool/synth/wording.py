@@ -13,15 +13,24 @@ from __future__ import annotations
 from collections import Counter
 
 from ..graph.model import KnowledgeGraph
-from .grammar import a_kind, and_join, base, be, cap, do, needs_the, possessive, unprep
+from .grammar import a_kind, and_join, base, be, cap, do, possessive, the_name, unprep
 from .known_wordings import CONTAINING, IS_A
-from .lexicon import FALLBACK_KIND, PERSON_KINDS, UNKNOWN_NOUN, Lexicon, Wording, needs_be, plural, split_label
+from .lexicon import (
+    FALLBACK_KIND,
+    PERSON_KINDS,
+    PREPOSITIONS,
+    UNKNOWN_NOUN,
+    Lexicon,
+    Wording,
+    needs_be,
+    plural,
+    split_label,
+)
 from .plans import Anchor, Count, Node, Project, SetOp, execute
 from .wording_co import co_bare
 from .wording_counts import CountWording
 
 KIND_SAMPLE = 50  # answers looked at to name their kind
-PREPOSITIONS = frozenset("in at of on to for with from by about".split())
 
 
 def _grouped(kids) -> list:
@@ -55,8 +64,7 @@ class Speaker(CountWording):
     def name(self, eid: int) -> str:
         """An entity's name as said inside a sentence: `the United Kingdom`, `the Netherlands` for names that take
         the article (`needs_the`); the name itself otherwise."""
-        name = self.kg.name(eid)
-        return f"the {name}" if needs_the(name) else name
+        return the_name(self.kg.name(eid))
 
     def w(self, node: Project) -> Wording:
         """The wording of a projection's relation."""
@@ -349,7 +357,7 @@ class Speaker(CountWording):
         w, k = self.w(node), self.kinds(node, n)
         sub_n = self.size(node.child)
         sub = self.np(node.child, sub_n)
-        if w.form == "noun" or len(sub.split()) > 10 or " where " in sub or sub.split()[-1] in PREPOSITIONS:
+        if w.form == "noun" or len(sub.split()) > 10 or " where " in sub or sub.split()[-1] in (*PREPOSITIONS, "about"):
             return ""  # a long subject loses the reader; "Which continents is the country that X is in in"
         if w.where:  # Where did the people born in A die?
             if w.form == "verb":
@@ -426,7 +434,7 @@ class Speaker(CountWording):
 
     def _statement(self, node: Node, answers: list[str]) -> str:
         n = len(answers)
-        ans = and_join([f"the {a}" if needs_the(a) else a for a in answers])  # a citizen of the United Kingdom
+        ans = and_join([the_name(a) for a in answers])  # a citizen of the United Kingdom
         if isinstance(node, Project) and isinstance(node.child, Anchor):
             w, name = self.w(node), self.name(node.child.eid)
             if node.inverse and w.form != "noun":
