@@ -173,3 +173,36 @@ def test_copy_drill_repeats_its_names():
             text, calls = drill[: drill.index("{")], drill[drill.index("{") :]
             entities = [json.loads(c)["entity"] for c in calls.replace("} {", "}\n{").split("\n")]
             assert entities and all(n in text for n in entities)
+
+
+def test_corpus_first_turn_share_cuts_rows_after_the_first_assistant_turn(kg):
+    from tokenizers import Tokenizer, models
+
+    from kg2tool.train.corpus import CorpusConfig, CorpusStats, build_documents, first_turn
+    from kg2tool.train.tokenizer import wrap_tokenizer
+
+    messages = [{"role": "user", "content": "q"}, {"role": "assistant", "content": "a"}, {"role": "tool", "content": "t"}]
+    assert first_turn(messages) == messages[:2] and first_turn(messages[:1]) == messages[:1]
+
+    class Small:  # no facts: the corpus is the random-name rows alone
+        labels, relations, names = kg.labels, kg.relations, kg.names
+
+        def iter_facts(self):
+            return iter(list(kg.iter_facts())[:300])
+
+        def entity_names(self):
+            return kg.entity_names()
+
+        def __getattr__(self, name):
+            return getattr(kg, name)
+
+    renderer = wrap_tokenizer(Tokenizer(models.BPE()))
+
+    def chats(share):
+        cfg = CorpusConfig(fact_passes=1, synthetic_fraction=0.5, synthetic_tools_share=0.0, synthetic_first_turns=share)
+        return [d for d in build_documents(Small(), renderer, cfg, (), (), CorpusStats()) if "<|im_start|>" in d]
+
+    whole, cut = chats(0.0), chats(1.0)
+    assert any("<tool_response>" in d for d in whole)
+    assert all(d.count("<|im_start|>assistant") == 1 and "<tool_response>" not in d for d in cut)
+    assert len(cut) > 2 * len(whole)  # the same characters hold many more questions

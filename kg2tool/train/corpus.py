@@ -73,6 +73,9 @@ class CorpusConfig:
         synthetic_tools_share: share of `synth`-style rows rendered with their tool schemas; the others are rendered
             without them (a schema block is ~600 tokens, the question, calls and answer ~150: without it a row
             carries ~5x more copy events per token).
+        synthetic_first_turns: share of `synth`-style rows cut after their first assistant turn (the question and
+            the call or reply that answers it): many more questions per token, each asking the model to find the
+            name in a differently worded question and copy it into a call.
         copy_drill_fraction: share of the corpus (by characters) made of copy drills (`copy_drill`): random names
             written twice, so the second copy can only be predicted by copying (induction heads).
         copy_warmup_fraction: a block of copy drills this large (a share of the rest of the corpus, by characters)
@@ -88,6 +91,7 @@ class CorpusConfig:
     dataset_repeats: int = 1
     synthetic_style: str = "synth"
     synthetic_tools_share: float = 0.25
+    synthetic_first_turns: float = 0.0
     copy_drill_fraction: float = 0.0
     copy_warmup_fraction: float = 0.0
     seed: int = 0
@@ -228,6 +232,14 @@ def copy_drill(names: RandomNames, rng: random.Random) -> str:
     return f"Look up {text}. {calls}"
 
 
+def first_turn(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """`messages` up to and including the first assistant message (all of them if there is none)."""
+    for i, message in enumerate(messages):
+        if message.get("role") == "assistant":
+            return list(messages[: i + 1])
+    return list(messages)
+
+
 def render_conversations(rows: Iterable[dict[str, Any]], tokenizer) -> list[str]:
     """Render `messages` + `tools` rows to text with the tokenizer's chat template."""
     out = []
@@ -316,6 +328,10 @@ def build_documents(
                 break
             if config.synthetic_style == "synth" and rng.random() >= config.synthetic_tools_share:
                 row = {"messages": row["messages"]}
+            if config.synthetic_style == "synth" and config.synthetic_first_turns and (
+                rng.random() < config.synthetic_first_turns
+            ):
+                row = dict(row, messages=first_turn(row["messages"]))
             text = render_conversations([row], tokenizer_for_chat)[0]
             synthetic.append(text)
             size += len(text)

@@ -43,6 +43,8 @@ class PretrainConfig(TrainingArguments):
         synthetic_fraction: share of the corpus made of random-name tool-call conversations.
         synthetic_tools_share: share of the random-name conversations rendered with their tool listing (the rest
             without it: shorter, denser in copy events, and the tool listing is left for SFT to teach).
+        synthetic_first_turns: share of the random-name conversations cut after their first assistant turn
+            (question -> call): more questions per token to learn to find and copy the name from.
         max_synthetic: cap on the number of random-name conversations.
         dataset_repeats: times the synth dataset's conversations are included.
         aux_loss_coef: weight of the load-balancing loss (Ling: ~0.015; the loss is ~top_k when balanced).
@@ -85,6 +87,7 @@ class PretrainConfig(TrainingArguments):
     fact_passes: int = field(default=2, metadata={"help": "verbalizations per graph fact"})
     synthetic_fraction: float = field(default=0.5, metadata={"help": "share of random-name tool-call chats"})
     synthetic_tools_share: float = field(default=0.25, metadata={"help": "share of them with their tool listing"})
+    synthetic_first_turns: float = field(default=0.0, metadata={"help": "share of them cut after the first turn"})
     max_synthetic: int = field(default=200_000, metadata={"help": "cap on random-name conversations"})
     dataset_repeats: int = field(default=1, metadata={"help": "repeats of the synth dataset conversations"})
     aux_loss_coef: float = field(default=0.015, metadata={"help": "load-balancing loss weight"})
@@ -113,6 +116,8 @@ class PretrainConfig(TrainingArguments):
             raise ValueError("model_overrides must be a mapping of preset field names to values")
         if not 0 <= self.synthetic_fraction < 1:
             raise ValueError("synthetic_fraction must be in [0, 1)")
+        if not 0 <= self.synthetic_first_turns <= 1:
+            raise ValueError("synthetic_first_turns must be in [0, 1]")
         if self.pretokenizer not in PRETOKENIZE_PATTERNS:
             raise ValueError(
                 f"pretokenizer must be one of {', '.join(PRETOKENIZE_PATTERNS)}, not {self.pretokenizer!r}"

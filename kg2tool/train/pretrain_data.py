@@ -60,6 +60,7 @@ def prepare_data(config: PretrainConfig, prepared: Path):
         fact_passes=config.fact_passes,
         synthetic_fraction=config.synthetic_fraction,
         synthetic_tools_share=config.synthetic_tools_share,
+        synthetic_first_turns=config.synthetic_first_turns,
         max_synthetic=config.max_synthetic,
         dataset_repeats=config.dataset_repeats,
         seed=config.seed,
