@@ -12,6 +12,9 @@ exactly as it would over the whole list:
 
 So the result is difflib's own, for the cost of one vector operation and difflib on a few names. Used by the
 executor's "closest names" suggestions for an unknown entity (a misspelled name).
+
+`LongestName(names).find(text)` is the other lookup over one fixed list asked many times: the longest name that
+occurs in a text, from the names that start at each position of the text instead of a test of every name.
 """
 
 from __future__ import annotations
@@ -61,3 +64,31 @@ class CloseNames:
     def match(self, word: str, n: int = 3, cutoff: float = 0.6) -> list[str]:
         """`difflib.get_close_matches(word, names, n, cutoff)`."""
         return difflib.get_close_matches(word, self.candidates(word, cutoff), n=n, cutoff=cutoff)
+
+
+class LongestName:
+    """`max((n for n in names if n in text), key=len, default=None)` (the longest name that occurs in `text`, the
+    first in list order among equally long ones), without testing every name: the names are indexed once by their
+    first two characters, and a text is read position by position."""
+
+    def __init__(self, names):
+        self._short: list[tuple[int, str]] = []  # (index, name) of the names shorter than two characters
+        self._by_start: dict[str, list[tuple[int, str]]] = {}
+        for i, name in enumerate(names):
+            if len(name) < 2:
+                self._short.append((i, name))
+            else:
+                self._by_start.setdefault(name[:2], []).append((i, name))
+
+    def find(self, text: str) -> str | None:
+        """The longest name in `text` (the first in list order among equally long ones), or None."""
+        best: tuple[int, int, str] | None = None  # (-length, index, name): the smallest is the answer
+        for i, name in self._short:
+            if name in text and (best is None or (-len(name), i) < best[:2]):
+                best = (-len(name), i, name)
+        get = self._by_start.get
+        for pos in range(len(text) - 1):
+            for i, name in get(text[pos : pos + 2], ()):
+                if (best is None or (-len(name), i) < best[:2]) and text.startswith(name, pos):
+                    best = (-len(name), i, name)
+        return None if best is None else best[2]

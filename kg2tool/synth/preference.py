@@ -38,6 +38,8 @@ import copy
 import json
 import random
 
+from ..common.closenames import LongestName
+from ..graph.model import KnowledgeGraph
 from .refs import REF_RE, is_ref, result_key
 from .tools import ToolError, ToolSet, error_json, result_json
 from .verify import AnswerView, CallView, NextView, RowView, check_call, first_failure, json_leaves
@@ -205,6 +207,15 @@ class PairMaker:
             "unsupported_answer": self._unsupported_answer, "wrong_operation": self._wrong_operation,
             "wrong_carried_name": self._wrong_carried_name,
         }  # fmt: skip
+        self._names_in = None  # the in-memory graph's `longest_name_in`, indexed on first use (LongestName)
+
+    def _longest_name_in(self, text: str) -> str | None:
+        """`kg.longest_name_in(text)`; for the in-memory graph, which tests every name, from an index of them."""
+        if type(self.kg).longest_name_in is not KnowledgeGraph.longest_name_in:
+            return self.kg.longest_name_in(text)  # a graph with its own lookup (the on-disk store)
+        if self._names_in is None:
+            self._names_in = LongestName(self.kg.names).find
+        return self._names_in(text)
 
     def pairs(self, row: dict, rng: random.Random, k: int = 1) -> list[dict]:
         """Up to k pairs for one row, each with a different rejection type where possible."""
@@ -322,7 +333,7 @@ class PairMaker:
             if "enum" in spec:
                 args[key] = spec["enum"][0]
             else:
-                args[key] = self.kg.longest_name_in(question) or question
+                args[key] = self._longest_name_in(question) or question
         return {
             "role": "assistant",
             "content": "",
@@ -387,7 +398,7 @@ class PairMaker:
         question = "\n".join(m["content"] for m in prompt if m["role"] == "user")
         asked = [v for m in prompt for c in _calls(m) for v in json_leaves(c["function"]["arguments"])
                  if isinstance(v, str) and v in question]  # fmt: skip
-        names = (refs, found, list(dict.fromkeys(found + asked + [self.kg.longest_name_in(question) or ""])))
+        names = (refs, found, list(dict.fromkeys(found + asked + [self._longest_name_in(question) or ""])))
         new = _copied(msg)
         spots = []  # (container, key or index, other values it may take)
         for call in new["tool_calls"]:

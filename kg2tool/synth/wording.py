@@ -60,6 +60,7 @@ class Speaker(CountWording):
         self.kg = kg
         self.lex = lexicon
         self._values: dict = {}
+        self._kinds: dict = {}
 
     def name(self, eid: int) -> str:
         """An entity's name as said inside a sentence: `the United Kingdom`, `the Netherlands` for names that take
@@ -86,7 +87,16 @@ class Speaker(CountWording):
 
     def kind(self, node: Node) -> str:
         """The kind of the entities a node gives, singular: the kind they all share; else the relation's kind when
-        most of them have it; else `item`."""
+        most of them have it; else `item`. Remembered, like `value`, for the plans of the last few conversations
+        (a wording asks it of the same nodes many times)."""
+        got = self._kinds.get(node)
+        if got is None:
+            if len(self._kinds) > 4096:
+                self._kinds.clear()
+            got = self._kinds[node] = self._kind(node)
+        return got
+
+    def _kind(self, node: Node) -> str:
         if isinstance(node, Anchor):
             return self.lex.kind_of(node.eid)
         if isinstance(node, Project):
