@@ -226,11 +226,9 @@ class Walker:
         node standing for both, a rating and a tag "good", are never intersected or subtracted)."""
         return kind_out(self.lex, node) in self.kinds.ends(rel, inverse)
 
-    def _joiner(self, node: Node):
-        """`joins(node, rel, inverse)` as a function of (rel, inverse), node's kind looked up once (the samplers
-        test every incoming branch of an entity against one node)."""
-        have, ends = kind_out(self.lex, node), self.kinds.ends
-        return lambda rel, inverse: have in ends(rel, inverse)
+    def _joining(self, node: Node) -> frozenset[tuple[str, bool]]:
+        """The (relation, inverse) steps of the walker's relations that `joins` `node` (those of `incoming`)."""
+        return self.kinds.ending_in(kind_out(self.lex, node))
 
     def branches_to(self, rng: random.Random, k: int) -> tuple[int, list[Project]] | None:
         """k distinct 1p branches (different anchors) whose results all contain one target entity."""
@@ -297,8 +295,8 @@ class Walker:
             if len(ids) > self.cfg.max_set:
                 continue
             t = rng.choice(sorted(ids))
-            joins = self._joiner(two_hop)
-            opts = [o for o in self.incoming.get(t, ()) if o[2] not in (two_hop.child.child.eid, t) and joins(o[0], o[1])]
+            joins = self._joining(two_hop)
+            opts = [o for o in self.incoming.get(t, ()) if o[2] not in (two_hop.child.child.eid, t) and o[:2] in joins]
             if not opts:
                 continue
             r, inv, a = rng.choice(opts)
@@ -349,10 +347,10 @@ class Walker:
         inc = execute(self.kg, include)
         if not 2 <= len(inc) <= self.cfg.max_set:
             return None
-        top, joins, members = topic(include), self._joiner(include), sorted(inc)
+        top, joins, members = topic(include), self._joining(include), sorted(inc)
         for _ in range(self.cfg.tries):
             m = rng.choice(members)
-            opts = [o for o in self.incoming.get(m, ()) if o[2] != top and o[2] not in inc and joins(o[0], o[1])]
+            opts = [o for o in self.incoming.get(m, ()) if o[2] != top and o[2] not in inc and o[:2] in joins]
             for r, inv, a in rng.sample(opts, min(len(opts), 8)):  # a few branches through m, not just one
                 exc_ids = self.adj(r, inv)[a]  # the branch's value (a sorted tuple of distinct ids), not copied
                 if len(exc_ids) <= self.cfg.max_set and 1 <= len(inc.difference(exc_ids)) <= hi:
@@ -382,8 +380,8 @@ class Walker:
             if len(exc) > self.cfg.max_set:
                 continue
             m = rng.choice(sorted(exc))
-            joins = self._joiner(chain)
-            opts = [o for o in self.incoming.get(m, ()) if o[2] != chain.child.child.eid and joins(o[0], o[1])]
+            joins = self._joining(chain)
+            opts = [o for o in self.incoming.get(m, ()) if o[2] != chain.child.child.eid and o[:2] in joins]
             for r, inv, a in rng.sample(opts, min(len(opts), 8)):  # a few branches through m, not just one
                 include = Project(r, Anchor(a), inv)
                 inc = execute(self.kg, include)
