@@ -69,26 +69,27 @@ class CloseNames:
 class LongestName:
     """`max((n for n in names if n in text), key=len, default=None)` (the longest name that occurs in `text`, the
     first in list order among equally long ones), without testing every name: the names are indexed once by their
-    first two characters, and a text is read position by position."""
+    first KEY characters, longest first, and a text is read position by position."""
+
+    KEY = 3
 
     def __init__(self, names):
-        self._short: list[tuple[int, str]] = []  # (index, name) of the names shorter than two characters
-        self._by_start: dict[str, list[tuple[int, str]]] = {}
+        self._short: list[tuple[int, int, str]] = []  # (-length, index, name) of the names shorter than KEY
+        by_start: dict[str, list[tuple[int, int, str]]] = {}
         for i, name in enumerate(names):
-            if len(name) < 2:
-                self._short.append((i, name))
-            else:
-                self._by_start.setdefault(name[:2], []).append((i, name))
+            entry = (-len(name), i, name)
+            (self._short if len(name) < self.KEY else by_start.setdefault(name[: self.KEY], [])).append(entry)
+        self._by_start = {k: sorted(v) for k, v in by_start.items()}  # longest first, then in list order
 
     def find(self, text: str) -> str | None:
         """The longest name in `text` (the first in list order among equally long ones), or None."""
-        best: tuple[int, int, str] | None = None  # (-length, index, name): the smallest is the answer
-        for i, name in self._short:
-            if name in text and (best is None or (-len(name), i) < best[:2]):
-                best = (-len(name), i, name)
-        get = self._by_start.get
-        for pos in range(len(text) - 1):
-            for i, name in get(text[pos : pos + 2], ()):
-                if (best is None or (-len(name), i) < best[:2]) and text.startswith(name, pos):
-                    best = (-len(name), i, name)
+        best = min((e for e in self._short if e[2] in text), default=None)  # (-length, index, name): smallest wins
+        get, k = self._by_start.get, self.KEY
+        for pos in range(len(text) - k + 1):
+            for entry in get(text[pos : pos + k], ()):
+                if best is not None and entry[:2] > best[:2]:
+                    break  # the rest of this bucket is shorter, or as long and later in the list
+                if text.startswith(entry[2], pos):
+                    best = entry
+                    break
         return None if best is None else best[2]
