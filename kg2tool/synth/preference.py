@@ -67,6 +67,7 @@ REASONS_OF = {
     "wrong_operation": ("wrong_calls",),
     "wrong_carried_name": ("wrong_calls",),
 }
+_ATOMIC = frozenset((str, int, float, bool, type(None)))  # what deepcopy returns as it is (_copy)
 
 
 def _calls(msg: dict) -> list[dict]:
@@ -77,7 +78,7 @@ def _copy(value, memo: dict):
     """`copy.deepcopy(value, memo)` for a message (dicts, lists, strings, numbers), without deepcopy's dispatch per
     object: an object met twice is copied once, as deepcopy does; anything else is handed to deepcopy."""
     kind = type(value)
-    if kind is str or kind is int or kind is float or kind is bool or value is None:
+    if kind in _ATOMIC:
         return value
     if kind is dict or kind is list:
         got = memo.get(id(value))
@@ -85,10 +86,10 @@ def _copy(value, memo: dict):
             if kind is dict:
                 got = memo[id(value)] = {}
                 for key, item in value.items():
-                    got[key] = _copy(item, memo)
-            else:
+                    got[key] = item if type(item) in _ATOMIC else _copy(item, memo)
+            else:  # a list of names, mostly: its strings are taken as they are, without a call each
                 got = memo[id(value)] = []
-                got.extend(_copy(item, memo) for item in value)
+                got.extend([item if type(item) in _ATOMIC else _copy(item, memo) for item in value])
         return got
     return copy.deepcopy(value, memo)
 
