@@ -3,6 +3,8 @@ bare verb of a relation, a predicate without its final preposition, place names 
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from .lexicon import Wording, _inflect, plural
 
 
@@ -55,7 +57,12 @@ def needs_the(name: str) -> bool:
 
 def a_kind(noun: str, n: int = 1) -> str:
     """`a poet`, `an astronomer` (inflect's article); `poets` for several."""
-    return _inflect().a(noun) if n == 1 else plural(noun)
+    return _a(noun) if n == 1 else plural(noun)
+
+
+@lru_cache(maxsize=65536)
+def _a(noun: str) -> str:
+    return _inflect().a(noun)  # inflect checks its arguments' types at every call: asked once per word
 
 
 def the_name(name: str) -> str:
