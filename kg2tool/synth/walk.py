@@ -348,9 +348,12 @@ class Walker:
         if not 2 <= len(inc) <= self.cfg.max_set:
             return None
         top, joins, members = topic(include), self._joining(include), sorted(inc)
+        branches: dict[int, list] = {}  # member -> its branches: a member drawn again is not filtered again
         for _ in range(self.cfg.tries):
             m = rng.choice(members)
-            opts = [o for o in self.incoming.get(m, ()) if o[2] != top and o[2] not in inc and o[:2] in joins]
+            opts = branches.get(m)
+            if opts is None:
+                opts = branches[m] = [o for o in self.incoming.get(m, ()) if o[2] != top and o[2] not in inc and o[:2] in joins]
             for r, inv, a in rng.sample(opts, min(len(opts), 8)):  # a few branches through m, not just one
                 exc_ids = self.adj(r, inv)[a]  # the branch's value (a sorted tuple of distinct ids), not copied
                 if len(exc_ids) <= self.cfg.max_set and 1 <= len(inc.difference(exc_ids)) <= hi:
