@@ -47,6 +47,7 @@ _THE_NAMES = frozenset("""Netherlands Bahamas Philippines Maldives Gambia Seyche
     Ukraine Hague Bronx""".split())
 
 
+@lru_cache(maxsize=65536)
 def needs_the(name: str) -> bool:
     """True for a place name said with `the` inside a sentence ("the United Kingdom", "the Czech Republic", "the
     Netherlands"); names already starting with an article, and everything else, are said as they are."""
