@@ -115,8 +115,7 @@ def frozen_heap():
     """While the block runs, the objects alive when it starts (the graph, its tools, the walker's indexes: they
     last the whole run) are kept out of the cyclic garbage collector (`gc.freeze`), so that its full collections,
     which the rows' short-lived objects set off, do not walk them again and again (~10% of a shard's time on the
-    bundled graph). Cyclic garbage is collected first; at the end everything is handed back to the collector."""
-    gc.collect()
+    bundled graph). At the end everything is handed back to the collector (garbage frozen with the rest included)."""
     gc.freeze()
     try:
         yield
