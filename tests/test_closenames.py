@@ -9,7 +9,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kg2tool.common.closenames import CloseNames
+from kg2tool.common.closenames import CloseNames, LongestName
 
 
 def _typos(name: str, rng: random.Random) -> list[str]:
@@ -40,3 +40,32 @@ def test_same_answers_as_difflib_on_the_example_graphs_names(example_kg):
 )
 def test_same_answers_as_difflib_on_random_text(names, word, cutoff):
     assert CloseNames(names).match(word, n=3, cutoff=cutoff) == difflib.get_close_matches(word, names, 3, cutoff)
+
+
+def _longest_by_scan(names: list[str], text: str) -> str | None:
+    return max((n for n in names if n in text), key=len, default=None)
+
+
+def test_longest_name_same_as_a_scan_of_every_name_on_the_example_graph(example_kg):
+    rng = random.Random(1)
+    names = list(example_kg.names)
+    finder = LongestName(names)
+    texts = [f"What is the place of birth of {a} and of {b}?" for a, b in (rng.sample(names, 2) for _ in range(100))]
+    texts += [name[1:] + " " + name[:-1] for name in rng.sample(names, 50)] + ["", "x", "no name here at all"]
+    found = 0
+    for text in texts:
+        want = _longest_by_scan(names, text)
+        assert finder.find(text) == want, text
+        found += want is not None
+    assert found >= 100
+    assert example_kg.longest_name_in(texts[0]) == finder.find(texts[0])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    names=st.lists(st.text(alphabet="abAB é", max_size=5), max_size=30),
+    text=st.text(alphabet="abAB é", max_size=20),
+)
+def test_longest_name_same_as_a_scan_on_random_text(names, text):
+    # a small alphabet: names overlap, repeat, tie in length, are empty or one character long
+    assert LongestName(names).find(text) == _longest_by_scan(names, text)

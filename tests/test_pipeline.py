@@ -1,8 +1,10 @@
 """The synth pipeline (kg2tool.synth.pipeline): merging shards through the diversity filters into splits, the
 DPO pairs and the report's counts."""
 
+import gc
+
 from kg2tool.synth.pipeline import build_report, make_preference_pairs, merge_shards
-from kg2tool.synth.shards import iter_shards
+from kg2tool.synth.shards import frozen_heap, iter_shards
 from kg2tool.synth.synthesizer import SynthConfig, Synthesizer, split_of
 
 
@@ -27,3 +29,24 @@ def test_merge_counts_every_candidate_and_splits_by_key(small_kg):
     diversity_drops = sum(n for r, n in report["dropped"].items() if r in diversity)
     assert sum(report["dropped_by_shape"].values()) + diversity_drops == sum(stats.dropped.values())
     assert sum(report["tried_by_shape"].values()) == sum(stats.tried.values())
+
+
+def test_the_shard_loop_runs_with_the_graph_frozen_and_hands_it_back(small_kg):
+    """frozen_heap (run_synth's shard loop): what is alive when it starts (the graph, the synthesizer) is out of the
+    collector's generations while shards are made, the rows are the same as without it, and at the end (also on an
+    error) everything is handed back."""
+    cfg = SynthConfig(n=60, seed=4, shard_size=64)
+    plain, _ = merge_shards(iter_shards(Synthesizer(small_kg, cfg)), cfg)
+    synth = Synthesizer(small_kg, cfg)
+    assert gc.get_freeze_count() == 0
+    with frozen_heap():
+        assert gc.get_freeze_count() > 0
+        frozen, _ = merge_shards(iter_shards(synth), cfg)
+    assert gc.get_freeze_count() == 0
+    assert {s: [c.row for c in v] for s, v in frozen.items()} == {s: [c.row for c in v] for s, v in plain.items()}
+    try:
+        with frozen_heap():
+            raise ValueError("a shard failed")
+    except ValueError:
+        pass
+    assert gc.get_freeze_count() == 0

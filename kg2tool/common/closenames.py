@@ -12,6 +12,9 @@ exactly as it would over the whole list:
 
 So the result is difflib's own, for the cost of one vector operation and difflib on a few names. Used by the
 executor's "closest names" suggestions for an unknown entity (a misspelled name).
+
+`LongestName(names).find(text)` is the other lookup over one fixed list asked many times: the longest name that
+occurs in a text, from the names that start at each position of the text instead of a test of every name.
 """
 
 from __future__ import annotations
@@ -61,3 +64,32 @@ class CloseNames:
     def match(self, word: str, n: int = 3, cutoff: float = 0.6) -> list[str]:
         """`difflib.get_close_matches(word, names, n, cutoff)`."""
         return difflib.get_close_matches(word, self.candidates(word, cutoff), n=n, cutoff=cutoff)
+
+
+class LongestName:
+    """`max((n for n in names if n in text), key=len, default=None)` (the longest name that occurs in `text`, the
+    first in list order among equally long ones), without testing every name: the names are indexed once by their
+    first KEY characters, longest first, and a text is read position by position."""
+
+    KEY = 3
+
+    def __init__(self, names):
+        self._short: list[tuple[int, int, str]] = []  # (-length, index, name) of the names shorter than KEY
+        by_start: dict[str, list[tuple[int, int, str]]] = {}
+        for i, name in enumerate(names):
+            entry = (-len(name), i, name)
+            (self._short if len(name) < self.KEY else by_start.setdefault(name[: self.KEY], [])).append(entry)
+        self._by_start = {k: sorted(v) for k, v in by_start.items()}  # longest first, then in list order
+
+    def find(self, text: str) -> str | None:
+        """The longest name in `text` (the first in list order among equally long ones), or None."""
+        best = min((e for e in self._short if e[2] in text), default=None)  # (-length, index, name): smallest wins
+        get, k = self._by_start.get, self.KEY
+        for pos in range(len(text) - k + 1):
+            for entry in get(text[pos : pos + k], ()):
+                if best is not None and entry[:2] > best[:2]:
+                    break  # the rest of this bucket is shorter, or as long and later in the list
+                if text.startswith(entry[2], pos):
+                    best = entry
+                    break
+        return None if best is None else best[2]

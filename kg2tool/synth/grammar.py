@@ -3,6 +3,8 @@ bare verb of a relation, a predicate without its final preposition, place names 
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from .lexicon import Wording, _inflect, plural
 
 
@@ -45,6 +47,7 @@ _THE_NAMES = frozenset("""Netherlands Bahamas Philippines Maldives Gambia Seyche
     Ukraine Hague Bronx""".split())
 
 
+@lru_cache(maxsize=65536)
 def needs_the(name: str) -> bool:
     """True for a place name said with `the` inside a sentence ("the United Kingdom", "the Czech Republic", "the
     Netherlands"); names already starting with an article, and everything else, are said as they are."""
@@ -55,7 +58,12 @@ def needs_the(name: str) -> bool:
 
 def a_kind(noun: str, n: int = 1) -> str:
     """`a poet`, `an astronomer` (inflect's article); `poets` for several."""
-    return _inflect().a(noun) if n == 1 else plural(noun)
+    return _a(noun) if n == 1 else plural(noun)
+
+
+@lru_cache(maxsize=65536)
+def _a(noun: str) -> str:
+    return _inflect().a(noun)  # inflect checks its arguments' types at every call: asked once per word
 
 
 def the_name(name: str) -> str:

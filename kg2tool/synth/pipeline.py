@@ -16,7 +16,7 @@ from ..hub.bfcl import bfcl_records
 from .candidate import Candidate, ShardStats
 from .diversity import DiversityFilter
 from .refs import BIG_SET, big_sets
-from .shards import ShardStore, fingerprint, iter_shards
+from .shards import ShardStore, fingerprint, frozen_heap, iter_shards
 from .synthesizer import SynthConfig, Synthesizer, split_of
 
 
@@ -61,7 +61,7 @@ def run_synth(
         log(f"resuming: {store.resumed} finished shard(s) found in {store.work}")
     build_args = (list(graphs), lang, config, template_dir, store_path and str(store_path), predicates)
     t1 = time.perf_counter()
-    with store.kept_for_resume():  # a full disk, say: the finished shards are kept and --resume continues
+    with store.kept_for_resume(), frozen_heap():  # a full disk, say: the finished shards are kept, --resume goes on
         kept, stats = merge_shards(iter_shards(synth, workers, store, backend, build_args=build_args), config, progress)
     elapsed = time.perf_counter() - t1
     total = sum(len(v) for v in kept.values())

@@ -129,6 +129,26 @@ def execute(kg: KnowledgeGraph, node: Node):
     raise TypeError(f"not a plan node: {node!r}")
 
 
+def grouped_branches(kids) -> list:
+    """Branches of an intersection with one relation from several anchors merged into one intersection of their
+    own, as the wording says them (kg2tool.synth.wording: "whose genres include A and B and whose cause of death is
+    C", not "whose genre is A, whose genre is B and ..."); the other branches as they are, in order."""
+    key = lambda k: (k.rel, k.inverse) if isinstance(k, Project) and isinstance(k.child, Anchor) else None  # noqa: E731
+    groups: dict = {}
+    for k in kids:
+        if key(k) is not None:
+            groups.setdefault(key(k), []).append(k)
+    out, done = [], set()
+    for k in kids:
+        g = key(k)
+        if g is None or len(groups[g]) == 1:
+            out.append(k)
+        elif g not in done:
+            done.add(g)
+            out.append(SetOp("intersection", tuple(groups[g])))
+    return out
+
+
 def anchors(node: Node) -> list[int]:
     """Anchor entity ids in depth-first order (the first is the topic entity)."""
     if isinstance(node, Anchor):

@@ -38,6 +38,8 @@ import copy
 import json
 import random
 
+from ..common.closenames import LongestName
+from ..graph.model import KnowledgeGraph
 from .refs import REF_RE, is_ref, result_key
 from .tools import ToolError, ToolSet, error_json, result_json
 from .verify import AnswerView, CallView, NextView, RowView, check_call, first_failure, json_leaves
@@ -65,6 +67,7 @@ REASONS_OF = {
     "wrong_operation": ("wrong_calls",),
     "wrong_carried_name": ("wrong_calls",),
 }
+_ATOMIC = frozenset((str, int, float, bool, type(None)))  # what deepcopy returns as it is (_copy)
 
 
 def _calls(msg: dict) -> list[dict]:
@@ -75,7 +78,7 @@ def _copy(value, memo: dict):
     """`copy.deepcopy(value, memo)` for a message (dicts, lists, strings, numbers), without deepcopy's dispatch per
     object: an object met twice is copied once, as deepcopy does; anything else is handed to deepcopy."""
     kind = type(value)
-    if kind is str or kind is int or kind is float or kind is bool or value is None:
+    if kind in _ATOMIC:
         return value
     if kind is dict or kind is list:
         got = memo.get(id(value))
@@ -83,10 +86,10 @@ def _copy(value, memo: dict):
             if kind is dict:
                 got = memo[id(value)] = {}
                 for key, item in value.items():
-                    got[key] = _copy(item, memo)
-            else:
+                    got[key] = item if type(item) in _ATOMIC else _copy(item, memo)
+            else:  # a list of names, mostly: its strings are taken as they are, without a call each
                 got = memo[id(value)] = []
-                got.extend(_copy(item, memo) for item in value)
+                got.extend([item if type(item) in _ATOMIC else _copy(item, memo) for item in value])
         return got
     return copy.deepcopy(value, memo)
 
@@ -205,6 +208,15 @@ class PairMaker:
             "unsupported_answer": self._unsupported_answer, "wrong_operation": self._wrong_operation,
             "wrong_carried_name": self._wrong_carried_name,
         }  # fmt: skip
+        self._names_in = None  # the in-memory graph's `longest_name_in`, indexed on first use (LongestName)
+
+    def _longest_name_in(self, text: str) -> str | None:
+        """`kg.longest_name_in(text)`; for the in-memory graph, which tests every name, from an index of them."""
+        if type(self.kg).longest_name_in is not KnowledgeGraph.longest_name_in:
+            return self.kg.longest_name_in(text)  # a graph with its own lookup (the on-disk store)
+        if self._names_in is None:
+            self._names_in = LongestName(self.kg.names).find
+        return self._names_in(text)
 
     def pairs(self, row: dict, rng: random.Random, k: int = 1) -> list[dict]:
         """Up to k pairs for one row, each with a different rejection type where possible."""
@@ -322,7 +334,7 @@ class PairMaker:
             if "enum" in spec:
                 args[key] = spec["enum"][0]
             else:
-                args[key] = self.kg.longest_name_in(question) or question
+                args[key] = self._longest_name_in(question) or question
         return {
             "role": "assistant",
             "content": "",
@@ -387,7 +399,7 @@ class PairMaker:
         question = "\n".join(m["content"] for m in prompt if m["role"] == "user")
         asked = [v for m in prompt for c in _calls(m) for v in json_leaves(c["function"]["arguments"])
                  if isinstance(v, str) and v in question]  # fmt: skip
-        names = (refs, found, list(dict.fromkeys(found + asked + [self.kg.longest_name_in(question) or ""])))
+        names = (refs, found, list(dict.fromkeys(found + asked + [self._longest_name_in(question) or ""])))
         new = _copied(msg)
         spots = []  # (container, key or index, other values it may take)
         for call in new["tool_calls"]:

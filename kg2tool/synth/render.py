@@ -107,9 +107,13 @@ class Renderer:
         if not isinstance(source, str):
             raise InputError(f"{self.dir}/{where}: template must be a string")
         try:
-            return self.env.from_string(source)
+            template = self.env.from_string(source)
         except TemplateError as exc:
             raise InputError(f"{self.dir}/{where}: template error: {exc}") from None
+        # the globals (the environment's, none of its own) as a plain dict: Jinja copies them into every render's
+        # context, and a ChainMap, its default, is slow to copy; the environment's globals are never changed later
+        template.globals = dict(template.globals)
+        return template
 
     def speaker(self, kg: KnowledgeGraph) -> Speaker:
         """The Speaker of this graph with the renderer's lexicon (derived from the graph when none was given)."""

@@ -226,6 +226,10 @@ class Walker:
         node standing for both, a rating and a tag "good", are never intersected or subtracted)."""
         return kind_out(self.lex, node) in self.kinds.ends(rel, inverse)
 
+    def _joining(self, node: Node) -> frozenset[tuple[str, bool]]:
+        """The (relation, inverse) steps of the walker's relations that `joins` `node` (those of `incoming`)."""
+        return self.kinds.ending_in(kind_out(self.lex, node))
+
     def branches_to(self, rng: random.Random, k: int) -> tuple[int, list[Project]] | None:
         """k distinct 1p branches (different anchors) whose results all contain one target entity."""
         for _ in range(self.cfg.tries):
@@ -291,7 +295,8 @@ class Walker:
             if len(ids) > self.cfg.max_set:
                 continue
             t = rng.choice(sorted(ids))
-            opts = [o for o in self.incoming.get(t, ()) if o[2] not in (two_hop.child.child.eid, t) and self.joins(two_hop, *o[:2])]
+            joins = self._joining(two_hop)
+            opts = [o for o in self.incoming.get(t, ()) if o[2] not in (two_hop.child.child.eid, t) and o[:2] in joins]
             if not opts:
                 continue
             r, inv, a = rng.choice(opts)
@@ -342,15 +347,17 @@ class Walker:
         inc = execute(self.kg, include)
         if not 2 <= len(inc) <= self.cfg.max_set:
             return None
-        top = topic(include)
+        top, joins, members = topic(include), self._joining(include), sorted(inc)
+        branches: dict[int, list] = {}  # member -> its branches: a member drawn again is not filtered again
         for _ in range(self.cfg.tries):
-            m = rng.choice(sorted(inc))
-            opts = [o for o in self.incoming.get(m, ()) if o[2] != top and o[2] not in inc and self.joins(include, *o[:2])]
+            m = rng.choice(members)
+            opts = branches.get(m)
+            if opts is None:
+                opts = branches[m] = [o for o in self.incoming.get(m, ()) if o[2] != top and o[2] not in inc and o[:2] in joins]
             for r, inv, a in rng.sample(opts, min(len(opts), 8)):  # a few branches through m, not just one
-                exc = Project(r, Anchor(a), inv)
-                exc_ids = execute(self.kg, exc)
-                if len(exc_ids) <= self.cfg.max_set and 1 <= len(inc - exc_ids) <= hi:
-                    return SetOp("difference", (include, exc))
+                exc_ids = self.adj(r, inv)[a]  # the branch's value (a sorted tuple of distinct ids), not copied
+                if len(exc_ids) <= self.cfg.max_set and 1 <= len(inc.difference(exc_ids)) <= hi:
+                    return SetOp("difference", (include, Project(r, Anchor(a), inv)))
         return None
 
     def _2in(self, rng):
@@ -376,7 +383,8 @@ class Walker:
             if len(exc) > self.cfg.max_set:
                 continue
             m = rng.choice(sorted(exc))
-            opts = [o for o in self.incoming.get(m, ()) if o[2] != chain.child.child.eid and self.joins(chain, *o[:2])]
+            joins = self._joining(chain)
+            opts = [o for o in self.incoming.get(m, ()) if o[2] != chain.child.child.eid and o[:2] in joins]
             for r, inv, a in rng.sample(opts, min(len(opts), 8)):  # a few branches through m, not just one
                 include = Project(r, Anchor(a), inv)
                 inc = execute(self.kg, include)

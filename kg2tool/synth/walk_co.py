@@ -51,6 +51,7 @@ class StepKinds:
         self.walker = walker
         self.share = share
         self._cache: dict[tuple[str, bool], frozenset[str]] = {}
+        self._ending: dict[str, frozenset[tuple[str, bool]]] = {}
 
     def starts(self, rel: str, inverse: bool) -> frozenset[str]:
         """The kinds a step along `rel` (backwards when `inverse`) may start from."""
@@ -74,6 +75,15 @@ class StepKinds:
     def ends(self, rel: str, inverse: bool) -> frozenset[str]:
         """The kinds a step ends on (those the step walked the other way starts from)."""
         return self.starts(rel, not inverse)
+
+    def ending_in(self, kind: str) -> frozenset[tuple[str, bool]]:
+        """The steps (relation, inverse) of the walker's relations whose `ends` hold `kind`, computed once per kind
+        (the samplers test every branch into an entity against one kind)."""
+        got = self._ending.get(kind)
+        if got is None:
+            steps = ((r, inv) for r in self.walker.rels for inv in (False, True))
+            got = self._ending[kind] = frozenset(s for s in steps if kind in self.ends(*s))
+        return got
 
 
 def sample_co(walker, rng: random.Random, hi: int | None = None) -> SetOp | None:

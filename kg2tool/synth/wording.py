@@ -26,31 +26,22 @@ from .lexicon import (
     plural,
     split_label,
 )
-from .plans import Anchor, Count, Node, Project, SetOp, execute
+from .plans import Anchor, Count, Node, Project, SetOp, execute, grouped_branches
 from .wording_co import co_bare
 from .wording_counts import CountWording
 
 KIND_SAMPLE = 50  # answers looked at to name their kind
+REMEMBERED = 4096  # values, kinds and phrases a Speaker keeps (those of the last few conversations' plans)
 
 
-def _grouped(kids) -> list:
-    """Branches of an intersection with one relation from several anchors merged into one intersection of their
-    own ("whose genres include A and B and whose cause of death is C", not "whose genre is A, whose genre is B
-    and ..."); the other branches as they are, in order."""
-    key = lambda k: (k.rel, k.inverse) if isinstance(k, Project) and isinstance(k.child, Anchor) else None  # noqa: E731
-    groups: dict = {}
-    for k in kids:
-        if key(k) is not None:
-            groups.setdefault(key(k), []).append(k)
-    out, done = [], set()
-    for k in kids:
-        g = key(k)
-        if g is None or len(groups[g]) == 1:
-            out.append(k)
-        elif g not in done:
-            done.add(g)
-            out.append(SetOp("intersection", tuple(groups[g])))
-    return out
+def _remembered(cache: dict, key, make):
+    """cache[key], made by make() when missing; the cache is emptied when it holds more than REMEMBERED."""
+    got = cache.get(key)
+    if got is None:
+        if len(cache) > REMEMBERED:
+            cache.clear()
+        got = cache[key] = make()
+    return got
 
 
 class Speaker(CountWording):
@@ -59,7 +50,9 @@ class Speaker(CountWording):
     def __init__(self, kg: KnowledgeGraph, lexicon: Lexicon):
         self.kg = kg
         self.lex = lexicon
-        self._values: dict = {}
+        self._values: dict = {}  # what `value`, `kind` and `bare` gave (see _remembered)
+        self._kinds: dict = {}
+        self._bare: dict = {}
 
     def name(self, eid: int) -> str:
         """An entity's name as said inside a sentence: `the United Kingdom`, `the Netherlands` for names that take
@@ -72,12 +65,7 @@ class Speaker(CountWording):
 
     def value(self, node: Node):
         """The node's value (`execute`), remembered for the plans of the last few conversations."""
-        got = self._values.get(node)
-        if got is None:
-            if len(self._values) > 4096:
-                self._values.clear()
-            got = self._values[node] = execute(self.kg, node)
-        return got
+        return _remembered(self._values, node, lambda: execute(self.kg, node))
 
     def size(self, node: Node) -> int:
         """How many entities a node gives."""
@@ -86,7 +74,10 @@ class Speaker(CountWording):
 
     def kind(self, node: Node) -> str:
         """The kind of the entities a node gives, singular: the kind they all share; else the relation's kind when
-        most of them have it; else `item`."""
+        most of them have it; else `item`. Remembered, like `value` (a wording asks it of one node many times)."""
+        return _remembered(self._kinds, node, lambda: self._kind(node))
+
+    def _kind(self, node: Node) -> str:
         if isinstance(node, Anchor):
             return self.lex.kind_of(node.eid)
         if isinstance(node, Project):
@@ -101,7 +92,7 @@ class Speaker(CountWording):
         ids = self.value(node)
         if not isinstance(ids, frozenset) or not ids:
             return said
-        counts = Counter(self.lex.kind_of(e) for e in sorted(ids)[:KIND_SAMPLE])
+        counts = Counter(map(self.lex.kind_of, ids if len(ids) <= KIND_SAMPLE else sorted(ids)[:KIND_SAMPLE]))
         if len(counts) == 1:
             only = next(iter(counts))
             return said if only == FALLBACK_KIND and said == "place" else only
@@ -142,7 +133,7 @@ class Speaker(CountWording):
 
     def _clauses(self, node: SetOp, n: int, person: bool) -> list[str]:
         """The relative clauses of an intersection's or union's branches, each a full clause after the first."""
-        kids = _grouped(node.children) if node.op == "intersection" else list(node.children)
+        kids = grouped_branches(node.children) if node.op == "intersection" else list(node.children)
         clauses = [self.clause(k, n, person) for k in kids]
         rel = "who" if person else "that"
         # a reduced participle after a full clause reads as a new subject: "who influenced X and who was
@@ -212,7 +203,11 @@ class Speaker(CountWording):
         return inner
 
     def bare(self, node: Node, n: int) -> str:
-        """The noun phrase without its article (`places of birth of X`), for `how many ...` and `the ...`."""
+        """The noun phrase without its article (`places of birth of X`), for `how many ...` and `the ...`;
+        remembered, like `value` (the question, the answer and the templates' phrases share their parts)."""
+        return _remembered(self._bare, (node, n), lambda: self._bare_np(node, n))
+
+    def _bare_np(self, node: Node, n: int) -> str:
         if (co := co_bare(self, node, n)) is not None:  # the co shapes: kg2tool.synth.wording_co
             return co
         if isinstance(node, Count):
@@ -415,7 +410,7 @@ class Speaker(CountWording):
             k = k.children[0] if isinstance(k, SetOp) and k.op == "intersection" else k
             return isinstance(k, Project) and (k.inverse or self.w(k).form in ("noun", "by"))
 
-        if not all(subject_clause(k) for k in _grouped(node.children)):
+        if not all(subject_clause(k) for k in grouped_branches(node.children)):
             return ""
         clauses = self._clauses(node, n, person)
         if len(clauses) == 1 and isinstance(k := node.children[0], Project) and not clauses[0].startswith(("whose ", "where ", rel)):
