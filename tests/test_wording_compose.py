@@ -110,6 +110,23 @@ def test_a_negation_is_asked_directly(graph):
     assert sp.wh(node) == "Who was born in Paris but does not play guitar"
 
 
+def test_what_a_name_or_set_has_and_another_has_not_is_said_with_does_not(graph):
+    kg, sp, rel = graph
+    born = Project(rel["place of birth"], Anchor(kg.resolve("Paris")), inverse=True)  # Ada and Bo
+    genres = Project(rel["genre"], Anchor(kg.resolve("Cy")))
+    node = SetOp("difference", (Project(rel["genre"], born), genres))
+    assert execute(kg, node) == frozenset({kg.resolve("jazz")})
+    assert sp.np(node, 1) == "the genre of the people born in Paris that Cy does not have"
+    lyon = Project(rel["place of birth"], Anchor(kg.resolve("Lyon")), inverse=True)  # Cy
+    bo = Project(rel["languages spoken"], Anchor(kg.resolve("Bo")))
+    spoken = SetOp("difference", (bo, Project(rel["languages spoken"], lyon)))
+    assert execute(kg, spoken) == frozenset({kg.resolve("English")})
+    assert sp.np(spoken, 1) == "the language that Bo speaks but the person born in Lyon does not"
+    assert sp.np(SetOp("difference", (bo, Project(rel["languages spoken"], born))), 1).endswith(
+        "but the people born in Paris do not"
+    )
+
+
 def test_a_step_from_a_set_is_asked_with_its_verb(graph):
     kg, sp, rel = graph
     born = Project(rel["place of birth"], Anchor(kg.resolve("Paris")), inverse=True)

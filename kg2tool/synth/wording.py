@@ -29,6 +29,7 @@ from .lexicon import (
 from .plans import Anchor, Count, Node, Project, SetOp, execute, grouped_branches
 from .wording_co import co_bare
 from .wording_counts import CountWording
+from .wording_negation import NegationWording
 
 KIND_SAMPLE = 50  # answers looked at to name their kind
 REMEMBERED = 4096  # values, kinds and phrases a Speaker keeps (those of the last few conversations' plans)
@@ -44,7 +45,7 @@ def _remembered(cache: dict, key, make):
     return got
 
 
-class Speaker(CountWording):
+class Speaker(CountWording, NegationWording):
     """Says plan nodes of one graph with its lexicon (see the module docstring)."""
 
     def __init__(self, kg: KnowledgeGraph, lexicon: Lexicon):
@@ -238,7 +239,9 @@ class Speaker(CountWording):
                 if w.form == "noun":  # the genres that A and the person who founded B have in common
                     names = and_join([self.np(k.child) for k in sorted(kids, key=lambda k: not isinstance(k.child, Anchor))])
                     return f"{w.noun if n == 1 else w.plural} that {names} have in common"
-            if node.op == "difference" and self._same_relation(kids) and not kids[0].inverse:
+            if node.op == "difference" and len(kids) == 2 and self._one_forward(kids) and (
+                isinstance(kids[0].child, Anchor) or self.w(kids[0]).form in ("noun", "verb")
+            ):  # `the continent of the countries ...` stays a noun phrase (below)
                 return self._not_shared(node, n)
             if node.op == "difference" and self._same_relation(kids) and kids[0].inverse:
                 # people born in A but not B; places whose country is A but not B
@@ -251,39 +254,6 @@ class Speaker(CountWording):
                 return f"{self.bare(inc, n)}{' ' if neg.startswith('but not') else joint}{neg}"
             return f"{self.kinds(node, n)} {self.clause(node, n)}"
         raise TypeError(f"no noun phrase for {type(node).__name__}")
-
-    def _not_shared(self, node: SetOp, n: int) -> str:
-        """What A has by a relation and B has not: `genres of A that B does not have`, `instruments that A plays
-        but B does not`, `academies that A is a member of but B is not`."""
-        w = self.w(node.children[0])
-        a, b = (self.name(k.child.eid) for k in node.children[:2])
-        rel = "who" if self.person(node) else "that"
-        if w.form == "noun":
-            return f"{w.noun if n == 1 else w.plural} of {a} that {b} does not have"
-        if w.form == "by":
-            return f"{self.kinds(node, n)} who {w.active} {a} but not {b}"
-        if w.form == "verb":
-            return f"{self.kinds(node, n)} {rel} {a} {w.verb} but {b} {do(1, w.tense)} not"
-        return f"{self.kinds(node, n)} {rel} {a} {be(1, w.tense)} {w.verb} but {b} {be(1, w.tense)} not"
-
-    def negated(self, node: Node, n: int, person: bool) -> str:
-        """A clause saying the entities are not among the node's: `whose record label is not Jive`, `not
-        influenced by X`, `but not the ones that Y speaks`."""
-        rel = "who" if person else "that"
-        if isinstance(node, Project) and isinstance(node.child, Anchor) and node.inverse:
-            w, name = self.w(node), self.name(node.child.eid)
-            if self._is_a(w, name):
-                return f"{rel} {be(n)} not {a_kind(name, n)}"
-            if w.form == "noun":
-                return f"whose {w.noun} is not {name}"
-            if w.form == "verb":
-                return f"{rel} {do(n, w.tense)} not {base(w)} {name}"
-            if needs_be(w):
-                return f"{rel} {be(n, w.tense)} not {w.verb if n == 1 else w.verbs} {name}"
-            return f"not {w.verb} {name}"
-        said, k = self.np(node, 2), self.kinds(node, 2)
-        rest = said[len(k) + 5:] if said.startswith(f"the {k} ") else ""
-        return f"but not the ones {rest}" if rest and not rest.startswith("of ") else f"but not {said}"
 
     @staticmethod
     def _one_forward(kids) -> bool:
