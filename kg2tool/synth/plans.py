@@ -159,6 +159,18 @@ def anchors(node: Node) -> list[int]:
     return [a for c in kids for a in anchors(c)]
 
 
+def passed_through(kg: KnowledgeGraph, node: Node) -> set[frozenset]:
+    """The values of the sets inside `node` (not node itself): the anchors and every projection below it."""
+    out: set[frozenset] = set()
+    todo = list(node.children) if isinstance(node, SetOp) else [node.child] if isinstance(node, Project) else []
+    while todo:
+        sub = todo.pop()
+        if isinstance(sub, (Anchor, Project)):
+            out.add(execute(kg, sub))
+        todo.extend(sub.children if isinstance(sub, SetOp) else [sub.child] if isinstance(sub, Project) else [])
+    return out
+
+
 def topic(node: Node) -> int:
     """The plan's topic entity: its first anchor."""
     return anchors(node)[0]

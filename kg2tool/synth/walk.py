@@ -26,7 +26,7 @@ from functools import cached_property
 from ..graph.model import KnowledgeGraph
 from .known_wordings import is_document_kind
 from .lexicon import Lexicon, derive_lexicon
-from .plans import Anchor, Attr, Compare, Count, Node, Project, SetOp, execute, topic
+from .plans import Anchor, Attr, Compare, Count, Node, Project, SetOp, anchors, execute, passed_through, topic
 from .tools import ToolSet
 from .walk_co import StepKinds, kind_out, sample_co
 from .walk_index import PerEntity, sorted_keys
@@ -199,22 +199,26 @@ class Walker:
         """Project `node` (whose value is `ids`, at most max_fanout of them) one more hop: uniformly among the
         (relation, direction) steps that every entity of `ids` has (each fanned-out call must be a valid lookup:
         enums list only entities with facts), that do not walk straight back the way `ids` came, whose kinds fit
-        (`walk_co.StepKinds.fit`), whose result has 1 to `hi` entities and is no set the plan already passed
-        through (a circular question: its answer is a step of its own wording); None when there is none."""
+        (`walk_co.StepKinds.fit`), whose result has 1 to `hi` entities, is no set the plan already passed through
+        and holds none of the plan's named entities (circular questions: the answer is a step of their own wording
+        or a name they give); None when there is none."""
         hi = hi or self.cfg.max_answers
         if not 1 <= len(ids) <= self.cfg.max_fanout:
             return None
         kids = node.children if isinstance(node, SetOp) else (node,)
         came = {(k.rel, k.inverse) for k in kids if isinstance(k, Project)}
         have = kind_out(self.lex, node)
-        passed = _passed_through(self.kg, node)
+        passed = passed_through(self.kg, node)
+        named = set(anchors(node))
         steps = []
         for rel, inv in self.options.get(min(ids), ()):  # the steps of any one member hold all shared ones
             if (rel, not inv) in came or not self.kinds.fit(have, ids, rel, inv):
                 continue
             adj = self.adj(rel, inv)
             if all(i in adj for i in ids) and 1 <= len(got := self.project_ids(rel, inv, ids)) <= hi:
-                if frozenset(got) not in passed:  # "the planet of the others from Bib Fortuna's planet"
+                # circular: "the planet of the others from Bib Fortuna's planet", or an answer that holds a name
+                # of the question ("the siblings of the siblings of Erika Mann" are Erika Mann and ...)
+                if frozenset(got) not in passed and named.isdisjoint(got):
                     steps.append((rel, inv))
         if not steps:
             return None
@@ -418,18 +422,6 @@ class Walker:
                 items = (Count(Project(rel, Anchor(a), inv)), Count(Project(rel, Anchor(b), inv)))
                 return Compare(items, rng.choice(("max", "min")))
         return None
-
-
-def _passed_through(kg: KnowledgeGraph, node: Node) -> set[frozenset]:
-    """The values of the sets inside `node` (not node itself): the anchors and every projection below it."""
-    out: set[frozenset] = set()
-    todo = list(node.children) if isinstance(node, SetOp) else [node.child] if isinstance(node, Project) else []
-    while todo:
-        sub = todo.pop()
-        if isinstance(sub, (Anchor, Project)):
-            out.add(execute(kg, sub))
-        todo.extend(sub.children if isinstance(sub, SetOp) else [sub.child] if isinstance(sub, Project) else [])
-    return out
 
 
 def _redrawn(draw, rounds: int = 5):
