@@ -345,7 +345,7 @@ def test_tmpfs_store_bulk_load_out_of_space(tiny_fs, tmp_path):
     """pyoxigraph's RocksDB reports a full disk as "IO error: No space left on device" in the loader process: the
     build still ends with exit 4, not as a bad input (exit 3). At 1500 KB, the index (~1 MB) or the triple store
     (~2 MB) runs out of space first, depending on which process is faster: both are a full disk."""
-    from kg2tool.graph.store.build import bulk_load
+    from kg2tool.graph.store.triples import bulk_load
 
     fs = tiny_fs("1500k")
     bulk_load(str(fs / "ox"), [str(EXAMPLE)], str(fs / "res.json"))
@@ -361,7 +361,7 @@ def test_tmpfs_store_bulk_load_out_of_space(tiny_fs, tmp_path):
 def test_a_loader_out_of_space_is_an_output_fault(tmp_path):
     """The loader's report of a full disk (as test_tmpfs_store_bulk_load_out_of_space sees it) becomes ENOSPC, which
     the build's atomic_path makes exit 4; any other loader failure stays a bad input (exit 3)."""
-    from kg2tool.graph.store.build import _wait_for_loader
+    from kg2tool.graph.store.triples import _wait_for_loader
 
     def finished(result: dict):
         (tmp_path / "loaded.json").write_text(json.dumps(result))
