@@ -50,6 +50,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from urllib.parse import quote
 
 from .hygiene import is_opaque_id, local_part
@@ -94,11 +95,17 @@ class Folded:
 def words_of(label: str) -> list[str]:
     """A label as lower-case words (acronyms kept): `hasLegalAddress` -> [has, legal, address], `FilmRole` ->
     [film, role]; a label with spaces keeps its words as written (lower-cased unless all capitals)."""
+    return list(_words(label))
+
+
+@lru_cache(maxsize=65536)
+def _words(label: str) -> tuple[str, ...]:
+    """words_of, cached (the same class and link labels are asked for once per node)."""
     if " " in label.strip():
         raw = re.findall(r"[\w.]+", label)
     else:
         raw = _WORD.findall(label) or [label]
-    return [w if w.isupper() and len(w) > 1 else w.lower() for w in raw]
+    return tuple(w if w.isupper() and len(w) > 1 else w.lower() for w in raw)
 
 
 def _said(label: str) -> list[str]:
@@ -130,8 +137,10 @@ class _Adjacency:
                     self.links[o][(p, True)].add(s)
 
 
-def _tokens(text: str) -> list[str]:
-    return re.findall(r"[^\W_]+", text.lower())
+@lru_cache(maxsize=262144)
+def _tokens(text: str) -> tuple[str, ...]:
+    """The words of a label, lower-cased (cached: participants are shared by many nodes)."""
+    return tuple(re.findall(r"[^\W_]+", text.lower()))
 
 
 def _is_record_label(text: str, parts: Iterable[str], allowed: set[str]) -> bool:
@@ -159,35 +168,39 @@ def _is_record_label(text: str, parts: Iterable[str], allowed: set[str]) -> bool
     return found >= 2 or any(w in allowed for w in rest)
 
 
-def _candidates(adj: _Adjacency, iri, label, named, types, type_label, pred_label) -> tuple[dict, dict]:
-    """node -> {role: participants} of every candidate, and of every other typed node with two participants (the
-    rest of a class that may be folded as a whole; see the module docstring)."""
-    out, shaped = {}, {}
+def _candidates(adj: _Adjacency, iri, label, named, types, type_label, pred_label) -> tuple[dict, list]:
+    """node -> {role: participants} of every candidate, and the other typed nodes with an edge of their own (the
+    rest of a class that may be folded as a whole, if they have two participants: see `_participants` and the
+    module docstring)."""
+    out, typed = {}, []
     for n, roles in adj.links.items():
         if not any(not into for _, into in roles):
             continue  # a node with no edge of its own is a plain object
-        parts = {r: {m for m in ms if named(m)} for r, ms in roles.items()}
-        parts = {r: ms for r, ms in parts.items() if ms}
-        if len({m for ms in parts.values() for m in ms}) < 2:
-            continue
         text = label(n)
         shared = any(into and len(ms) > 1 for (_, into), ms in roles.items())  # an office many people work at
-        if not shared and not text and is_opaque_id(local_part(iri(n))):
-            out[n] = parts
-        elif (
-            not shared
-            and text
-            and types.get(n)
-            and _is_record_label(
-                text,
-                [label(m) for ms in parts.values() for m in ms],
-                _allowed(n, parts, types, type_label, pred_label),
-            )
-        ):
-            out[n] = parts
-        if n not in out and types.get(n):
-            shaped[n] = parts
-    return out, shaped
+        opaque = not shared and not text and is_opaque_id(local_part(iri(n)))
+        if opaque or (not shared and text and types.get(n)):  # may be a candidate: its participants decide
+            parts = _participants(roles, named)
+            if parts is not None and (
+                opaque
+                or _is_record_label(
+                    text,
+                    [label(m) for ms in parts.values() for m in ms],
+                    _allowed(n, parts, types, type_label, pred_label),
+                )
+            ):
+                out[n] = parts
+                continue
+        if types.get(n):
+            typed.append(n)
+    return out, typed
+
+
+def _participants(roles: dict, named) -> dict | None:
+    """{role: named participants} of a node with roles `roles`, or None when it has fewer than two."""
+    parts = {r: {m for m in ms if named(m)} for r, ms in roles.items()}
+    parts = {r: ms for r, ms in parts.items() if ms}
+    return parts if len({m for ms in parts.values() for m in ms}) >= 2 else None
 
 
 def _allowed(n, parts: dict, types: dict, type_label, pred_label) -> set[str]:
@@ -196,7 +209,7 @@ def _allowed(n, parts: dict, types: dict, type_label, pred_label) -> set[str]:
     return got | {w for p, _ in parts for w in words_of(pred_label(p))}
 
 
-def _groups(cands: dict, shaped: dict, types: dict) -> dict:
+def _groups(cands: dict, typed: list, types: dict, adj: _Adjacency, named) -> dict:
     """The folded nodes by (class key, the roles that link into the node): the class key is the most specific type
     IRI or, for an untyped node, its sorted roles. A class is folded when at least half of its instances are
     candidates, with every instance that has two participants; an untyped group when it has two candidates.
@@ -215,7 +228,9 @@ def _groups(cands: dict, shaped: dict, types: dict) -> dict:
         k for k, nodes in by_class.items() if len(nodes) >= 2 and (isinstance(k, tuple) or 2 * len(nodes) >= count[k])
     }
     members = {n: parts for n, parts in cands.items() if cls(n) in keep}
-    members |= {n: parts for n, parts in shaped.items() if cls(n) in keep}
+    if keep:  # the other typed nodes of a folded class with two participants
+        shaped = ((n, _participants(adj.links[n], named)) for n in typed if cls(n) in keep)
+        members |= {n: parts for n, parts in shaped if parts is not None}
     groups: dict = defaultdict(list)
     for n in list(members):
         key = cls(n)
@@ -254,12 +269,17 @@ def fold_reified(
     `types`: node -> its type keys, `type_label(type)` a type's label; `pred_label(predicate IRI)`; `attr_subjects`:
     attribute predicate -> the nodes with a value. Returns a `Folded`; nothing is changed in place."""
     adj = _Adjacency(rel_edges)
+    label, type_label, pred_label = _memo(label), _memo(type_label), _memo(pred_label)
+    is_named: dict = {}
 
     def named(m) -> bool:
-        return bool(label(m)) or not is_opaque_id(local_part(iri(m)))
+        got = is_named.get(m)
+        if got is None:
+            got = is_named[m] = bool(label(m)) or not is_opaque_id(local_part(iri(m)))
+        return got
 
-    cands, shaped = _candidates(adj, iri, label, named, types, type_label, pred_label)
-    groups = _groups(cands, shaped, types)  # the members' participants are written into `cands`
+    cands, typed = _candidates(adj, iri, label, named, types, type_label, pred_label)
+    groups = _groups(cands, typed, types, adj, named)  # the members' participants are written into `cands`
     out = Folded()
     for nodes in groups.values():
         out.nodes.update(nodes)
@@ -289,6 +309,19 @@ def fold_reified(
     for rel in out.relations:
         rel.pairs = sorted(rel.pairs)
     return out
+
+
+def _memo(fn: Callable) -> Callable:
+    """`fn` of one argument, each answer kept (labels are asked for once per node and link)."""
+    seen: dict = {}
+
+    def get(x):
+        got = seen.get(x, seen)
+        if got is seen:
+            got = seen[x] = fn(x)
+        return got
+
+    return get
 
 
 def _prefix(key, owner: tuple, type_label, pred_label) -> tuple[list[str], str]:

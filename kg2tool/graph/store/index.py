@@ -273,8 +273,9 @@ class IndexBuilder:
         pid_iri = list(self.ids)
         if self.rules.fold:  # kg2tool.graph.reify first, as in kg2tool.graph.build (it may add predicates)
             edges = self._fold({p: set(zip(s_arr, o_arr)) for p, (s_arr, o_arr) in self.rels.items()}, pid_iri)
-            self.rels = {p: (array("i", [s for s, _ in v]), array("i", [o for _, o in v]))
-                         for p, v in ((p, sorted(v)) for p, v in edges.items())}  # fmt: skip
+            if edges is not None:  # nodes were folded (else the edges stay as read: tidy_arrays deduplicates)
+                self.rels = {p: (array("i", [s for s, _ in v]), array("i", [o for _, o in v]))
+                             for p, v in ((p, sorted(v)) for p, v in edges.items())}  # fmt: skip
         n = len(pid_iri)
         labelled = np.zeros(n, dtype=bool)
         labelled[np.fromiter(self.best[0], dtype=np.int64, count=len(self.best[0]))] = True
@@ -300,9 +301,10 @@ class IndexBuilder:
             "link_relations": len(tidy.links),
         }
 
-    def _fold(self, edges: dict, pid_iri: list[str]) -> dict:
+    def _fold(self, edges: dict, pid_iri: list[str]) -> dict | None:
         """kg2tool.graph.reify's folding on the collected edges (as kg2tool.graph.build._fold): returns the edges
-        with the composed relations; the folded nodes' values are dropped and the moved ones added."""
+        with the composed relations, or None when no node was folded; the folded nodes' values are dropped and the
+        moved ones added."""
         types: dict = defaultdict(set)  # by type IRI, as in kg2tool.graph.build: the same ties, the same order
         for s, t in zip(self.type_s, self.type_o):
             types[s].add(pid_iri[t])
@@ -314,7 +316,7 @@ class IndexBuilder:
             lambda p: self._text(0, self.ids.get(p)) or readable_local_name(p), subjects,
         )  # fmt: skip
         if not folded.nodes:
-            return edges
+            return None
         edges = {p: set(v) for p, v in folded.edges.items()}
         for new in folded.relations + folded.attributes:  # the composed IRIs get their label and description
             pid = self.ids[new.iri] = len(self.ids)
