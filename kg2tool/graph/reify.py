@@ -126,15 +126,18 @@ def _role_iri(role: tuple[str, bool]) -> str:
 
 
 class _Adjacency:
-    """Per node: its roles (predicate, points-into-node) -> linked nodes; built from the relation edges."""
+    """Per node: its roles (predicate, points-into-node) -> linked nodes; built from the relation edges, for the
+    nodes in `only` (a set; every node when None)."""
 
-    def __init__(self, rel_edges: dict):
+    def __init__(self, rel_edges: dict, only: set | None = None):
         self.links: dict = defaultdict(lambda: defaultdict(set))
         for p, pairs in rel_edges.items():
             for s, o in pairs:
                 if s != o:
-                    self.links[s][(p, False)].add(o)
-                    self.links[o][(p, True)].add(s)
+                    if only is None or s in only:
+                        self.links[s][(p, False)].add(o)
+                    if only is None or o in only:
+                        self.links[o][(p, True)].add(s)
 
 
 @lru_cache(maxsize=262144)
@@ -166,6 +169,13 @@ def _is_record_label(text: str, parts: Iterable[str], allowed: set[str]) -> bool
     if not found or any(w not in allowed and w not in _FILLER for w in rest):
         return False
     return found >= 2 or any(w in allowed for w in rest)
+
+
+def label_tokens(text: str) -> tuple[str, ...]:
+    """The words of a label as record labels are compared (cached). A node labelled T can be the record of a
+    participant labelled P only when P's first word is one of T's (`_is_record_label` finds a participant by its
+    leading words): a caller can find the `maybe` set of `fold_reified` with it, without examining every node."""
+    return _tokens(text)
 
 
 def _candidates(adj: _Adjacency, iri, label, named, types, type_label, pred_label) -> tuple[dict, list]:
@@ -209,12 +219,10 @@ def _allowed(n, parts: dict, types: dict, type_label, pred_label) -> set[str]:
     return got | {w for p, _ in parts for w in words_of(pred_label(p))}
 
 
-def _groups(cands: dict, typed: list, types: dict, adj: _Adjacency, named) -> dict:
-    """The folded nodes by (class key, the roles that link into the node): the class key is the most specific type
-    IRI or, for an untyped node, its sorted roles. A class is folded when at least half of its instances are
-    candidates, with every instance that has two participants; an untyped group when it has two candidates.
-    Participants that are folded themselves are left out (a node left with fewer than two is not folded). In
-    sorted key order."""
+def _classes(cands: dict, types: dict) -> tuple[Callable, set]:
+    """The class key of a node (`cls`: its most specific type IRI or, for an untyped node, its sorted roles) and
+    the classes folded: those with at least half of their instances candidates (typed) or two candidates
+    (untyped)."""
     count = Counter(t for ts in types.values() for t in ts)
 
     def cls(n):
@@ -227,6 +235,14 @@ def _groups(cands: dict, typed: list, types: dict, adj: _Adjacency, named) -> di
     keep = {
         k for k, nodes in by_class.items() if len(nodes) >= 2 and (isinstance(k, tuple) or 2 * len(nodes) >= count[k])
     }
+    return cls, keep
+
+
+def _groups(cands: dict, typed: list, adj: _Adjacency, named, classes: tuple) -> dict:
+    """The folded nodes by (class key, the roles that link into the node), `classes` from `_classes`. A class is
+    folded with every instance that has two participants. Participants that are folded themselves are left out (a
+    node left with fewer than two is not folded). In sorted key order."""
+    cls, keep = classes
     members = {n: parts for n, parts in cands.items() if cls(n) in keep}
     if keep:  # the other typed nodes of a folded class with two participants
         shaped = ((n, _participants(adj.links[n], named)) for n in typed if cls(n) in keep)
@@ -263,12 +279,15 @@ def fold_reified(
     type_label: Callable[[Hashable], str],
     pred_label: Callable[[str], str],
     attr_subjects: dict,
+    maybe: set | None = None,
 ) -> Folded:
     """Fold the reified nodes of a graph (module docstring). `rel_edges`: predicate -> set of (subject, object)
     node pairs (nodes are any sortable hashable key, `iri(node)` its IRI); `label(node)`: its preferred label or "";
     `types`: node -> its type keys, `type_label(type)` a type's label; `pred_label(predicate IRI)`; `attr_subjects`:
-    attribute predicate -> the nodes with a value. Returns a `Folded`; nothing is changed in place."""
-    adj = _Adjacency(rel_edges)
+    attribute predicate -> the nodes with a value; `maybe`, when given, a set of nodes that holds every candidate
+    (`label_tokens` finds one cheaply: a large graph's nodes are then not all examined). Returns a
+    `Folded`; nothing is changed in place."""
+    adj = _Adjacency(rel_edges, maybe)
     label, type_label, pred_label = _memo(label), _memo(type_label), _memo(pred_label)
     is_named: dict = {}
 
@@ -279,13 +298,22 @@ def fold_reified(
         return got
 
     cands, typed = _candidates(adj, iri, label, named, types, type_label, pred_label)
-    groups = _groups(cands, typed, types, adj, named)  # the members' participants are written into `cands`
+    classes = _classes(cands, types)
+    if maybe is not None and any(not isinstance(k, tuple) for k in classes[1]):
+        # a typed class is folded with all its members, candidates or not: every node is examined
+        adj = _Adjacency(rel_edges)
+        cands, typed = _candidates(adj, iri, label, named, types, type_label, pred_label)
+        classes = _classes(cands, types)
+    groups = _groups(cands, typed, adj, named, classes)  # the members' participants are written into `cands`
     out = Folded()
     for nodes in groups.values():
         out.nodes.update(nodes)
     out.edges = {}
     for p in sorted(rel_edges):
-        kept = [(s, o) for s, o in rel_edges[p] if s not in out.nodes and o not in out.nodes]
+        if out.nodes:
+            kept = [(s, o) for s, o in rel_edges[p] if s not in out.nodes and o not in out.nodes]
+        else:
+            kept = list(rel_edges[p])
         if kept:
             out.edges[p] = kept
     made: dict = {}
@@ -396,4 +424,6 @@ def _move_values(nodes, cands, owner, base: str, said: tuple, made: dict, pred_l
         made[iri] = FoldedAttribute(iri, _join(prefix, _said(pred_label(p))), desc, p, owner_of)
 
 
-__all__ = ["FOLD_PREFIX", "Folded", "FoldedAttribute", "FoldedRelation", "fold_reified", "words_of"]
+__all__ = [
+    "FOLD_PREFIX", "Folded", "FoldedAttribute", "FoldedRelation", "fold_reified", "label_tokens", "words_of",
+]  # fmt: skip

@@ -42,7 +42,7 @@ from ..model import (
 )
 from ..names import clean_text, entity_name_from_iri, lang_rank, normalize_name, readable_local_name, unique_names
 from ..parse import detect_format
-from ..reify import FoldedRelation, fold_reified
+from ..reify import FoldedRelation, fold_reified, label_tokens
 from .arrays import save_array, save_strings, save_table
 from .source import OX_FORMATS, HashingReader, ox_literal_value
 from .tidy import drop_opaque_values, opaque_mask, tidy_arrays
@@ -314,6 +314,7 @@ class IndexBuilder:
             edges, pid_iri.__getitem__, lambda n: self._text(0, n), types,
             lambda t: self._text(0, self.ids.get(t)) or readable_local_name(t),
             lambda p: self._text(0, self.ids.get(p)) or readable_local_name(p), subjects,
+            maybe=self._fold_maybe(len(pid_iri)),
         )  # fmt: skip
         if not folded.nodes:
             return None
@@ -338,6 +339,42 @@ class IndexBuilder:
             "folded": [new.iri for new in folded.relations + folded.attributes],
         }
         return edges
+
+    def _fold_maybe(self, n: int) -> set:
+        """The nodes that may be reified (`fold_reified`'s `maybe`), found with numpy over the edges as read: the
+        unlabelled ones, and the typed ones that share a word with the first word of a linked node's label
+        (`label_tokens`); on a graph of named things that is few of them."""
+        import numpy as np
+
+        typed = np.zeros(n, dtype=bool)
+        typed[np.frombuffer(self.type_s, dtype=np.int32)] = True
+        has_text = np.zeros(n, dtype=bool)
+        first = np.full(n, -1, dtype=np.int64)
+        word_id: dict[str, int] = {}
+        owners, words = array("q"), array("q")
+        for pid, (_, _, text) in self.best[0].items():
+            if not text:
+                continue
+            has_text[pid] = True
+            toks = label_tokens(text)
+            if toks:
+                first[pid] = word_id.setdefault(toks[0], len(word_id))
+                if typed[pid]:
+                    for t in set(toks):
+                        owners.append(pid)
+                        words.append(word_id.setdefault(t, len(word_id)))
+        w = len(word_id) + 1
+        known = np.unique(np.frombuffer(owners, dtype=np.int64) * w + np.frombuffer(words, dtype=np.int64))
+        ends = [np.frombuffer(a, dtype=np.int32).astype(np.int64) for pair in self.rels.values() for a in pair]
+        if not ends:
+            return set()
+        s, o = np.concatenate(ends[0::2]), np.concatenate(ends[1::2])
+        node, other = np.concatenate([s, o]), np.concatenate([o, s])
+        keep = (node != other) & (first[other] >= 0) & typed[node]
+        node, other = node[keep], other[keep]
+        hit = node[np.isin(node * w + first[other], known)]
+        lone = np.unique(np.concatenate([s, o]))
+        return set(np.unique(hit).tolist()) | set(lone[~has_text[lone]].tolist())
 
     def _text(self, kind: int, pid: int | None) -> str:
         got = self.best[kind].get(pid) if pid is not None else None
