@@ -153,6 +153,8 @@ class IndexBuilder:
         lits, lit_s, lit_p, lit_o, other = self.lits, self.lit_s, self.lit_p, self.lit_o, self.other
         str_vals, attr_vals, type_s, type_o, type_k = self.str_vals, self.attr_vals, self.type_s, self.type_o, self.type_k
         kinds, codes = self.kinds, self.codes
+        ranks: dict = {}  # language tag -> lang_rank
+        adds = {p: (s.append, o.append) for p, (s, o) in rels.items()}  # predicate -> the appends of its edges
         for q in parser:
             s, o = q.subject, q.object
             to = type(o)
@@ -185,7 +187,9 @@ class IndexBuilder:
                 lit_o.append(k)
                 if kind <= 2:
                     text, lg = clean_text(o.value), o.language
-                    rank = lang_rank(lg, lang)
+                    rank = ranks.get(lg)
+                    if rank is None:
+                        rank = ranks[lg] = lang_rank(lg, lang)
                     if kind != 2 and rank < 3:
                         pool[i].append(text)
                     if kind != 1:
@@ -228,11 +232,12 @@ class IndexBuilder:
             j = ids.get(ov)
             if j is None:
                 j = ids[ov] = len(ids)
-            edges = rels.get(p)
-            if edges is None:
+            add = adds.get(p)
+            if add is None:
                 edges = rels[p] = (array("i"), array("i"))
-            edges[0].append(i)
-            edges[1].append(j)
+                add = adds[p] = (edges[0].append, edges[1].append)
+            add[0](i)
+            add[1](j)
 
     def count_triples(self) -> int:
         """The number of distinct triples read (what rdflib's in-memory graph holds: a triple repeated in a file,
