@@ -5,6 +5,7 @@ complete. The triple store is built on its first use (kg2tool.graph.store.triple
 
 from __future__ import annotations
 
+import gc
 import json
 import time
 from collections.abc import Sequence
@@ -78,8 +79,17 @@ def _build_into(tmp: Path, path: Path, graphs: list[Path], lang: str, log, predi
     """The build of `build_store` in the empty folder `tmp`: index the files, write the manifest."""
     t0 = time.perf_counter()
     index = IndexBuilder(lang, predicates)
-    digests = [index.read(g) for g in graphs]
-    stats = index.write(tmp / "index")
+    # The pass allocates millions of small objects that all stay alive until the tables are written: the cyclic
+    # garbage collector would walk them again and again for nothing (it took ~7% of the pass at 1M triples).
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        digests = [index.read(g) for g in graphs]
+        stats = index.write(tmp / "index")
+    finally:
+        del index
+        if collecting:
+            gc.enable()
     log(
         f"store {path}: indexed {stats['triples']:,} triples: {stats['entities']:,} entities, "
         f"{stats['relation_triples']:,} edges in {time.perf_counter() - t0:.1f}s"

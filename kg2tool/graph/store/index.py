@@ -353,21 +353,25 @@ class IndexBuilder:
 
         typed = np.zeros(n, dtype=bool)
         typed[np.frombuffer(self.type_s, dtype=np.int32)] = True
-        has_text = np.zeros(n, dtype=bool)
-        first = np.full(n, -1, dtype=np.int64)
+        is_typed = typed.tolist()
         word_id: dict[str, int] = {}
-        owners, words = array("q"), array("q")
+        texts, firsts, first_word, owners, words = array("q"), array("q"), array("q"), array("q"), array("q")
         for pid, (_, _, text) in self.best[0].items():
             if not text:
                 continue
-            has_text[pid] = True
+            texts.append(pid)
             toks = label_tokens(text)
             if toks:
-                first[pid] = word_id.setdefault(toks[0], len(word_id))
-                if typed[pid]:
+                firsts.append(pid)
+                first_word.append(word_id.setdefault(toks[0], len(word_id)))
+                if is_typed[pid]:
                     for t in set(toks):
                         owners.append(pid)
                         words.append(word_id.setdefault(t, len(word_id)))
+        has_text = np.zeros(n, dtype=bool)
+        has_text[np.frombuffer(texts, dtype=np.int64)] = True
+        first = np.full(n, -1, dtype=np.int64)
+        first[np.frombuffer(firsts, dtype=np.int64)] = np.frombuffer(first_word, dtype=np.int64)
         w = len(word_id) + 1
         known = np.unique(np.frombuffer(owners, dtype=np.int64) * w + np.frombuffer(words, dtype=np.int64))
         ends = [np.frombuffer(a, dtype=np.int32).astype(np.int64) for pair in self.rels.values() for a in pair]
@@ -377,9 +381,15 @@ class IndexBuilder:
         node, other = np.concatenate([s, o]), np.concatenate([o, s])
         keep = (node != other) & (first[other] >= 0) & typed[node]
         node, other = node[keep], other[keep]
-        hit = node[np.isin(node * w + first[other], known)]
-        lone = np.unique(np.concatenate([s, o]))
-        return set(np.unique(hit).tolist()) | set(lone[~has_text[lone]].tolist())
+        key = node * w + first[other]
+        at = np.minimum(np.searchsorted(known, key), max(len(known) - 1, 0))
+        maybe = np.zeros(n, dtype=bool)
+        if len(known):
+            maybe[node[known[at] == key]] = True
+        linked = np.zeros(n, dtype=bool)
+        linked[s] = linked[o] = True
+        maybe |= linked & ~has_text
+        return set(np.flatnonzero(maybe).tolist())
 
     def _text(self, kind: int, pid: int | None) -> str:
         got = self.best[kind].get(pid) if pid is not None else None
