@@ -12,9 +12,11 @@ in-memory load (the rules of kg2tool.graph.build.build_graph) computed with nump
 
 Per triple the pass does a few dict and array operations (edges are kept as typed arrays of provisional ids,
 texts per entity only as needed). It also counts the distinct triples (the load stats' `triples`, as rdflib's
-graph holds them): relation edges and type links are kept as id arrays anyway, literal triples are kept as three
-int32 ids (subject, predicate, interned literal), the few others (blank nodes, schema triples, links) in a set;
-so the build's memory is ~12 bytes per literal triple and 8 per edge beyond what grows with the entities.
+graph holds them): relation edges and type links are kept as id arrays anyway, literal triples as (subject id,
+predicate id, the literal's 64-bit hash: pyoxigraph's, the same in every process), the few others (blank nodes,
+schema triples, links) in a set; so the build's memory is ~16 bytes per literal triple and 8 per edge beyond what
+grows with the entities. Two different literals of one subject and predicate with the same hash would count
+once: odds of ~1e-19 per such pair.
 
 Long because the pass, the hygiene step (kg2tool.graph.hygiene) and the tables share one builder's state, and each
 mirrors a step of kg2tool.graph.build that must stay side by side with it to give the same graph.
@@ -100,8 +102,8 @@ class IndexBuilder:
         self.type_k = array("i")  # the predicate code (`codes`) of each type link
         self.kinds: dict[str, int] = {}  # predicate IRI -> its kind in the pass
         self.codes: dict[str, int] = {}  # predicate IRI -> a number, in order of first sight
-        self.lits: dict = {}  # pyoxigraph Literal -> a number (for counting distinct triples)
-        self.lit_s, self.lit_p, self.lit_o = array("i"), array("i"), array("i")  # literal triples, as ids
+        # literal triples as (subject, predicate code, the literal's hash): for counting distinct triples
+        self.lit_s, self.lit_p, self.lit_o = array("i"), array("i"), array("q")
         self.other: set = set()  # the other triples (blank nodes, schema predicates, ill-typed literals)
         self.files = 0  # files read so far
         self.blank = 0
@@ -142,15 +144,15 @@ class IndexBuilder:
     def _scan(self, parser) -> None:
         """Sort every parsed triple into texts, literal values, type links and relation edges (provisional ids),
         and keep what counting the distinct triples needs (`count_triples`): the relation edges and type links
-        are kept anyway, literal triples as (subject, predicate, literal) ids, the rest (blank nodes, schema
-        triples, links) as a set. Long because it is the per-triple hot loop: one loop with local names and no helper call
-        per triple."""
+        are kept anyway, literal triples as (subject, predicate, literal hash) numbers, the rest (blank nodes,
+        schema triples, links) as a set. Long because it is the per-triple hot loop: one loop with local names and
+        no helper call per triple."""
         import pyoxigraph as ox
         from rdflib import Literal as RdfLiteral
 
         NN, LIT = ox.NamedNode, ox.Literal
         ids, rels, best, pool, lang = self.ids, self.rels, self.best, self.pool, self.lang
-        lits, lit_s, lit_p, lit_o, other = self.lits, self.lit_s, self.lit_p, self.lit_o, self.other
+        lit_s, lit_p, lit_o, other = self.lit_s, self.lit_p, self.lit_o, self.other
         str_vals, attr_vals, type_s, type_o, type_k = self.str_vals, self.attr_vals, self.type_s, self.type_o, self.type_k
         kinds, codes = self.kinds, self.codes
         ranks: dict = {}  # language tag -> lang_rank
@@ -179,12 +181,9 @@ class IndexBuilder:
                 i = ids.get(sv)
                 if i is None:
                     i = ids[sv] = len(ids)
-                k = lits.get(o)
-                if k is None:
-                    k = lits[o] = len(lits)
                 lit_s.append(i)
                 lit_p.append(codes[p])
-                lit_o.append(k)
+                lit_o.append(hash(o))
                 if kind <= 2:
                     text, lg = clean_text(o.value), o.language
                     rank = ranks.get(lg)
@@ -254,7 +253,7 @@ class IndexBuilder:
         for s, o in self.rels.values():
             total += len(np.unique(np.frombuffer(s, dtype=np.int32).astype(np.int64) * n + np.frombuffer(o, np.int32)))
         for cols in ((self.type_k, self.type_s, self.type_o), (self.lit_p, self.lit_s, self.lit_o)):
-            total += _distinct_rows(*(np.frombuffer(c, dtype=np.int32) for c in cols))
+            total += _distinct_rows(*(np.frombuffer(c, dtype=np.int32 if c.typecode == "i" else np.int64) for c in cols))
         return total
 
     def _kind(self, p: str) -> int:
@@ -404,7 +403,7 @@ class IndexBuilder:
 
         out.mkdir(parents=True)
         triples = self.count_triples()
-        self.lits, self.other, self.lit_s, self.lit_p, self.lit_o = {}, set(), array("i"), array("i"), array("i")
+        self.other, self.lit_s, self.lit_p, self.lit_o = set(), array("i"), array("i"), array("q")
         self._tidy()
         ids = self._number_entities(out)
         degree, rel_meta, relation_triples = self._write_relations(out, ids)
