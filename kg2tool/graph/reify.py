@@ -83,8 +83,8 @@ class FoldedAttribute:
 
 @dataclass
 class Folded:
-    """What `fold_reified` gives: the folded nodes, the graph's relation edges without them (by predicate), the
-    composed relations and the moved attributes (in a fixed order)."""
+    """What `fold_reified` gives: the folded nodes, the graph's relation edges without them (by predicate; empty
+    when nothing is folded), the composed relations and the moved attributes (in a fixed order)."""
 
     nodes: set = field(default_factory=set)
     edges: dict = field(default_factory=dict)
@@ -272,7 +272,7 @@ def _owner(nodes: list, cands: dict) -> tuple:
 
 
 def fold_reified(
-    rel_edges: dict,
+    rel_edges: dict | Callable[[], dict],
     iri: Callable[[Hashable], str],
     label: Callable[[Hashable], str],
     types: dict,
@@ -280,14 +280,24 @@ def fold_reified(
     pred_label: Callable[[str], str],
     attr_subjects: dict,
     maybe: set | None = None,
+    incident: dict | None = None,
 ) -> Folded:
     """Fold the reified nodes of a graph (module docstring). `rel_edges`: predicate -> set of (subject, object)
     node pairs (nodes are any sortable hashable key, `iri(node)` its IRI); `label(node)`: its preferred label or "";
     `types`: node -> its type keys, `type_label(type)` a type's label; `pred_label(predicate IRI)`; `attr_subjects`:
     attribute predicate -> the nodes with a value; `maybe`, when given, a set of nodes that holds every candidate
-    (`label_tokens` finds one cheaply: a large graph's nodes are then not all examined). Returns a
-    `Folded`; nothing is changed in place."""
-    adj = _Adjacency(rel_edges, maybe)
+    (`label_tokens` finds one cheaply: a large graph's nodes are then not all examined), and `incident` the edges
+    (predicate -> pairs) that touch a node of `maybe`: then `rel_edges` may be a function that returns them all,
+    called only when they are needed (a node is folded, or a typed class). Returns a `Folded` (its `edges` empty
+    when nothing is folded: the graph's edges stay as they are); nothing is changed in place."""
+    edges_now = [rel_edges]
+
+    def every_edge() -> dict:
+        if callable(edges_now[0]):
+            edges_now[0] = edges_now[0]()
+        return edges_now[0]
+
+    adj = _Adjacency(incident if incident is not None and maybe is not None else every_edge(), maybe)
     label, type_label, pred_label = _memo(label), _memo(type_label), _memo(pred_label)
     is_named: dict = {}
 
@@ -301,19 +311,19 @@ def fold_reified(
     classes = _classes(cands, types)
     if maybe is not None and any(not isinstance(k, tuple) for k in classes[1]):
         # a typed class is folded with all its members, candidates or not: every node is examined
-        adj = _Adjacency(rel_edges)
+        adj = _Adjacency(every_edge())
         cands, typed = _candidates(adj, iri, label, named, types, type_label, pred_label)
         classes = _classes(cands, types)
     groups = _groups(cands, typed, adj, named, classes)  # the members' participants are written into `cands`
     out = Folded()
+    if not groups:
+        return out
+    rel_edges = every_edge()
     for nodes in groups.values():
         out.nodes.update(nodes)
     out.edges = {}
     for p in sorted(rel_edges):
-        if out.nodes:
-            kept = [(s, o) for s, o in rel_edges[p] if s not in out.nodes and o not in out.nodes]
-        else:
-            kept = list(rel_edges[p])
+        kept = [(s, o) for s, o in rel_edges[p] if s not in out.nodes and o not in out.nodes]
         if kept:
             out.edges[p] = kept
     made: dict = {}

@@ -276,7 +276,7 @@ class IndexBuilder:
 
         pid_iri = list(self.ids)
         if self.rules.fold:  # kg2tool.graph.reify first, as in kg2tool.graph.build (it may add predicates)
-            edges = self._fold({p: set(zip(s_arr, o_arr)) for p, (s_arr, o_arr) in self.rels.items()}, pid_iri)
+            edges = self._fold(pid_iri)
             if edges is not None:  # nodes were folded (else the edges stay as read: tidy_arrays deduplicates)
                 self.rels = {p: (array("i", [s for s, _ in v]), array("i", [o for _, o in v]))
                              for p, v in ((p, sorted(v)) for p, v in edges.items())}  # fmt: skip
@@ -305,7 +305,7 @@ class IndexBuilder:
             "link_relations": len(tidy.links),
         }
 
-    def _fold(self, edges: dict, pid_iri: list[str]) -> dict | None:
+    def _fold(self, pid_iri: list[str]) -> dict | None:
         """kg2tool.graph.reify's folding on the collected edges (as kg2tool.graph.build._fold): returns the edges
         with the composed relations, or None when no node was folded; the folded nodes' values are dropped and the
         moved ones added."""
@@ -314,11 +314,20 @@ class IndexBuilder:
             types[s].add(pid_iri[t])
         tables = (self.attr_vals, self.str_vals)
         subjects = {p: {v[0] for v in vals} for table in tables for p, vals in table.items()}
+        import numpy as np
+
+        maybe = self._fold_maybe(len(pid_iri))
+        incident = {}  # the edges that touch a node that may be folded: all that finding the candidates reads
+        for p, (s_arr, o_arr) in self.rels.items():
+            s, o = np.frombuffer(s_arr, dtype=np.int32), np.frombuffer(o_arr, dtype=np.int32)
+            touch = maybe[s] | maybe[o]
+            incident[p] = set(zip(s[touch].tolist(), o[touch].tolist()))
         folded = fold_reified(
-            edges, pid_iri.__getitem__, lambda n: self._text(0, n), types,
+            lambda: {p: set(zip(s_arr, o_arr)) for p, (s_arr, o_arr) in self.rels.items()},
+            pid_iri.__getitem__, lambda n: self._text(0, n), types,
             lambda t: self._text(0, self.ids.get(t)) or readable_local_name(t),
             lambda p: self._text(0, self.ids.get(p)) or readable_local_name(p), subjects,
-            maybe=self._fold_maybe(len(pid_iri)),
+            maybe=set(np.flatnonzero(maybe).tolist()), incident=incident,
         )  # fmt: skip
         if not folded.nodes:
             return None
@@ -344,8 +353,9 @@ class IndexBuilder:
         }
         return edges
 
-    def _fold_maybe(self, n: int) -> set:
-        """The nodes that may be reified (`fold_reified`'s `maybe`), found with numpy over the edges as read: the
+    def _fold_maybe(self, n: int):
+        """The nodes that may be reified (`fold_reified`'s `maybe`) as a boolean array by provisional id, found with
+        numpy over the edges as read: the
         unlabelled ones, and the typed ones that share a word with the first word of a linked node's label
         (`label_tokens`); on a graph of named things that is few of them."""
         import numpy as np
@@ -375,7 +385,7 @@ class IndexBuilder:
         known = np.unique(np.frombuffer(owners, dtype=np.int64) * w + np.frombuffer(words, dtype=np.int64))
         ends = [np.frombuffer(a, dtype=np.int32).astype(np.int64) for pair in self.rels.values() for a in pair]
         if not ends:
-            return set()
+            return np.zeros(n, dtype=bool)
         s, o = np.concatenate(ends[0::2]), np.concatenate(ends[1::2])
         node, other = np.concatenate([s, o]), np.concatenate([o, s])
         keep = (node != other) & (first[other] >= 0) & typed[node]
@@ -388,7 +398,7 @@ class IndexBuilder:
         linked = np.zeros(n, dtype=bool)
         linked[s] = linked[o] = True
         maybe |= linked & ~has_text
-        return set(np.flatnonzero(maybe).tolist())
+        return maybe
 
     def _text(self, kind: int, pid: int | None) -> str:
         got = self.best[kind].get(pid) if pid is not None else None
