@@ -16,7 +16,7 @@ sha256 digest is compared too:
   for any doubt.
 Why sha256 and not blake2b: hashlib's sha256 is OpenSSL's, which uses the CPU's SHA instructions; measured on a
 1M-triple store of `bench/gen_graph.py` (41 MB of index files, page cache warm): sha256 of every file 0.11 s,
-blake2b 0.19 s; the check as done here (the one file over 4 MiB sampled) 0.13 s, next to ~35 s to build that
+blake2b 0.19 s; the check as done here (the one file over 4 MiB sampled) 0.13 s, next to ~7-10 s to build that
 store; the bundled example graph's 4 MB index: 2 ms.
 The pyoxigraph folder (the triple store, built on first use) is RocksDB's, which checksums its own blocks; it is
 not checked here.
