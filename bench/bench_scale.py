@@ -14,8 +14,10 @@ store's index is read through and which the kernel can drop):
   --memory-max triples (default 1M: at 10M it needs more than 16 GiB);
 - `pyoxigraph bulk load alone`: pyoxigraph's own bulk load of the file into a new RocksDB store (the part of the
   build kg2tool does not control: the build runs it in a second process beside its index pass);
-- `store build`: `--store` on first use (kg2tool.graph.store: the index pass, and pyoxigraph's bulk load in a second
-  process); the ratio to rdflib's parse is given for wall time and for CPU time;
+- `store build`: `--store` on first use (kg2tool.graph.store: one pass of pyoxigraph's parser, the index); the
+  ratio to rdflib's parse is given for wall time and for CPU time;
+- `triple store on first use`: `StoreGraph.triple_store()` on the built store (pyoxigraph's bulk load, for SPARQL;
+  synthesis never asks for it);
 - `store open`: reusing the store: opening it and deriving the tools (what a second `--store` run does first);
 - `synth w1` / `synth w2`: `kg2tool synth --store ... -n N --workers 1|2` (conversations per second of the synth
   loop; peak memory of the whole run: the main process and its workers).
@@ -23,10 +25,12 @@ Then `kg2tool synth -n 20000 --workers 1|2` on the bundled examples/wiki.ttl (in
 figure of the README, twice: as the machine is, and beside a process of ours that keeps one core busy
 (`while True: pass`, in a session of its own, as another user's job is: with autogroup scheduling, Linux's default,
 the CPU is shared fairly between sessions, so on a loaded machine one run's workers together get about one
-session's share, and a second worker pays off only for a core no other session wants). Targets: store build >= 8x faster than rdflib's parse; 2 workers >= 1.8x one (whole run), and
-never slower than one when a core is busy; the memory of a synth run on the store flat in graph size. The ratios
-are measured side by side in one run. The machine's load average is printed: on a shared machine the wall times
-of parallel steps (the build's two processes, --workers 2) depend on how many cores are free.
+session's share, and a second worker pays off only for a core no other session wants). Targets: store build >= 8x
+faster than rdflib's parse; 2 workers >= 1.8x one (whole run), and never slower than one when a core is busy; the
+memory of a synth run on the store flat in graph size. The ratios are measured side by side in one run and printed
+in one table with the machine's load average during each step (the mean of the 1-minute load average at its start
+and end: on a shared machine wall times depend on how many cores are free); with two sizes or more, the cost
+growth of each step (seconds and peak MiB per million triples) from the smallest size to the largest.
 
     python bench/bench_scale.py --sizes 1000000 -n 2000   # the quick run of `make bench`
 """
@@ -53,6 +57,7 @@ def measure(cmd: list[str], timeout: float = 7200) -> dict:
     import psutil
 
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    load0 = os.getloadavg()[0]
     t0 = time.perf_counter()
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     root = psutil.Process(proc.pid)
@@ -78,7 +83,9 @@ def measure(cmd: list[str], timeout: float = 7200) -> dict:
     peak = max(peak, after.ru_maxrss * 1024 if after.ru_maxrss > before.ru_maxrss else 0)
     if proc.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd)} failed ({proc.returncode}):\n{err[-3000:]}")
-    return {"wall": wall, "cpu": cpu, "mib": peak / 2**20, "anon": peak_anon / 2**20, "out": out, "err": err}
+    load = (load0 + os.getloadavg()[0]) / 2  # the machine's 1-minute load average, at the start and the end
+    return {"wall": wall, "cpu": cpu, "mib": peak / 2**20, "anon": peak_anon / 2**20, "out": out, "err": err,
+            "load": load}  # fmt: skip
 
 
 def _anon(pid: int) -> int:
@@ -148,6 +155,38 @@ def wiki_runs(n: int, work: Path, busy: bool) -> dict:
     return got
 
 
+STEPS = (("rdflib", "rdflib's parse"), ("ox", "pyoxigraph bulk load alone"), ("build", "kg2tool --store build"),
+         ("triples", "triple store on first use"))  # fmt: skip
+
+
+def side_by_side(rows: list[dict]) -> None:
+    """Each size's steps side by side: wall, CPU, peak memory, the ratio of rdflib's parse to the step, and the
+    load average during the step."""
+    print("\n| triples | step | wall | CPU | peak memory | rdflib's parse / step (wall / CPU) | load average |")
+    print("|---|---|---|---|---|---|---|")
+    for r in rows:
+        rd = r.get("rdflib")
+        for key, what in STEPS:
+            m = r.get(key)
+            if m is None:
+                continue
+            ratio = f"{rd['wall'] / m['wall']:.1f}x / {rd['cpu'] / m['cpu']:.1f}x" if rd else "-"
+            print(f"| {r['size'] / 1e6:g}M | {what} | {m['wall']:.1f}s | {m['cpu']:.1f}s | {mem(m)} | {ratio} "
+                  f"| {m['load']:.1f} |")  # fmt: skip
+
+
+def growth(a: dict, b: dict) -> None:
+    """Cost per million triples of each step at the sizes of rows `a` and `b`, and its growth."""
+    ma, mb = a["size"] / 1e6, b["size"] / 1e6
+    print(f"\n| step | per million triples at {ma:g}M | at {mb:g}M | growth {ma:g}M -> {mb:g}M |")
+    print("|---|---|---|---|")
+    for key, what in STEPS:
+        if key in a and key in b:
+            x, y = a[key], b[key]
+            print(f"| {what} | {x['wall'] / ma:.1f}s, {x['mib'] / ma:,.0f} MiB | {y['wall'] / mb:.1f}s, "
+                  f"{y['mib'] / mb:,.0f} MiB | time {y['wall'] / x['wall']:.1f}x, memory {y['mib'] / x['mib']:.1f}x |")  # fmt: skip
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sizes", default="1000000,10000000", help="triple counts, comma-separated")
@@ -202,6 +241,12 @@ def main() -> None:
         r["build"] = measure(py(f"from kg2tool.graph.store import open_store; print(open_store({str(store)!r}, [{str(graph)!r}]).summary())"))  # fmt: skip
         print(r["build"]["out"].strip().replace("\n", "\n  "), f"\nstore build: {r['build']['wall']:.1f}s wall, "
               f"{r['build']['cpu']:.1f}s CPU, {mem(r['build'])}", flush=True)  # fmt: skip
+        r["triples"] = measure(py(
+            f"from kg2tool.graph.store import open_store; kg = open_store({str(store)!r}, [{str(graph)!r}]); "
+            "print(len(kg.triple_store()), 'triples')"
+        ))  # fmt: skip
+        print(f"triple store on first use (bulk load, then opened): {r['triples']['wall']:.1f}s, {mem(r['triples'])} "
+              f"(load average {r['triples']['load']:.1f})", flush=True)  # fmt: skip
         r["open"] = measure(py(
             "from kg2tool.graph.store import open_store; from kg2tool.synth.synthesizer import Synthesizer, SynthConfig; "
             f"kg = open_store({str(store)!r}, [{str(graph)!r}], log=lambda m: None); "
@@ -243,12 +288,7 @@ def main() -> None:
             f"| {w1:,.0f}/s, {mem(r['w1'])} | {w2:,.0f}/s, {mem(r['w2'])} "
             f"| {w2 / w1:.2f}x |"
         )
-    print("\n| step | x rdflib's parse of the same file, side by side (wall / CPU) |")
-    print("|---|---|")
-    for r in rows:
-        for key, what in (("ox", "pyoxigraph bulk load alone"), ("build", "kg2tool --store build")):
-            print(f"| {what}, {r['size'] / 1e6:g}M | {fmt(g(r, 'rdflib', 'wall') / r[key]['wall'], 'x')} / "
-                  f"{fmt(g(r, 'rdflib', 'cpu') / r[key]['cpu'], 'x')} (target for the build >= 8x) |")  # fmt: skip
+    side_by_side(rows)
     for busy in (False, True):
         if (busy, 1) in wiki:
             (l1, r1, *_), (l2, r2, *_) = wiki[busy, 1], wiki[busy, 2]
@@ -259,6 +299,7 @@ def main() -> None:
         a, b = rows[0], rows[-1]
         print(f"memory of a synth run on the store, {a['size'] / 1e6:g}M -> {b['size'] / 1e6:g}M triples: "
               f"{mem(a['w1'])} -> {mem(b['w1'])} (1 worker)")  # fmt: skip
+        growth(a, b)
     print(f"load average at the end {load_avg()}")
 
 

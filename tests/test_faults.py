@@ -343,9 +343,9 @@ def test_tmpfs_600k_synth_store_export(tiny_fs, tmp_path):
 
 def test_tmpfs_store_bulk_load_out_of_space(tiny_fs, tmp_path):
     """pyoxigraph's RocksDB reports a full disk as "IO error: No space left on device" in the loader process: the
-    build still ends with exit 4, not as a bad input (exit 3). At 1500 KB, the index (~1 MB) or the triple store
-    (~2 MB) runs out of space first, depending on which process is faster: both are a full disk."""
-    from kg2tool.graph.store.build import bulk_load
+    triple store's build (on its first use) still ends as an output error (exit 4), not as a bad input (exit 3),
+    and leaves nothing behind. At 1500 KB the index (~1.1 MB) fits, the triple store (~2 MB) does not."""
+    from kg2tool.graph.store.triples import bulk_load
 
     fs = tiny_fs("1500k")
     bulk_load(str(fs / "ox"), [str(EXAMPLE)], str(fs / "res.json"))
@@ -354,14 +354,19 @@ def test_tmpfs_store_bulk_load_out_of_space(tiny_fs, tmp_path):
     shutil.rmtree(fs / "ox")
     (fs / "res.json").unlink()
     res = cli("synth", *ARGS, "--store", fs / "st", "--out", tmp_path / "data")
-    assert res.returncode == 4 and f"{fs / 'st'}: cannot write the graph store" in res.stderr, res.stderr
-    assert "free there" in res.stderr and not list(fs.iterdir())
+    assert res.returncode == 0, res.stderr  # synthesis needs the index only
+    kg = open_store(fs / "st", [EXAMPLE], log=quiet)
+    with pytest.raises(OutputError) as info:
+        kg.triple_store(log=quiet)
+    assert f"{fs / 'st' / 'oxigraph'}: cannot write the triple store: No space left on device" in str(info.value)
+    assert "free there" in str(info.value) and kg.forkable
+    assert sorted(p.name for p in (fs / "st").iterdir()) == ["index", "manifest.json"]
 
 
 def test_a_loader_out_of_space_is_an_output_fault(tmp_path):
     """The loader's report of a full disk (as test_tmpfs_store_bulk_load_out_of_space sees it) becomes ENOSPC, which
     the build's atomic_path makes exit 4; any other loader failure stays a bad input (exit 3)."""
-    from kg2tool.graph.store.build import _wait_for_loader
+    from kg2tool.graph.store.triples import _wait_for_loader
 
     def finished(result: dict):
         (tmp_path / "loaded.json").write_text(json.dumps(result))

@@ -198,22 +198,76 @@ def test_cli_store_flags(tmp_path, small_file):
 
 
 def test_workers_after_the_triple_store_was_opened(tmp_path, small_file):
-    """A process that opened the store's RocksDB (descriptions) must not fork: the pool spawns workers that open
-    the store themselves, and their shards are the ones computed here."""
+    """The triple store is not built with the index (synthesis never reads it): it is built on first use and gives
+    the graph's triples. A process that opened its RocksDB must not fork: the pool spawns workers that open the
+    store themselves, and their shards are the ones computed here."""
     from itertools import islice
+
+    import rdflib
 
     from kg2tool.synth.shards import iter_shards
 
     kg = open_store(tmp_path / "st", [small_file], log=quiet)
+    assert not (tmp_path / "st" / "oxigraph").exists()  # not built with the index
     cfg = SynthConfig(seed=5, shard_size=64)
     synth = Synthesizer(kg, cfg)
+    assert kg.descriptions[kg.resolve("Person 3")] == "person number 3"  # from the index
     assert kg.forkable  # synthesis reads only the index
-    assert kg.descriptions[kg.resolve("Person 3")] == "person number 3"
-    assert not kg.forkable
+    logs: list[str] = []
+    store = kg.triple_store(log=logs.append)
+    assert any("triple store built" in m for m in logs) and not kg.forkable
+    assert len(store) == len(rdflib.Graph().parse(small_file)) == kg.stats.triples == read_manifest(tmp_path / "st")["triples"]
+    ask = "SELECT ?d WHERE { ?s <http://www.w3.org/2000/01/rdf-schema#label> 'Person 3'@en ; <http://schema.org/description> ?d }"
+    assert [row[0].value for row in store.query(ask)] == ["person number 3"]
+    again = open_store(tmp_path / "st", [small_file], log=quiet)  # reused as it is, the triple store with it
+    again.triple_store(log=logs.append)
+    assert sum("triple store built" in m for m in logs) == 1
     build_args = ([str(small_file)], "en", cfg, None, str(tmp_path / "st"))
     got = [(i, candidates) for i, candidates, _ in islice(iter_shards(synth, 2, None, build_args=build_args), 3)]
     for i, candidates in got:
         assert [c.row for c in candidates] == synth.shard(i)[0]
+
+
+def test_triple_store_of_changed_files_is_refused(tmp_path):
+    g = tmp_path / "g.ttl"
+    g.write_text(make_small_graph(30), encoding="utf-8")
+    kg = open_store(tmp_path / "st", [g], log=quiet)
+    g.write_text(make_small_graph(35), encoding="utf-8")
+    with pytest.raises(UsageError, match=r"g.ttl changed since the store was built.*--rebuild-store"):
+        kg.triple_store(log=quiet)
+    assert not (tmp_path / "st" / "oxigraph").exists() and sorted(p.name for p in (tmp_path / "st").iterdir()) == [
+        "index", "manifest.json"
+    ]
+
+
+def test_distinct_triples_are_counted_as_rdflib_does(tmp_path):
+    """`stats.triples` (the load report's) is counted by the index pass: repeated triples (in a file, across
+    files, across named graphs), blank nodes (distinct per file), schema triples, links and ill-typed literals."""
+    a = tmp_path / "a.nt"
+    b = tmp_path / "b.nq"
+    ex = "http://ex.org/"
+    lines = [
+        f'<{ex}a> <http://www.w3.org/2000/01/rdf-schema#label> "A" .',
+        f'<{ex}a> <http://www.w3.org/2000/01/rdf-schema#label> "A" .',
+        f'<{ex}a> <http://www.w3.org/2000/01/rdf-schema#label> "A"@en .',
+        f'<{ex}b> <http://www.w3.org/2000/01/rdf-schema#label> "B" .',
+        f'<{ex}a> <{ex}knows> <{ex}b> .',
+        f'<{ex}a> <{ex}knows> <{ex}b> .',
+        f'<{ex}a> <{ex}age> "7"^^<http://www.w3.org/2001/XMLSchema#integer> .',
+        f'<{ex}a> <{ex}age> "8"^^<http://www.w3.org/2001/XMLSchema#integer> .',
+        f'<{ex}a> <{ex}born> "2020-13-45"^^<http://www.w3.org/2001/XMLSchema#date> .',
+        f'<{ex}a> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <{ex}Person> .',
+        f'<{ex}a> <http://www.w3.org/2002/07/owl#sameAs> <{ex}a2> .',
+        f'<{ex}a> <http://xmlns.com/foaf/0.1/page> <https://ex.org/a.html> .',
+        f"<{ex}a> <{ex}has> _:x .",
+        "_:x <http://www.w3.org/2000/01/rdf-schema#label> \"x\" .",
+    ]
+    a.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    b.write_text("\n".join(f"{line[:-2]} <{ex}g{k % 2}> ." for k, line in enumerate(lines)) + "\n", encoding="utf-8")
+    for files in ([a], [a, b]):
+        kg = open_store(tmp_path / f"st{len(files)}", files, log=quiet)
+        assert kg.stats.triples == load_graph(files).stats.triples == (12 if len(files) == 1 else 14)
+        same_graph(load_graph(files), kg)
 
 
 def test_vectorized_hygiene_is_tidy_edges():

@@ -50,6 +50,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from urllib.parse import quote
 
 from .hygiene import is_opaque_id, local_part
@@ -82,8 +83,8 @@ class FoldedAttribute:
 
 @dataclass
 class Folded:
-    """What `fold_reified` gives: the folded nodes, the graph's relation edges without them (by predicate), the
-    composed relations and the moved attributes (in a fixed order)."""
+    """What `fold_reified` gives: the folded nodes, the graph's relation edges without them (by predicate; empty
+    when nothing is folded), the composed relations and the moved attributes (in a fixed order)."""
 
     nodes: set = field(default_factory=set)
     edges: dict = field(default_factory=dict)
@@ -94,11 +95,17 @@ class Folded:
 def words_of(label: str) -> list[str]:
     """A label as lower-case words (acronyms kept): `hasLegalAddress` -> [has, legal, address], `FilmRole` ->
     [film, role]; a label with spaces keeps its words as written (lower-cased unless all capitals)."""
+    return list(_words(label))
+
+
+@lru_cache(maxsize=65536)
+def _words(label: str) -> tuple[str, ...]:
+    """words_of, cached (the same class and link labels are asked for once per node)."""
     if " " in label.strip():
         raw = re.findall(r"[\w.]+", label)
     else:
         raw = _WORD.findall(label) or [label]
-    return [w if w.isupper() and len(w) > 1 else w.lower() for w in raw]
+    return tuple(w if w.isupper() and len(w) > 1 else w.lower() for w in raw)
 
 
 def _said(label: str) -> list[str]:
@@ -119,19 +126,24 @@ def _role_iri(role: tuple[str, bool]) -> str:
 
 
 class _Adjacency:
-    """Per node: its roles (predicate, points-into-node) -> linked nodes; built from the relation edges."""
+    """Per node: its roles (predicate, points-into-node) -> linked nodes; built from the relation edges, for the
+    nodes in `only` (a set; every node when None)."""
 
-    def __init__(self, rel_edges: dict):
+    def __init__(self, rel_edges: dict, only: set | None = None):
         self.links: dict = defaultdict(lambda: defaultdict(set))
         for p, pairs in rel_edges.items():
             for s, o in pairs:
                 if s != o:
-                    self.links[s][(p, False)].add(o)
-                    self.links[o][(p, True)].add(s)
+                    if only is None or s in only:
+                        self.links[s][(p, False)].add(o)
+                    if only is None or o in only:
+                        self.links[o][(p, True)].add(s)
 
 
-def _tokens(text: str) -> list[str]:
-    return re.findall(r"[^\W_]+", text.lower())
+@lru_cache(maxsize=262144)
+def _tokens(text: str) -> tuple[str, ...]:
+    """The words of a label, lower-cased (cached: participants are shared by many nodes)."""
+    return tuple(re.findall(r"[^\W_]+", text.lower()))
 
 
 def _is_record_label(text: str, parts: Iterable[str], allowed: set[str]) -> bool:
@@ -159,35 +171,46 @@ def _is_record_label(text: str, parts: Iterable[str], allowed: set[str]) -> bool
     return found >= 2 or any(w in allowed for w in rest)
 
 
-def _candidates(adj: _Adjacency, iri, label, named, types, type_label, pred_label) -> tuple[dict, dict]:
-    """node -> {role: participants} of every candidate, and of every other typed node with two participants (the
-    rest of a class that may be folded as a whole; see the module docstring)."""
-    out, shaped = {}, {}
+def label_tokens(text: str) -> tuple[str, ...]:
+    """The words of a label as record labels are compared (cached). A node labelled T can be the record of a
+    participant labelled P only when P's first word is one of T's (`_is_record_label` finds a participant by its
+    leading words): a caller can find the `maybe` set of `fold_reified` with it, without examining every node."""
+    return _tokens(text)
+
+
+def _candidates(adj: _Adjacency, iri, label, named, types, type_label, pred_label) -> tuple[dict, list]:
+    """node -> {role: participants} of every candidate, and the other typed nodes with an edge of their own (the
+    rest of a class that may be folded as a whole, if they have two participants: see `_participants` and the
+    module docstring)."""
+    out, typed = {}, []
     for n, roles in adj.links.items():
         if not any(not into for _, into in roles):
             continue  # a node with no edge of its own is a plain object
-        parts = {r: {m for m in ms if named(m)} for r, ms in roles.items()}
-        parts = {r: ms for r, ms in parts.items() if ms}
-        if len({m for ms in parts.values() for m in ms}) < 2:
-            continue
         text = label(n)
         shared = any(into and len(ms) > 1 for (_, into), ms in roles.items())  # an office many people work at
-        if not shared and not text and is_opaque_id(local_part(iri(n))):
-            out[n] = parts
-        elif (
-            not shared
-            and text
-            and types.get(n)
-            and _is_record_label(
-                text,
-                [label(m) for ms in parts.values() for m in ms],
-                _allowed(n, parts, types, type_label, pred_label),
-            )
-        ):
-            out[n] = parts
-        if n not in out and types.get(n):
-            shaped[n] = parts
-    return out, shaped
+        opaque = not shared and not text and is_opaque_id(local_part(iri(n)))
+        if opaque or (not shared and text and types.get(n)):  # may be a candidate: its participants decide
+            parts = _participants(roles, named)
+            if parts is not None and (
+                opaque
+                or _is_record_label(
+                    text,
+                    [label(m) for ms in parts.values() for m in ms],
+                    _allowed(n, parts, types, type_label, pred_label),
+                )
+            ):
+                out[n] = parts
+                continue
+        if types.get(n):
+            typed.append(n)
+    return out, typed
+
+
+def _participants(roles: dict, named) -> dict | None:
+    """{role: named participants} of a node with roles `roles`, or None when it has fewer than two."""
+    parts = {r: {m for m in ms if named(m)} for r, ms in roles.items()}
+    parts = {r: ms for r, ms in parts.items() if ms}
+    return parts if len({m for ms in parts.values() for m in ms}) >= 2 else None
 
 
 def _allowed(n, parts: dict, types: dict, type_label, pred_label) -> set[str]:
@@ -196,12 +219,10 @@ def _allowed(n, parts: dict, types: dict, type_label, pred_label) -> set[str]:
     return got | {w for p, _ in parts for w in words_of(pred_label(p))}
 
 
-def _groups(cands: dict, shaped: dict, types: dict) -> dict:
-    """The folded nodes by (class key, the roles that link into the node): the class key is the most specific type
-    IRI or, for an untyped node, its sorted roles. A class is folded when at least half of its instances are
-    candidates, with every instance that has two participants; an untyped group when it has two candidates.
-    Participants that are folded themselves are left out (a node left with fewer than two is not folded). In
-    sorted key order."""
+def _classes(cands: dict, types: dict) -> tuple[Callable, set]:
+    """The class key of a node (`cls`: its most specific type IRI or, for an untyped node, its sorted roles) and
+    the classes folded: those with at least half of their instances candidates (typed) or two candidates
+    (untyped)."""
     count = Counter(t for ts in types.values() for t in ts)
 
     def cls(n):
@@ -214,8 +235,18 @@ def _groups(cands: dict, shaped: dict, types: dict) -> dict:
     keep = {
         k for k, nodes in by_class.items() if len(nodes) >= 2 and (isinstance(k, tuple) or 2 * len(nodes) >= count[k])
     }
+    return cls, keep
+
+
+def _groups(cands: dict, typed: list, adj: _Adjacency, named, classes: tuple) -> dict:
+    """The folded nodes by (class key, the roles that link into the node), `classes` from `_classes`. A class is
+    folded with every instance that has two participants. Participants that are folded themselves are left out (a
+    node left with fewer than two is not folded). In sorted key order."""
+    cls, keep = classes
     members = {n: parts for n, parts in cands.items() if cls(n) in keep}
-    members |= {n: parts for n, parts in shaped.items() if cls(n) in keep}
+    if keep:  # the other typed nodes of a folded class with two participants
+        shaped = ((n, _participants(adj.links[n], named)) for n in typed if cls(n) in keep)
+        members |= {n: parts for n, parts in shaped if parts is not None}
     groups: dict = defaultdict(list)
     for n in list(members):
         key = cls(n)
@@ -241,26 +272,53 @@ def _owner(nodes: list, cands: dict) -> tuple:
 
 
 def fold_reified(
-    rel_edges: dict,
+    rel_edges: dict | Callable[[], dict],
     iri: Callable[[Hashable], str],
     label: Callable[[Hashable], str],
     types: dict,
     type_label: Callable[[Hashable], str],
     pred_label: Callable[[str], str],
     attr_subjects: dict,
+    maybe: set | None = None,
+    incident: dict | None = None,
 ) -> Folded:
     """Fold the reified nodes of a graph (module docstring). `rel_edges`: predicate -> set of (subject, object)
     node pairs (nodes are any sortable hashable key, `iri(node)` its IRI); `label(node)`: its preferred label or "";
     `types`: node -> its type keys, `type_label(type)` a type's label; `pred_label(predicate IRI)`; `attr_subjects`:
-    attribute predicate -> the nodes with a value. Returns a `Folded`; nothing is changed in place."""
-    adj = _Adjacency(rel_edges)
+    attribute predicate -> the nodes with a value; `maybe`, when given, a set of nodes that holds every candidate
+    (`label_tokens` finds one cheaply: a large graph's nodes are then not all examined), and `incident` the edges
+    (predicate -> pairs) that touch a node of `maybe`: then `rel_edges` may be a function that returns them all,
+    called only when they are needed (a node is folded, or a typed class). Returns a `Folded` (its `edges` empty
+    when nothing is folded: the graph's edges stay as they are); nothing is changed in place."""
+    edges_now = [rel_edges]
+
+    def every_edge() -> dict:
+        if callable(edges_now[0]):
+            edges_now[0] = edges_now[0]()
+        return edges_now[0]
+
+    adj = _Adjacency(incident if incident is not None and maybe is not None else every_edge(), maybe)
+    label, type_label, pred_label = _memo(label), _memo(type_label), _memo(pred_label)
+    is_named: dict = {}
 
     def named(m) -> bool:
-        return bool(label(m)) or not is_opaque_id(local_part(iri(m)))
+        got = is_named.get(m)
+        if got is None:
+            got = is_named[m] = bool(label(m)) or not is_opaque_id(local_part(iri(m)))
+        return got
 
-    cands, shaped = _candidates(adj, iri, label, named, types, type_label, pred_label)
-    groups = _groups(cands, shaped, types)  # the members' participants are written into `cands`
+    cands, typed = _candidates(adj, iri, label, named, types, type_label, pred_label)
+    classes = _classes(cands, types)
+    if maybe is not None and any(not isinstance(k, tuple) for k in classes[1]):
+        # a typed class is folded with all its members, candidates or not: every node is examined
+        adj = _Adjacency(every_edge())
+        cands, typed = _candidates(adj, iri, label, named, types, type_label, pred_label)
+        classes = _classes(cands, types)
+    groups = _groups(cands, typed, adj, named, classes)  # the members' participants are written into `cands`
     out = Folded()
+    if not groups:
+        return out
+    rel_edges = every_edge()
     for nodes in groups.values():
         out.nodes.update(nodes)
     out.edges = {}
@@ -289,6 +347,19 @@ def fold_reified(
     for rel in out.relations:
         rel.pairs = sorted(rel.pairs)
     return out
+
+
+def _memo(fn: Callable) -> Callable:
+    """`fn` of one argument, each answer kept (labels are asked for once per node and link)."""
+    seen: dict = {}
+
+    def get(x):
+        got = seen.get(x, seen)
+        if got is seen:
+            got = seen[x] = fn(x)
+        return got
+
+    return get
 
 
 def _prefix(key, owner: tuple, type_label, pred_label) -> tuple[list[str], str]:
@@ -363,4 +434,6 @@ def _move_values(nodes, cands, owner, base: str, said: tuple, made: dict, pred_l
         made[iri] = FoldedAttribute(iri, _join(prefix, _said(pred_label(p))), desc, p, owner_of)
 
 
-__all__ = ["FOLD_PREFIX", "Folded", "FoldedAttribute", "FoldedRelation", "fold_reified", "words_of"]
+__all__ = [
+    "FOLD_PREFIX", "Folded", "FoldedAttribute", "FoldedRelation", "fold_reified", "label_tokens", "words_of",
+]  # fmt: skip

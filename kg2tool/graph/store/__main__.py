@@ -1,8 +1,8 @@
-"""The bulk-load process of `build_store`: `python -m kg2tool.graph.store STORE_DIR RESULT_JSON GRAPH...`."""
+"""The bulk-load process of the triple store: `python -m kg2tool.graph.store STORE_DIR RESULT_JSON GRAPH...`."""
 
 import sys
 
-from .build import bulk_load
+from .triples import bulk_load
 
 if __name__ == "__main__":
     bulk_load(sys.argv[1], sys.argv[3:], sys.argv[2])

@@ -1,7 +1,8 @@
 """The store's index: one streaming pass of pyoxigraph's parser over the graph files, then the tables of the
 in-memory load (the rules of kg2tool.graph.build.build_graph) computed with numpy/pyarrow and saved as arrays.
 
-    index/iri, label, name, alts, types   strings by entity id (alts and types as JSON arrays, "" when none)
+    index/iri, label, name, alts, types, desc   strings by entity id (alts and types as JSON arrays, "" when
+                                          none; desc: the description, "" when none)
     index/by_name, by_label, by_norm      lookup tables of `resolve`
     index/degree.npy                      edges per entity
     index/rel_keys, rel_ends, rel_vals    every relation's adjacency both ways (CSR segments, see meta.json)
@@ -10,8 +11,12 @@ in-memory load (the rules of kg2tool.graph.build.build_graph) computed with nump
     index/meta.json                       relations, attributes (labels, segments), load stats, language
 
 Per triple the pass does a few dict and array operations (edges are kept as typed arrays of provisional ids,
-texts per entity only as needed), so the build's memory grows with the number of entities, not with the size of
-the files.
+texts per entity only as needed). It also counts the distinct triples (the load stats' `triples`, as rdflib's
+graph holds them): relation edges and type links are kept as id arrays anyway, literal triples as (subject id,
+predicate id, the literal's 64-bit hash: pyoxigraph's, the same in every process), the few others (blank nodes,
+schema triples, links) in a set; so the build's memory is ~16 bytes per literal triple and 8 per edge beyond what
+grows with the entities. Two different literals of one subject and predicate with the same hash would count
+once: odds of ~1e-19 per such pair.
 
 Long because the pass, the hygiene step (kg2tool.graph.hygiene) and the tables share one builder's state, and each
 mirrors a step of kg2tool.graph.build that must stay side by side with it to give the same graph.
@@ -23,7 +28,7 @@ import gzip
 import json
 import logging
 from array import array
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -39,7 +44,7 @@ from ..model import (
 )
 from ..names import clean_text, entity_name_from_iri, lang_rank, normalize_name, readable_local_name, unique_names
 from ..parse import detect_format
-from ..reify import FoldedRelation, fold_reified
+from ..reify import FoldedRelation, fold_reified, label_tokens
 from .arrays import save_array, save_strings, save_table
 from .source import OX_FORMATS, HashingReader, ox_literal_value
 from .tidy import drop_opaque_values, opaque_mask, tidy_arrays
@@ -94,6 +99,13 @@ class IndexBuilder:
         self.attr_vals: dict[str, list] = defaultdict(list)  # predicate -> [(pid, kind, value)]
         self.str_vals: dict[str, list] = defaultdict(list)  # predicate -> [(pid, text, lang)]
         self.type_s, self.type_o = array("i"), array("i")  # (entity, type) provisional ids of rdf:type / P31 links
+        self.type_k = array("i")  # the predicate code (`codes`) of each type link
+        self.kinds: dict[str, int] = {}  # predicate IRI -> its kind in the pass
+        self.codes: dict[str, int] = {}  # predicate IRI -> a number, in order of first sight
+        # literal triples as (subject, predicate code, the literal's hash): for counting distinct triples
+        self.lit_s, self.lit_p, self.lit_o = array("i"), array("i"), array("q")
+        self.other: set = set()  # the other triples (blank nodes, schema predicates, ill-typed literals)
+        self.files = 0  # files read so far
         self.blank = 0
         self.ill_typed = 0
 
@@ -118,6 +130,7 @@ class IndexBuilder:
         reader = HashingReader(raw)
         f = gzip.GzipFile(fileobj=reader, mode="rb") if gz else reader
         parser = ox.parse(f, format=getattr(ox.RdfFormat, OX_FORMATS[fmt]), base_iri=path.resolve().as_uri())
+        self.files += 1
         try:
             self._scan(parser)
         except SyntaxError as exc:
@@ -129,32 +142,53 @@ class IndexBuilder:
         return reader.sha.hexdigest()
 
     def _scan(self, parser) -> None:
-        """Sort every parsed triple into texts, literal values, type links and relation edges (provisional ids).
-        Long because it is the per-triple hot loop: one loop with local names and no helper call per triple."""
+        """Sort every parsed triple into texts, literal values, type links and relation edges (provisional ids),
+        and keep what counting the distinct triples needs (`count_triples`): the relation edges and type links
+        are kept anyway, literal triples as (subject, predicate, literal hash) numbers, the rest (blank nodes,
+        schema triples, links) as a set. Long because it is the per-triple hot loop: one loop with local names and
+        no helper call per triple."""
         import pyoxigraph as ox
         from rdflib import Literal as RdfLiteral
 
         NN, LIT = ox.NamedNode, ox.Literal
         ids, rels, best, pool, lang = self.ids, self.rels, self.best, self.pool, self.lang
-        kinds: dict[str, int] = {}
+        lit_s, lit_p, lit_o, other = self.lit_s, self.lit_p, self.lit_o, self.other
+        str_vals, attr_vals, type_s, type_o, type_k = self.str_vals, self.attr_vals, self.type_s, self.type_o, self.type_k
+        kinds, codes = self.kinds, self.codes
+        ranks: dict = {}  # language tag -> lang_rank
+        adds = {p: (s.append, o.append) for p, (s, o) in rels.items()}  # predicate -> the appends of its edges
         for q in parser:
             s, o = q.subject, q.object
             to = type(o)
             if type(s) is not NN or (to is not NN and to is not LIT):
-                self.blank += 1
+                other.add(("b", self.files, s, q.predicate, o))  # blank nodes are local to their file
                 continue
             p = q.predicate.value
             kind = kinds.get(p)
             if kind is None:
                 kind = kinds[p] = self._kind(p)
+                codes[p] = len(codes)
             if to is LIT:
+                if kind > 2 and (kind == _TYPE or kind == _META):
+                    other.add(("m" if kind == _META else "o", s, p, o))
+                    continue
+                if kind > 2:
+                    val = ox_literal_value(o, RdfLiteral)
+                    if val is None:
+                        other.add(("i", s, p, o))
+                        continue
+                sv = s.value
+                i = ids.get(sv)
+                if i is None:
+                    i = ids[sv] = len(ids)
+                lit_s.append(i)
+                lit_p.append(codes[p])
+                lit_o.append(hash(o))
                 if kind <= 2:
-                    sv = s.value
-                    i = ids.get(sv)
-                    if i is None:
-                        i = ids[sv] = len(ids)
                     text, lg = clean_text(o.value), o.language
-                    rank = lang_rank(lg, lang)
+                    rank = ranks.get(lg)
+                    if rank is None:
+                        rank = ranks[lg] = lang_rank(lg, lang)
                     if kind != 2 and rank < 3:
                         pool[i].append(text)
                     if kind != 1:
@@ -162,35 +196,20 @@ class IndexBuilder:
                         cur = best[kind].get(i)
                         if cur is None or key < cur:
                             best[kind][i] = key
-                    continue
-                if kind == _TYPE:
-                    continue
-                if kind == _META:
-                    self.schema_skipped += 1
-                    continue
-                val = ox_literal_value(o, RdfLiteral)
-                if val is None:
-                    self.ill_typed += 1
-                    continue
-                sv = s.value
-                i = ids.get(sv)
-                if i is None:
-                    i = ids[sv] = len(ids)
-                if val[0] == "string":
-                    self.str_vals[p].append((i, val[1], o.language))
+                elif val[0] == "string":
+                    str_vals[p].append((i, val[1], o.language))
                 else:
-                    self.attr_vals[p].append((i, val[0], val[1]))
+                    attr_vals[p].append((i, val[0], val[1]))
                 continue
             if kind == _LINK:
                 sv = s.value
                 i = ids.get(sv)
                 if i is None:
                     i = ids[sv] = len(ids)
-                self.str_vals[p].append((i, o.value, None))
+                str_vals[p].append((i, o.value, None))
+                other.add(("o", s, p, o))
                 continue
             if kind != _OTHER:
-                if kind == _META:
-                    self.schema_skipped += 1
                 if kind == _TYPE:
                     sv, ov = s.value, o.value
                     i = ids.get(sv)
@@ -199,8 +218,11 @@ class IndexBuilder:
                     j = ids.get(ov)
                     if j is None:
                         j = ids[ov] = len(ids)
-                    self.type_s.append(i)
-                    self.type_o.append(j)
+                    type_s.append(i)
+                    type_o.append(j)
+                    type_k.append(codes[p])
+                    continue
+                other.add(("m" if kind == _META else "o", s, p, o))
                 continue  # schema predicates are no relation
             sv, ov = s.value, o.value
             i = ids.get(sv)
@@ -209,11 +231,30 @@ class IndexBuilder:
             j = ids.get(ov)
             if j is None:
                 j = ids[ov] = len(ids)
-            edges = rels.get(p)
-            if edges is None:
+            add = adds.get(p)
+            if add is None:
                 edges = rels[p] = (array("i"), array("i"))
-            edges[0].append(i)
-            edges[1].append(j)
+                add = adds[p] = (edges[0].append, edges[1].append)
+            add[0](i)
+            add[1](j)
+
+    def count_triples(self) -> int:
+        """The number of distinct triples read (what rdflib's in-memory graph holds: a triple repeated in a file,
+        or in two files, or in two named graphs of N-Quads, counts once), from what the pass kept; call before
+        `write`. Blank nodes are distinct per file, as when rdflib parses each file. The skipped triples (blank
+        nodes, schema predicates, ill-typed literals) are counted here too, each distinct triple once."""
+        import numpy as np
+
+        tags = Counter(t[0] for t in self.other)
+        self.blank, self.schema_skipped, self.ill_typed = tags["b"], tags["m"], tags["i"]
+
+        n = len(self.ids)
+        total = len(self.other)
+        for s, o in self.rels.values():
+            total += len(np.unique(np.frombuffer(s, dtype=np.int32).astype(np.int64) * n + np.frombuffer(o, np.int32)))
+        for cols in ((self.type_k, self.type_s, self.type_o), (self.lit_p, self.lit_s, self.lit_o)):
+            total += _distinct_rows(*(np.frombuffer(c, dtype=np.int32 if c.typecode == "i" else np.int64) for c in cols))
+        return total
 
     def _kind(self, p: str) -> int:
         """The pass's kind of predicate `p`: a text kind, a type link, skipped (schema, axiom or excluded), a link
@@ -235,9 +276,10 @@ class IndexBuilder:
 
         pid_iri = list(self.ids)
         if self.rules.fold:  # kg2tool.graph.reify first, as in kg2tool.graph.build (it may add predicates)
-            edges = self._fold({p: set(zip(s_arr, o_arr)) for p, (s_arr, o_arr) in self.rels.items()}, pid_iri)
-            self.rels = {p: (array("i", [s for s, _ in v]), array("i", [o for _, o in v]))
-                         for p, v in ((p, sorted(v)) for p, v in edges.items())}  # fmt: skip
+            edges = self._fold(pid_iri)
+            if edges is not None:  # nodes were folded (else the edges stay as read: tidy_arrays deduplicates)
+                self.rels = {p: (array("i", [s for s, _ in v]), array("i", [o for _, o in v]))
+                             for p, v in ((p, sorted(v)) for p, v in edges.items())}  # fmt: skip
         n = len(pid_iri)
         labelled = np.zeros(n, dtype=bool)
         labelled[np.fromiter(self.best[0], dtype=np.int64, count=len(self.best[0]))] = True
@@ -263,21 +305,32 @@ class IndexBuilder:
             "link_relations": len(tidy.links),
         }
 
-    def _fold(self, edges: dict, pid_iri: list[str]) -> dict:
+    def _fold(self, pid_iri: list[str]) -> dict | None:
         """kg2tool.graph.reify's folding on the collected edges (as kg2tool.graph.build._fold): returns the edges
-        with the composed relations; the folded nodes' values are dropped and the moved ones added."""
+        with the composed relations, or None when no node was folded; the folded nodes' values are dropped and the
+        moved ones added."""
         types: dict = defaultdict(set)  # by type IRI, as in kg2tool.graph.build: the same ties, the same order
         for s, t in zip(self.type_s, self.type_o):
             types[s].add(pid_iri[t])
         tables = (self.attr_vals, self.str_vals)
         subjects = {p: {v[0] for v in vals} for table in tables for p, vals in table.items()}
+        import numpy as np
+
+        maybe = self._fold_maybe(len(pid_iri))
+        incident = {}  # the edges that touch a node that may be folded: all that finding the candidates reads
+        for p, (s_arr, o_arr) in self.rels.items():
+            s, o = np.frombuffer(s_arr, dtype=np.int32), np.frombuffer(o_arr, dtype=np.int32)
+            touch = maybe[s] | maybe[o]
+            incident[p] = set(zip(s[touch].tolist(), o[touch].tolist()))
         folded = fold_reified(
-            edges, pid_iri.__getitem__, lambda n: self._text(0, n), types,
+            lambda: {p: set(zip(s_arr, o_arr)) for p, (s_arr, o_arr) in self.rels.items()},
+            pid_iri.__getitem__, lambda n: self._text(0, n), types,
             lambda t: self._text(0, self.ids.get(t)) or readable_local_name(t),
             lambda p: self._text(0, self.ids.get(p)) or readable_local_name(p), subjects,
+            maybe=set(np.flatnonzero(maybe).tolist()), incident=incident,
         )  # fmt: skip
         if not folded.nodes:
-            return edges
+            return None
         edges = {p: set(v) for p, v in folded.edges.items()}
         for new in folded.relations + folded.attributes:  # the composed IRIs get their label and description
             pid = self.ids[new.iri] = len(self.ids)
@@ -300,6 +353,53 @@ class IndexBuilder:
         }
         return edges
 
+    def _fold_maybe(self, n: int):
+        """The nodes that may be reified (`fold_reified`'s `maybe`) as a boolean array by provisional id, found with
+        numpy over the edges as read: the
+        unlabelled ones, and the typed ones that share a word with the first word of a linked node's label
+        (`label_tokens`); on a graph of named things that is few of them."""
+        import numpy as np
+
+        typed = np.zeros(n, dtype=bool)
+        typed[np.frombuffer(self.type_s, dtype=np.int32)] = True
+        is_typed = typed.tolist()
+        word_id: dict[str, int] = {}
+        texts, firsts, first_word, owners, words = array("q"), array("q"), array("q"), array("q"), array("q")
+        for pid, (_, _, text) in self.best[0].items():
+            if not text:
+                continue
+            texts.append(pid)
+            toks = label_tokens(text)
+            if toks:
+                firsts.append(pid)
+                first_word.append(word_id.setdefault(toks[0], len(word_id)))
+                if is_typed[pid]:
+                    for t in set(toks):
+                        owners.append(pid)
+                        words.append(word_id.setdefault(t, len(word_id)))
+        has_text = np.zeros(n, dtype=bool)
+        has_text[np.frombuffer(texts, dtype=np.int64)] = True
+        first = np.full(n, -1, dtype=np.int64)
+        first[np.frombuffer(firsts, dtype=np.int64)] = np.frombuffer(first_word, dtype=np.int64)
+        w = len(word_id) + 1
+        known = np.unique(np.frombuffer(owners, dtype=np.int64) * w + np.frombuffer(words, dtype=np.int64))
+        ends = [np.frombuffer(a, dtype=np.int32).astype(np.int64) for pair in self.rels.values() for a in pair]
+        if not ends:
+            return np.zeros(n, dtype=bool)
+        s, o = np.concatenate(ends[0::2]), np.concatenate(ends[1::2])
+        node, other = np.concatenate([s, o]), np.concatenate([o, s])
+        keep = (node != other) & (first[other] >= 0) & typed[node]
+        node, other = node[keep], other[keep]
+        key = node * w + first[other]
+        at = np.minimum(np.searchsorted(known, key), max(len(known) - 1, 0))
+        maybe = np.zeros(n, dtype=bool)
+        if len(known):
+            maybe[node[known[at] == key]] = True
+        linked = np.zeros(n, dtype=bool)
+        linked[s] = linked[o] = True
+        maybe |= linked & ~has_text
+        return maybe
+
     def _text(self, kind: int, pid: int | None) -> str:
         got = self.best[kind].get(pid) if pid is not None else None
         return got[2] if got else ""
@@ -307,9 +407,13 @@ class IndexBuilder:
     # -- the tables ----------------------------------------------------------------------------------------------
     def write(self, out: Path) -> dict:
         """Compute the tables (the rules of kg2tool.graph.build.build_graph) and save them under the new folder
-        `out`; return the load stats (`triples` is 0 here: the triple store counts them). InputError when the graph
-        has no entity. The builder's collections are released as they are used."""
+        `out`; return the load stats (`triples`: the distinct triples read). InputError when the graph has no
+        entity. The builder's collections are released as they are used."""
+        import pyarrow as pa
+
         out.mkdir(parents=True)
+        triples = self.count_triples()
+        self.other, self.lit_s, self.lit_p, self.lit_o = set(), array("i"), array("i"), array("q")
         self._tidy()
         ids = self._number_entities(out)
         degree, rel_meta, relation_triples = self._write_relations(out, ids)
@@ -322,12 +426,13 @@ class IndexBuilder:
             lambda i: json.loads(types[i])[0] if types[i] else "",
         )  # fmt: skip
         self._write_names(out, labels, names, alts)
+        save_strings(out, "desc", pa.array([self._text(2, p) for p in ent_pid_list], type=pa.large_string()))
         self._write_lookup(out, names, labels, alts, degree)
         del names, labels, alts
         attr_meta, attribute_values = self._write_attributes(out, ids, final_list)
         stats = {
             "entities": ids.n,
-            "triples": 0,  # set once the triple store is loaded (distinct triples)
+            "triples": triples,
             "relation_triples": relation_triples,
             "attribute_values": attribute_values,
             "blank_node_triples_skipped": self.blank,
@@ -570,6 +675,20 @@ class IndexBuilder:
             top = lang_rank(ranked[0][1], self.lang)
             by_kind["string"][fid].extend(v for v, lg in ranked if lang_rank(lg, self.lang) == top)
         return by_kind
+
+
+def _distinct_rows(*cols) -> int:
+    """The number of distinct rows of equal-length integer columns."""
+    import numpy as np
+
+    if not len(cols[0]):
+        return 0
+    order = np.lexsort(cols)
+    change = np.zeros(len(order) - 1, dtype=bool)
+    for c in cols:
+        c = c[order]
+        change |= c[1:] != c[:-1]
+    return 1 + int(change.sum())
 
 
 __all__ = ["IndexBuilder"]

@@ -4,8 +4,8 @@ the walker, the executor and the writers use, read from the store's `index/` thr
 Everything synthesis reads is in `index/`, as arrays that are memory-mapped, not loaded: a CSR lookup costs ~2 us
 where a pyoxigraph pattern lookup costs ~12 us plus an id lookup per neighbour. No Python object is kept per
 entity or per edge, so the memory of a synth run barely grows with the graph; the pages of the index it touches
-are file-backed and can be dropped by the kernel. Descriptions, which synthesis never needs per step, come from
-the pyoxigraph triple store (`oxigraph/`), opened on first use.
+are file-backed and can be dropped by the kernel. The pyoxigraph triple store (`oxigraph/`), for SPARQL, is
+built and opened on first use (`StoreGraph.triple_store()`).
 """
 
 from __future__ import annotations
@@ -17,10 +17,11 @@ from collections.abc import Iterator, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 
-from ..model import DESCRIPTION_PREDICATES, Attribute, LoadStats, Relation
-from ..names import EntityNames, clean_text, normalize_name, pick_texts
+from ..model import Attribute, LoadStats, Relation
+from ..names import EntityNames, normalize_name
 from .arrays import Blob, IdSeq, Strings, Table, mapped
 from .manifest import read_manifest
+from .triples import build_triple_store
 
 
 class CSRMap(Mapping):
@@ -131,7 +132,7 @@ class StoreRelation(Relation):
 
 
 class _PerId(Sequence):
-    """A Sequence whose item i is fn(i), cached (descriptions from the triple store; alternative labels, types)."""
+    """A Sequence whose item i is fn(i), cached (alternative labels, types)."""
 
     def __init__(self, fn, n: int, size: int = 65536):
         self._fn = lru_cache(maxsize=size)(fn)
@@ -185,7 +186,7 @@ class StoreGraph(EntityNames):
         self._alts = Blob(folder, "alts")
         n = len(self.entities)
         self.alt_labels = _PerId(lambda i: tuple(json.loads(t)) if (t := self._alts.text(i)) else (), n)
-        self.descriptions = _PerId(self._description, n)
+        self.descriptions = Strings(Blob(folder, "desc"))
         self._types_blob = Blob(folder, "types")
         self.types = _PerId(lambda i: tuple(json.loads(t)) if (t := self._types_blob.text(i)) else (), n)
         self.degree = IdSeq(mapped(folder / "degree.npy"))
@@ -227,12 +228,16 @@ class StoreGraph(EntityNames):
         self._ox = None
         self._ox_pid = None
 
-    # -- the triple store (descriptions) ---------------------------------------------------------------
-    def _store(self):
-        """The pyoxigraph store, opened read-only once per process (a forked worker opens its own)."""
+    # -- the triple store (SPARQL) ------------------------------------------------------------------------
+    def triple_store(self, log=print):
+        """pyoxigraph's store of every triple of the graph files (for SPARQL: `kg.triple_store().query(...)`),
+        opened read-only once per process (a forked worker opens its own); built on first use by a bulk load of the
+        files (kg2tool.graph.store.triples). Synthesis never needs it."""
         if self._ox is None or self._ox_pid != os.getpid():
             import pyoxigraph as ox
 
+            if not (self.path / "oxigraph").is_dir():
+                build_triple_store(self.path, log=log)
             self._ox = ox.Store.read_only(str(self.path / "oxigraph"))
             self._ox_pid = os.getpid()
         return self._ox
@@ -242,27 +247,6 @@ class StoreGraph(EntityNames):
         """Whether a process may fork with this graph: not once it has opened the triple store (RocksDB's threads
         would be copied mid-state). Synthesis reads only the index, so it never opens it."""
         return self._ox is None
-
-    def _objects(self, iri: str, predicates) -> list:
-        import pyoxigraph as ox
-
-        store, s = self._store(), ox.NamedNode(iri)
-        seen, out = set(), []
-        for p in predicates:
-            for q in store.quads_for_pattern(s, ox.NamedNode(p), None, None):
-                if q.object not in seen:  # N-Quads: the same triple in several graphs counts once
-                    seen.add(q.object)
-                    out.append(q.object)
-        return out
-
-    def _texts(self, iri: str, predicates) -> list[tuple[str, str | None]]:
-        import pyoxigraph as ox
-
-        return [(clean_text(o.value), o.language) for o in self._objects(iri, predicates) if isinstance(o, ox.Literal)]
-
-    def _description(self, i: int) -> str:
-        vals = self._texts(self.entities[i], DESCRIPTION_PREDICATES)
-        return pick_texts(vals, self.lang)[0] if vals else ""
 
     # -- names ---------------------------------------------------------------------------------------------
     def _resolve(self, name: str) -> int | None:

@@ -17,8 +17,9 @@ def opaque_mask(nodes, pid_iri: list[str], labelled):
     import numpy as np
 
     mask = np.zeros(len(pid_iri), dtype=bool)
-    cand = np.unique(nodes)
-    cand = cand[~labelled[cand]]
+    mask[nodes] = True  # the distinct nodes, in order (a mask, not a sort)
+    cand = np.flatnonzero(mask & ~labelled)
+    mask[:] = False
     if len(cand):
         mask[cand] = np.fromiter(
             (is_opaque_id(local_part(pid_iri[p])) for p in cand.tolist()), dtype=bool, count=len(cand)
