@@ -145,6 +145,10 @@ def test_the_walker_leaves_out_circular_steps_and_document_relations(graph):
     steps = {walker.extend(random.Random(seed), same, ids) for seed in range(30)}
     assert Project(rel["resident"], same, inverse=True) not in steps
     assert Project(rel["languages spoken"], same) in steps
+    # the residents of the place where Ada was born hold Ada herself: an answer that repeats a name of the question
+    from_paris = {walker.extend(random.Random(seed), birthplace, execute(kg, birthplace)) for seed in range(30)}
+    assert Project(rel["resident"], birthplace) not in from_paris
+    assert Project(rel["country"], birthplace) in from_paris
 
 
 RECORDS = """@prefix ex: <http://example.org/> .
