@@ -221,7 +221,9 @@ class Speaker(CountWording, NegationWording):
                 child_n = self.size(node.child) if not isinstance(node.child, Anchor) else 1
                 return f"{w.noun if n == 1 else w.plural} of {self.np(node.child, child_n)}"
             known = self.kind(node) != FALLBACK_KIND and not self.person(node)
-            if not node.inverse and not isinstance(node.child, Anchor) and w.form == "prep" and known:
+            label = split_label(w.label).lower()  # `the countries of` for `country of citizenship`, not `the place of`
+            contains = label in CONTAINING or label == "part of" or (label.startswith(f"{self.kind(node)} of ") and not w.where)
+            if not node.inverse and not isinstance(node.child, Anchor) and w.form == "prep" and known and contains:
                 # `the country of the place where X lives`, not `the country that the place where X lives is in`
                 return f"{self.kinds(node, n)} of {self.np(node.child)}"
             return f"{self.kinds(node, n)} {self.clause(node, n)}"
