@@ -62,7 +62,8 @@ def run_synth(
     build_args = (list(graphs), lang, config, template_dir, store_path and str(store_path), predicates)
     t1 = time.perf_counter()
     with store.kept_for_resume(), frozen_heap():  # a full disk, say: the finished shards are kept, --resume goes on
-        kept, stats = merge_shards(iter_shards(synth, workers, store, backend, build_args=build_args), config, progress)
+        shards = iter_shards(synth, workers, store, backend, build_args=build_args, warm_up=_import_writer)
+        kept, stats = merge_shards(shards, config, progress)
     elapsed = time.perf_counter() - t1
     total = sum(len(v) for v in kept.values())
     if total == 0:
@@ -92,7 +93,8 @@ def run_synth(
     report["bfcl"] = {cat: len(tests) for cat, (tests, _) in bfcl.items()}
     lexicon = {"lexicon.yaml": synth.lexicon.to_yaml()}  # edit it and pass it back with --lexicon
     with store.kept_for_resume():
-        write_dataset(out, rows, report, meta, overwrite, pairs_by_split=pairs, bfcl=bfcl, extra_files=lexicon)
+        write_dataset(out, rows, report, meta, overwrite, pairs_by_split=pairs, bfcl=bfcl, extra_files=lexicon,
+                      processes=workers if getattr(kg, "forkable", True) else 1)  # fmt: skip
     store.remove()
     log(
         f"wrote {total} conversations to {out} ({', '.join(f'{len(rows[s])} {s}' for s in SPLITS)}) "
@@ -100,6 +102,14 @@ def run_synth(
         f"({', '.join(f'{k} {v}' for k, v in sorted(report['dropped'].items())) or 'none'})"
     )
     return report
+
+
+def _import_writer() -> None:
+    """Import what writing the dataset needs (`datasets`, pyarrow: ~1 s), while helper workers compute shards."""
+    from ..hub.dataset import dpo_features, sft_features
+
+    sft_features()
+    dpo_features()
 
 
 def tool_style_report(rows: dict[str, list[dict]], config: SynthConfig) -> dict:

@@ -193,12 +193,13 @@ def auto_workers(cores: int | None = None, load: float | None = None) -> int:
 
 
 def iter_shards(synth, workers: int = 1, store: ShardStore | None = None, backend: str = "process",
-                build_args=None) -> Iterator[tuple[int, list[Candidate], ShardStats]]:  # fmt: skip
+                build_args=None, warm_up=None) -> Iterator[tuple[int, list[Candidate], ShardStats]]:  # fmt: skip
     """Shards 0, 1, 2, ... in order (see module docstring). With `workers` > 1 this process is one of the workers:
     `workers - 1` helper processes (or Ray actors) compute shards ahead while this one merges, and whenever the
     next shard in order is not ready yet this process computes a later shard itself instead of waiting: no process
     only merges, and where the helper gets no free core this process does the work, so two workers cost little more
-    than one (the helper's rows are pickled to this process)."""
+    than one (the helper's rows are pickled to this process). `warm_up()`, when given, is called in this process
+    once the helpers have started: work the run needs later anyway (imports), done while they compute shards."""
     if workers < 1:
         raise UsageError(f"--workers must be at least 1, got {workers}")
     if workers == 1:
@@ -213,7 +214,7 @@ def iter_shards(synth, workers: int = 1, store: ShardStore | None = None, backen
     global _WORKER
     _WORKER = synth
     if backend == "ray":
-        yield from _iter_ray(synth, workers - 1, store, build_args)
+        yield from _iter_ray(synth, workers - 1, store, build_args, warm_up)
         return
     # Fork shares the loaded graph (or the open store's memory maps) with the workers, copy-on-write: nothing is
     # reloaded or rebuilt per worker. But not after this process opened an on-disk store's RocksDB
@@ -232,6 +233,8 @@ def iter_shards(synth, workers: int = 1, store: ShardStore | None = None, backen
         if fork and not frozen:
             gc.unfreeze()
     with pool:
+        if warm_up is not None:
+            warm_up()
 
         def submit(i: int):
             return pool.apply_async(_run_shard, (i, save_dir))
@@ -283,7 +286,7 @@ def _in_order(submit, ready, get, helpers: int, store: ShardStore | None, saved:
         yield j, *done.pop(j)
 
 
-def _iter_ray(synth, helpers: int, store: ShardStore | None, build_args):
+def _iter_ray(synth, helpers: int, store: ShardStore | None, build_args, warm_up=None):
     """Ray backend: `helpers` actors each hold a Synthesizer (rebuilt once per actor from `build_args`; the store's
     index is memory-mapped, so on one machine the actors share its pages) and compute shards as `iter_shards`'s
     pool does; this process merges and computes shards too. Checkpoints are written here (an actor may run on
@@ -307,6 +310,8 @@ def _iter_ray(synth, helpers: int, store: ShardStore | None, build_args):
             return _run_shard(i)
 
     actors = [ShardActor.remote(build_args) for _ in range(helpers)]
+    if warm_up is not None:
+        warm_up()
 
     def ready(ref) -> bool:
         return bool(ray.wait([ref], timeout=0)[0])
