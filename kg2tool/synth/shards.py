@@ -21,6 +21,7 @@ import itertools
 import json
 import multiprocessing as mp
 import shutil
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -150,10 +151,11 @@ def _init_worker(build_args) -> None:
 
 
 def _run_shard(i: int, save_dir: str | None = None):
-    """Shard i, computed in a worker. The worker also does what would otherwise be serial in the merging process:
+    """(i, candidates, stats, CPU seconds it took): shard i, computed in a worker. The worker also does what would otherwise be serial in the merging process:
     it writes the shard's checkpoint (into `save_dir`) and computes each row's diversity keys (normalized question,
     plan key, MinHash), so the merging process only looks keys up; that is what lets 2 workers be ~2x one."""
     global _KEYS
+    cpu = time.process_time()
     candidates, stats = _WORKER.candidates(i)
     if save_dir is not None:
         _save_shard(Path(save_dir) / f"{i:06d}.json.gz", i, candidates, stats)
@@ -163,7 +165,7 @@ def _run_shard(i: int, save_dir: str | None = None):
         _KEYS = DiversityFilter(_WORKER.cfg.near_dup_threshold, _WORKER.cfg.max_per_topic)
     for cand in candidates:
         cand.diversity_keys = _KEYS.keys(cand.row)
-    return i, candidates, stats
+    return i, candidates, stats, time.process_time() - cpu
 
 
 def _save_shard(path: Path, i: int, candidates: list[Candidate], stats: ShardStats) -> None:
@@ -239,35 +241,40 @@ def iter_shards(synth, workers: int = 1, store: ShardStore | None = None, backen
         def submit(i: int):
             return pool.apply_async(_run_shard, (i, save_dir))
 
-        yield from _in_order(submit, lambda fut: fut.ready(), lambda fut: fut.get()[1:], workers - 1, store)
+        gauge = HelperGauge()
+        yield from _in_order(submit, lambda fut: fut.ready(), lambda fut: fut.get()[1:], workers - 1, store, gauge=gauge)
 
 
-def _in_order(submit, ready, get, helpers: int, store: ShardStore | None, saved: bool = True):
+def _in_order(submit, ready, get, helpers: int, store: ShardStore | None, saved: bool = True, gauge=None):
     """Shards in index order from `helpers` remote workers (`submit(i)` starts shard i and returns a handle,
-    `ready(handle)`, `get(handle)` -> (rows, stats)) and this process. Finished shards are collected as soon as they
+    `ready(handle)`, `get(handle)` -> (rows, stats, the helper's CPU seconds)) and this process. Finished shards are collected as soon as they
     are ready, and every helper is kept 2 shards ahead (its next shard is always queued); while the next shard in
     order is not ready, this process computes the next unassigned one itself. At most 4 shards per helper are held
     ahead of the merge (each is checkpointed: as many as the old pool of 2 processes kept in flight). `saved`: the
-    helpers write their shards' checkpoints themselves."""
+    helpers write their shards' checkpoints themselves. `gauge` (a HelperGauge) stops handing shards to the helpers for a while where they do not pay off."""
     pending: dict[int, object] = {}  # shard -> handle, given to a helper and not collected yet
     done: dict[int, tuple] = {}  # shard -> (rows, stats), ahead of the merge
     nxt = 0  # the next shard no one was given yet
     save_dir = str(store.dir) if store is not None else None
 
     def collect(i: int) -> None:
-        done[i] = tuple(get(pending.pop(i)))
+        rows, stats, cpu = get(pending.pop(i))
+        done[i] = (rows, stats)
+        if gauge is not None:
+            gauge.helper_cpu += cpu
         if store is not None and not saved:
             store.save(i, *done[i])
 
     def here(k: int) -> None:
         cached = store.load(k) if store is not None and store.path(k).exists() else None
-        done[k] = cached or tuple(_run_shard(k, save_dir)[1:])
+        done[k] = cached or tuple(_run_shard(k, save_dir)[1:3])
 
     for j in itertools.count():
+        feed = gauge is None or gauge.feed(j)
         while j not in done:
             for i in [i for i, h in pending.items() if ready(h)]:
                 collect(i)
-            while len(pending) < 2 * helpers and len(done) + len(pending) < 4 * helpers:
+            while feed and len(pending) < 2 * helpers and len(done) + len(pending) < 4 * helpers:
                 if store is not None and store.path(nxt).exists():
                     done[nxt] = store.load(nxt)
                 else:
@@ -320,3 +327,36 @@ def _iter_ray(synth, helpers: int, store: ShardStore | None, build_args, warm_up
         return actors[i % helpers].run.remote(i)
 
     yield from _in_order(submit, ready, lambda ref: tuple(ray.get(ref)[1:]), helpers, store, saved=False)
+
+
+class HelperGauge:
+    """Whether helper processes on this machine pay off: every WINDOW shards, the CPU time this run got (this
+    process's plus what the helpers report for their shards) over the wall time. Below MIN_CORES cores the helpers
+    only split one core's worth with this process (another session's job holds the other core: Linux shares CPU
+    between sessions), which costs the sending of their rows and the shards computed ahead and thrown away: they
+    are then given no shards for the next PAUSE shards (this process computes them), and measured again after.
+    Which process computes a shard never changes its rows."""
+
+    WINDOW, PAUSE, MIN_CORES = 8, 32, 1.25
+
+    def __init__(self):
+        self.paused_until = 0
+        self.pauses = 0
+        self._start(0)
+
+    def _start(self, j: int) -> None:
+        self.first, self.wall, self.cpu, self.helper_cpu = j, time.perf_counter(), time.process_time(), 0.0
+
+    def feed(self, j: int) -> bool:
+        """Whether shards may be handed to the helpers while shard j is the next to merge."""
+        if j < self.paused_until:
+            return False
+        if j == self.paused_until and self.pauses:
+            self._start(j)
+        if j - self.first >= self.WINDOW:
+            wall = max(time.perf_counter() - self.wall, 1e-9)
+            if (time.process_time() - self.cpu + self.helper_cpu) / wall < self.MIN_CORES:
+                self.paused_until, self.pauses = j + self.PAUSE, self.pauses + 1
+                return False
+            self._start(j)
+        return True
