@@ -91,16 +91,22 @@ def write_parquet(rows: list[dict], folder: Path, stem: str, features) -> str:
     folder rewritten with a new seed, would otherwise load the first one's cached rows (seen with datasets 5.2)."""
     import hashlib
 
-    from datasets import Dataset
+    import pyarrow as pa
+    from datasets import Dataset, DatasetInfo
+    from datasets.table import InMemoryTable
     from datasets.utils.logging import disable_progress_bar
 
+    from ..common.arrow import column
+
     disable_progress_bar()
-    cols = list(features)
+    cols, schema = list(features), features.arrow_schema
     # Json columns go in as json.dumps strings: datasets' own encoder (ujson) keeps only 10 decimals of a float.
     json_cols = {k for k, f in features.items() if _is_json(f)}
     memo: dict = {}  # each tool schema once, not once per row that offers it (see encode_json)
-    rows = [{k: encode_json(r[k], memo) if k in json_cols else r[k] for k in cols} for r in rows]
-    ds = Dataset.from_list(rows, features=features)
+    data = {k: [encode_json(r[k], memo) if k in json_cols else r[k] for r in rows] for k in cols}
+    # The table Dataset.from_list would make, without its second parse of every JSON string (kg2tool.common.arrow)
+    table = pa.Table.from_arrays([column(data[k], schema.field(k).type) for k in cols], schema=schema)
+    ds = Dataset(InMemoryTable(table), info=DatasetInfo(features=features))
     folder.mkdir(parents=True, exist_ok=True)
     tmp = folder / f".{stem}.parquet.tmp"
     ds.to_parquet(str(tmp))
