@@ -20,11 +20,11 @@ class Clock:
         return self.cpu
 
 
-def run(gauge, clock, shards_, cores):
-    """feed() for shards 0..shards_-1, each shard taking 1 s of wall time while the run gets `cores` cores (this
+def run(gauge, clock, shards_, cores, first=0):
+    """feed() for shards first..first+shards_-1, each shard taking 1 s of wall time while the run gets `cores` cores (this
     process 1 of them at most, the helpers the rest)."""
     fed = []
-    for j in range(shards_):
+    for j in range(first, first + shards_):
         fed.append(gauge.feed(j))
         clock.wall += 1.0
         clock.cpu += min(cores, 1.0)
@@ -38,11 +38,15 @@ def test_helpers_are_paused_where_the_run_gets_one_core_and_measured_again(monke
     monkeypatch.setattr(shards.time, "process_time", clock.process_time)
     gauge = HelperGauge()
     w, p = HelperGauge.WINDOW, HelperGauge.PAUSE
-    fed = run(gauge, clock, w + p + w + 1, cores=1.05)
+    fed = run(gauge, clock, w + p + w + 2 * p + w + 1, cores=1.05)
     assert fed[:w] == [True] * w  # the first window measures
     assert fed[w:w + p] == [False] * p  # then no shard for the helpers
-    assert fed[w + p:w + p + w] == [True] * w and fed[-1] is False  # measured again, and paused again
-    assert gauge.pauses == 2
+    assert fed[w + p:w + p + w] == [True] * w  # measured again,
+    assert fed[2 * w + p:2 * w + 3 * p] == [False] * 2 * p  # and paused again, twice as long
+    assert fed[-w - 1:] == [True] * w + [False] and gauge.pauses == 3
+    # the machine frees up: once the running pause (4 * p) is over, the helpers are fed again, for good
+    fed = run(gauge, clock, 4 * p + 3 * w, cores=1.9, first=len(fed))
+    assert fed == [False] * (4 * p - 1) + [True] * (3 * w + 1) and gauge.in_a_row == 0 and gauge.pauses == 3
 
 
 def test_helpers_that_add_a_core_are_always_fed(monkeypatch):

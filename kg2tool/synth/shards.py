@@ -334,14 +334,15 @@ class HelperGauge:
     process's plus what the helpers report for their shards) over the wall time. Below MIN_CORES cores the helpers
     only split one core's worth with this process (another session's job holds the other core: Linux shares CPU
     between sessions), which costs the sending of their rows and the shards computed ahead and thrown away: they
-    are then given no shards for the next PAUSE shards (this process computes them), and measured again after.
-    Which process computes a shard never changes its rows."""
+    are then given no shards for the next PAUSE shards (this process computes them), and measured again after (a
+    pause after a pause is twice as long, up to 8 times: the measuring windows cost too). Which process computes a
+    shard never changes its rows."""
 
     WINDOW, PAUSE, MIN_CORES = 8, 32, 1.25
 
     def __init__(self):
         self.paused_until = 0
-        self.pauses = 0
+        self.pauses = self.in_a_row = 0
         self._start(0)
 
     def _start(self, j: int) -> None:
@@ -356,7 +357,9 @@ class HelperGauge:
         if j - self.first >= self.WINDOW:
             wall = max(time.perf_counter() - self.wall, 1e-9)
             if (time.process_time() - self.cpu + self.helper_cpu) / wall < self.MIN_CORES:
-                self.paused_until, self.pauses = j + self.PAUSE, self.pauses + 1
+                self.paused_until = j + self.PAUSE * 2 ** min(self.in_a_row, 3)
+                self.pauses, self.in_a_row = self.pauses + 1, self.in_a_row + 1
                 return False
+            self.in_a_row = 0
             self._start(j)
         return True
