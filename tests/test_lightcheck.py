@@ -6,10 +6,10 @@ import sys
 import textwrap
 
 import pytest
-from typeguard import TypeCheckError
 
 from kg2tool.common.lightcheck import import_light
 
+# typeguard is inflect's dependency, not kg2tool's: its exception is named, not imported
 NONEMPTY = {"Word": ("an instance of Word", lambda v: isinstance(v, str) and len(v) >= 1)}
 
 
@@ -42,13 +42,13 @@ def test_the_annotated_arguments_are_checked_and_nothing_else(tmp_path, monkeypa
         assert e.other("not an int") == "not an int"  # typeguard would refuse it; the light check does not look
         assert mod.first("ab") == "a"
         for bad in ("", None, 3):
-            with pytest.raises(TypeCheckError, match='argument "text"'):
+            with pytest.raises(Exception, match='argument "text"') as info:
                 e.plural(bad)
-        with pytest.raises(TypeCheckError):
+            assert type(info.value).__name__ == "TypeCheckError"
+        with pytest.raises(Exception, match='argument "text"'):
             mod.first(text="")
-        import typeguard
-
-        assert typeguard.typechecked is not None and "lightcheck" not in typeguard.typechecked.__module__
+        typechecked = sys.modules["typeguard"].typechecked  # put back after the import
+        assert typechecked.__module__.startswith("typeguard") and typechecked.__name__ == "typechecked"
     finally:
         sys.modules.pop("kgt_light_mod", None)
 
