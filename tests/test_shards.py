@@ -8,53 +8,55 @@ from kg2tool.synth.shards import HelperGauge
 
 
 class Clock:
-    """Wall and CPU clocks that the test moves (the gauge reads both through the time module)."""
+    """A wall clock that the test moves (the gauge reads it through the time module)."""
 
     def __init__(self):
-        self.wall = self.cpu = 0.0
+        self.wall = 0.0
 
     def perf_counter(self):
         return self.wall
 
-    def process_time(self):
-        return self.cpu
 
-
-def run(gauge, clock, shards_, cores, first=0):
-    """feed() for shards first..first+shards_-1, each shard taking 1 s of wall time while the run gets `cores` cores (this
-    process 1 of them at most, the helpers the rest)."""
+def run(gauge, clock, shards_, speedup, first=0):
+    """feed() for shards first..first+shards_-1, a shard taking 1 s to compute alone and 1/speedup s with the
+    helpers fed."""
     fed = []
     for j in range(first, first + shards_):
         fed.append(gauge.feed(j))
-        clock.wall += 1.0
-        clock.cpu += min(cores, 1.0)
-        gauge.helper_cpu += max(cores - 1.0, 0.0)
+        clock.wall += 1.0 / speedup if fed[-1] else 1.0
+        gauge.computed += 1
     return fed
 
 
-def test_helpers_are_paused_where_the_run_gets_one_core_and_measured_again(monkeypatch):
+def gauge_on(monkeypatch, helpers=1):
     clock = Clock()
     monkeypatch.setattr(shards.time, "perf_counter", clock.perf_counter)
-    monkeypatch.setattr(shards.time, "process_time", clock.process_time)
-    gauge = HelperGauge()
+    return HelperGauge(helpers), clock
+
+
+def test_helpers_that_bring_nothing_are_paused_and_measured_again(monkeypatch):
+    gauge, clock = gauge_on(monkeypatch)
     w, p = HelperGauge.WINDOW, HelperGauge.PAUSE
-    fed = run(gauge, clock, w + p + w + 2 * p + w + 1, cores=1.05)
-    assert fed[:w] == [True] * w  # the first window measures
-    assert fed[w:w + p] == [False] * p  # then no shard for the helpers
-    assert fed[w + p:w + p + w] == [True] * w  # measured again,
-    assert fed[2 * w + p:2 * w + 3 * p] == [False] * 2 * p  # and paused again, twice as long
-    assert fed[-w - 1:] == [True] * w + [False] and gauge.pauses == 3
-    # the machine frees up: once the running pause (4 * p) is over, the helpers are fed again, for good
-    fed = run(gauge, clock, 4 * p + 3 * w, cores=1.9, first=len(fed))
-    assert fed == [False] * (4 * p - 1) + [True] * (3 * w + 1) and gauge.in_a_row == 0 and gauge.pauses == 3
+    fed = run(gauge, clock, 2 * w + p + 2 * w + 2 * p + 2 * w + 1, speedup=1.05)
+    assert fed[:2 * w] == [False] * w + [True] * w  # a window alone, a window with the helpers
+    assert fed[2 * w:2 * w + p] == [False] * p  # not worth it: no shard for the helpers
+    at = 2 * w + p
+    assert fed[at:at + 2 * w] == [False] * w + [True] * w  # measured again
+    assert fed[at + 2 * w:at + 2 * w + 2 * p] == [False] * 2 * p  # and paused again, twice as long
+    assert fed[-1] is False and gauge.pauses == 3 and gauge.gains == [1.05] * 3
+    # the machine frees up: once the running pause (4 * p) is over, the helpers are measured and fed, for good
+    more = run(gauge, clock, 4 * p - 1 + 2 * w + HelperGauge.RUN, speedup=1.9, first=len(fed))
+    assert more == [False] * (4 * p - 1 + w) + [True] * (w + HelperGauge.RUN) and gauge.gains[-1] == 1.9
 
 
-def test_helpers_that_add_a_core_are_always_fed(monkeypatch):
-    clock = Clock()
-    monkeypatch.setattr(shards.time, "perf_counter", clock.perf_counter)
-    monkeypatch.setattr(shards.time, "process_time", clock.process_time)
-    gauge = HelperGauge()
-    assert all(run(gauge, clock, 100, cores=1.9)) and gauge.pauses == 0
+def test_helpers_that_pay_off_are_fed_and_measured_after_a_drain(monkeypatch):
+    gauge, clock = gauge_on(monkeypatch, helpers=1)
+    w, run_ = HelperGauge.WINDOW, HelperGauge.RUN
+    fed = run(gauge, clock, 2 * w + run_ + 2 + 2 * w + 1, speedup=1.9)
+    assert fed[:2 * w] == [False] * w + [True] * w
+    assert fed[2 * w:2 * w + run_] == [True] * run_
+    assert fed[2 * w + run_:] == [False] * (2 + w) + [True] * (w + 1)  # 2 shards left to the helper, then alone
+    assert gauge.pauses == 0 and gauge.gains == [1.9, 1.9]
 
 
 def test_paused_helpers_still_give_the_rows_of_one_worker(example_kg, monkeypatch):
@@ -64,7 +66,7 @@ def test_paused_helpers_still_give_the_rows_of_one_worker(example_kg, monkeypatc
 
     class Never(HelperGauge):
         def feed(self, j):
-            return j < 2
+            return j < 2  # the helper gets shards while 0 and 1 are the next to merge, none after
 
     monkeypatch.setattr(shards, "HelperGauge", Never)
     synth = Synthesizer(example_kg, SynthConfig(n=100, seed=3, shard_size=40))

@@ -151,11 +151,10 @@ def _init_worker(build_args) -> None:
 
 
 def _run_shard(i: int, save_dir: str | None = None):
-    """(i, candidates, stats, CPU seconds it took): shard i, computed in a worker. The worker also does what would otherwise be serial in the merging process:
+    """Shard i, computed in a worker. The worker also does what would otherwise be serial in the merging process:
     it writes the shard's checkpoint (into `save_dir`) and computes each row's diversity keys (normalized question,
     plan key, MinHash), so the merging process only looks keys up; that is what lets 2 workers be ~2x one."""
     global _KEYS
-    cpu = time.process_time()
     candidates, stats = _WORKER.candidates(i)
     if save_dir is not None:
         _save_shard(Path(save_dir) / f"{i:06d}.json.gz", i, candidates, stats)
@@ -165,7 +164,7 @@ def _run_shard(i: int, save_dir: str | None = None):
         _KEYS = DiversityFilter(_WORKER.cfg.near_dup_threshold, _WORKER.cfg.max_per_topic)
     for cand in candidates:
         cand.diversity_keys = _KEYS.keys(cand.row)
-    return i, candidates, stats, time.process_time() - cpu
+    return i, candidates, stats
 
 
 def _save_shard(path: Path, i: int, candidates: list[Candidate], stats: ShardStats) -> None:
@@ -241,13 +240,13 @@ def iter_shards(synth, workers: int = 1, store: ShardStore | None = None, backen
         def submit(i: int):
             return pool.apply_async(_run_shard, (i, save_dir))
 
-        gauge = HelperGauge()
+        gauge = HelperGauge(workers - 1)
         yield from _in_order(submit, lambda fut: fut.ready(), lambda fut: fut.get()[1:], workers - 1, store, gauge=gauge)
 
 
 def _in_order(submit, ready, get, helpers: int, store: ShardStore | None, saved: bool = True, gauge=None):
     """Shards in index order from `helpers` remote workers (`submit(i)` starts shard i and returns a handle,
-    `ready(handle)`, `get(handle)` -> (rows, stats, the helper's CPU seconds)) and this process. Finished shards are collected as soon as they
+    `ready(handle)`, `get(handle)` -> (rows, stats)) and this process. Finished shards are collected as soon as they
     are ready, and every helper is kept 2 shards ahead (its next shard is always queued); while the next shard in
     order is not ready, this process computes the next unassigned one itself. At most 4 shards per helper are held
     ahead of the merge (each is checkpointed: as many as the old pool of 2 processes kept in flight). `saved`: the
@@ -258,16 +257,17 @@ def _in_order(submit, ready, get, helpers: int, store: ShardStore | None, saved:
     save_dir = str(store.dir) if store is not None else None
 
     def collect(i: int) -> None:
-        rows, stats, cpu = get(pending.pop(i))
-        done[i] = (rows, stats)
+        done[i] = tuple(get(pending.pop(i)))
         if gauge is not None:
-            gauge.helper_cpu += cpu
+            gauge.computed += 1
         if store is not None and not saved:
             store.save(i, *done[i])
 
     def here(k: int) -> None:
         cached = store.load(k) if store is not None and store.path(k).exists() else None
-        done[k] = cached or tuple(_run_shard(k, save_dir)[1:3])
+        done[k] = cached or tuple(_run_shard(k, save_dir)[1:])
+        if gauge is not None:
+            gauge.computed += 1
 
     for j in itertools.count():
         feed = gauge is None or gauge.feed(j)
@@ -330,36 +330,45 @@ def _iter_ray(synth, helpers: int, store: ShardStore | None, build_args, warm_up
 
 
 class HelperGauge:
-    """Whether helper processes on this machine pay off: every WINDOW shards, the CPU time this run got (this
-    process's plus what the helpers report for their shards) over the wall time. Below MIN_CORES cores the helpers
-    only split one core's worth with this process (another session's job holds the other core: Linux shares CPU
-    between sessions), which costs the sending of their rows and the shards computed ahead and thrown away: they
-    are then given no shards for the next PAUSE shards (this process computes them), and measured again after (a
-    pause after a pause is twice as long, up to 8 times: the measuring windows cost too). Which process computes a
-    shard never changes its rows."""
+    """Whether helper processes on this machine pay off, measured: shards computed per second (by any process) while
+    WINDOW shards are merged with this process alone, then while WINDOW are merged with the helpers fed. With less
+    than GAIN
+    times the rate alone (another session's job holds the other core: Linux shares CPU between sessions, so the
+    helpers only split this run's core, and sending their rows and the shards computed ahead cost CPU), the helpers
+    get no shards for the next PAUSE shards (twice as long after each pause in a row, up to 8 times), and are
+    measured again after; otherwise they are fed for RUN shards before the next measurement. Which process
+    computes a shard never changes its rows."""
 
-    WINDOW, PAUSE, MIN_CORES = 8, 32, 1.25
+    WINDOW, RUN, PAUSE, GAIN = 6, 128, 32, 1.15
 
-    def __init__(self):
-        self.paused_until = 0
+    def __init__(self, helpers: int = 1):
+        self.drain = 2 * helpers  # shards a helper may hold: left to finish before a window alone
         self.pauses = self.in_a_row = 0
-        self._start(0)
-
-    def _start(self, j: int) -> None:
-        self.first, self.wall, self.cpu, self.helper_cpu = j, time.perf_counter(), time.process_time(), 0.0
+        self.gains: list[float] = []  # measured: rate with the helpers / rate alone
+        self.feeding, self.stop_at, self.measure_at = True, 0, 0
+        self.times: dict[int, tuple[float, int]] = {}
+        self.computed = 0  # shards computed so far (counted by the caller)
 
     def feed(self, j: int) -> bool:
-        """Whether shards may be handed to the helpers while shard j is the next to merge."""
-        if j < self.paused_until:
-            return False
-        if j == self.paused_until and self.pauses:
-            self._start(j)
-        if j - self.first >= self.WINDOW:
-            wall = max(time.perf_counter() - self.wall, 1e-9)
-            if (time.process_time() - self.cpu + self.helper_cpu) / wall < self.MIN_CORES:
-                self.paused_until = j + self.PAUSE * 2 ** min(self.in_a_row, 3)
-                self.pauses, self.in_a_row = self.pauses + 1, self.in_a_row + 1
-                return False
-            self.in_a_row = 0
-            self._start(j)
-        return True
+        """Whether shards may be handed to the helpers while shard j is the next to merge (called once per j)."""
+        a, w = self.measure_at, self.WINDOW
+        if j in (a, a + w, a + 2 * w):
+            self.times[j] = (time.perf_counter(), self.computed)
+        if j < self.stop_at:
+            return self.feeding
+        if j < a + w:
+            return False  # draining the helpers, then the window alone
+        if j < a + 2 * w:
+            return True  # the window with the helpers
+        (t0, n0), (t1, n1), (t2, n2) = self.times[a], self.times[a + w], self.times[j]
+        gain = (n2 - n1) / max(t2 - t1, 1e-9) / max((n1 - n0) / max(t1 - t0, 1e-9), 1e-9)
+        self.gains.append(round(gain, 2))
+        self.feeding = gain >= self.GAIN
+        if self.feeding:
+            self.in_a_row, self.stop_at = 0, j + self.RUN
+        else:
+            self.pauses, self.in_a_row = self.pauses + 1, self.in_a_row + 1
+            self.stop_at = j + self.PAUSE * 2 ** min(self.in_a_row - 1, 3)
+        self.measure_at = self.stop_at + (self.drain if self.feeding else 0)
+        self.times = {}
+        return self.feeding
