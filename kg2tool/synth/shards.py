@@ -241,7 +241,8 @@ def iter_shards(synth, workers: int = 1, store: ShardStore | None = None, backen
             return pool.apply_async(_run_shard, (i, save_dir))
 
         gauge = HelperGauge(workers - 1)
-        yield from _in_order(submit, lambda fut: fut.ready(), lambda fut: fut.get()[1:], workers - 1, store, gauge=gauge)
+        yield from _in_order(submit, lambda fut: fut.ready(), lambda fut: fut.get()[1:], workers - 1, store,
+                             gauge=gauge)  # fmt: skip
 
 
 def _in_order(submit, ready, get, helpers: int, store: ShardStore | None, saved: bool = True, gauge=None):
@@ -250,7 +251,8 @@ def _in_order(submit, ready, get, helpers: int, store: ShardStore | None, saved:
     are ready, and every helper is kept 2 shards ahead (its next shard is always queued); while the next shard in
     order is not ready, this process computes the next unassigned one itself. At most 4 shards per helper are held
     ahead of the merge (each is checkpointed: as many as the old pool of 2 processes kept in flight). `saved`: the
-    helpers write their shards' checkpoints themselves. `gauge` (a HelperGauge) stops handing shards to the helpers for a while where they do not pay off."""
+    helpers write their shards' checkpoints themselves. `gauge` (a HelperGauge) stops handing shards to the helpers
+    for a while where they do not pay off."""
     pending: dict[int, object] = {}  # shard -> handle, given to a helper and not collected yet
     done: dict[int, tuple] = {}  # shard -> (rows, stats), ahead of the merge
     nxt = 0  # the next shard no one was given yet
@@ -332,10 +334,9 @@ def _iter_ray(synth, helpers: int, store: ShardStore | None, build_args, warm_up
 class HelperGauge:
     """Whether helper processes on this machine pay off, measured: shards computed per second (by any process) while
     WINDOW shards are merged with this process alone, then while WINDOW are merged with the helpers fed. With less
-    than GAIN
-    times the rate alone (another session's job holds the other core: Linux shares CPU between sessions, so the
-    helpers only split this run's core, and sending their rows and the shards computed ahead cost CPU), the helpers
-    get no shards for the next PAUSE shards (twice as long after each pause in a row, up to 8 times), and are
+    than GAIN times the rate alone (another session's job holds the other core: Linux shares CPU between sessions,
+    so the helpers only split this run's core, and sending their rows and the shards computed ahead cost CPU), the
+    helpers get no shards for the next PAUSE shards (twice as long after each pause in a row, up to 8 times), and are
     measured again after; otherwise they are fed for RUN shards before the next measurement. Which process
     computes a shard never changes its rows."""
 
