@@ -33,6 +33,7 @@ and end: on a shared machine wall times depend on how many cores are free); with
 growth of each step (seconds and peak MiB per million triples) from the smallest size to the largest.
 
     python bench/bench_scale.py --sizes 1000000 -n 2000   # the quick run of `make bench`
+    python bench/bench_scale.py --phases --wiki-n 20000   # where a wiki.ttl run's time goes, 1 vs 2 workers
 """
 
 from __future__ import annotations
@@ -187,6 +188,61 @@ def growth(a: dict, b: dict) -> None:
                   f"{y['mib'] / mb:,.0f} MiB | time {y['wall'] / x['wall']:.1f}x, memory {y['mib'] / x['mib']:.1f}x |")  # fmt: skip
 
 
+PHASES = """
+import json, resource, sys, time
+t0 = time.perf_counter()
+from kg2tool.synth import pipeline as P
+from kg2tool.hub import dataset as D
+from kg2tool.synth.synthesizer import SynthConfig
+def cpu():
+    s, c = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return s.ru_utime + s.ru_stime + c.ru_utime + c.ru_stime
+times = [("imports", time.perf_counter() - t0, cpu())]
+def timed(mod, name, label):
+    f = getattr(mod, name)
+    def g(*a, **k):
+        w, c = time.perf_counter(), cpu()
+        try:
+            return f(*a, **k)
+        finally:
+            times.append((label, time.perf_counter() - w, cpu() - c))
+    setattr(mod, name, g)
+for name, label in (("_load_graph", "graph load"), ("Synthesizer", "tools, walker, templates (Synthesizer)"),
+                    ("merge_shards", "shard loop + merge"), ("make_preference_pairs", "DPO pairs"),
+                    ("build_report", "report"), ("bfcl_records", "BFCL files")):
+    timed(P, name, label)
+timed(D, "write_dataset", "parquet, card, files (write_dataset)")
+w, c = time.perf_counter(), cpu()
+P.run_synth(["examples/wiki.ttl"], sys.argv[1], SynthConfig(n=int(sys.argv[2]), seed=0), progress=False,
+            log=lambda m: None, workers=int(sys.argv[3]), overwrite=True)
+times.append(("whole process", time.perf_counter() - t0, cpu()))
+print(json.dumps(times))
+"""
+
+
+def phases(n: int, work: Path) -> None:
+    """Where a whole `run_synth` of examples/wiki.ttl -n `n` spends its time with 1 and 2 workers (wall and CPU,
+    children included, per phase), and the bound the serial phases put on 2 workers (Amdahl)."""
+    import json
+
+    got = {}
+    for w in (1, 2):
+        res = subprocess.run([PY, "-c", PHASES, str(work / "phases.out"), str(n), str(w)], cwd=ROOT,
+                             capture_output=True, text=True, check=True)  # fmt: skip
+        got[w] = json.loads(res.stdout.strip().splitlines()[-1])
+        print(f"(--workers {w} done, load average {load_avg()})", flush=True)
+    shutil.rmtree(work / "phases.out", ignore_errors=True)
+    print(f"\n| phase, -n {n} | w1 wall | w1 CPU | w2 wall | w2 CPU |\n|---|---|---|---|---|")
+    for (name, w1, c1), (_, w2, c2) in zip(got[1], got[2]):
+        print(f"| {name} | {w1:.2f}s | {c1:.2f}s | {w2:.2f}s | {c2:.2f}s |")
+    total = got[1][-1][1]
+    loop = next(w for name, w, _ in got[1] if name.startswith("shard loop"))
+    serial = total - loop
+    print(f"Amdahl, from the 1-worker run: {serial:.1f}s of {total:.1f}s outside the shard loop; with the loop "
+          f"halved, 2 workers can be at most {total / (serial + loop / 2):.2f}x one (measured: "
+          f"{total / got[2][-1][1]:.2f}x)")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sizes", default="1000000,10000000", help="triple counts, comma-separated")
@@ -196,11 +252,14 @@ def main() -> None:
                     help="skip rdflib's parse above this many triples (or when free memory is short)")  # fmt: skip
     ap.add_argument("--memory-max", type=int, default=1_000_000, help="skip the in-memory load above this size")
     ap.add_argument("--wiki-n", type=int, default=20000, help="conversations for the wiki.ttl workers run (0: skip)")
+    ap.add_argument("--phases", action="store_true", help="only: where a wiki.ttl run's time goes, 1 vs 2 workers")
     args = ap.parse_args()
     import psutil
 
     work = Path(args.dir)
     work.mkdir(parents=True, exist_ok=True)
+    if args.phases:
+        return phases(args.wiki_n, work)
     sizes = [int(s) for s in args.sizes.split(",") if s]  # --sizes "": the wiki.ttl workers runs only
     print(f"machine: {os.cpu_count()} cores; load average at start {load_avg()}; python {sys.version.split()[0]}")
     rows = []

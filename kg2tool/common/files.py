@@ -10,6 +10,7 @@ a bug of kg2tool.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import hashlib
 import json
@@ -188,3 +189,14 @@ def file_sha256(path: str | Path) -> str:
         while block := f.read(1 << 20):
             h.update(block)
     return h.hexdigest()
+
+
+def fsync_dir(path: Path) -> None:
+    """Flush a folder's entries (the names of files just written into it) to disk, where the system allows."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    with contextlib.suppress(OSError):
+        os.fsync(fd)
+    os.close(fd)

@@ -25,10 +25,11 @@ import yaml
 
 from ..common.config import SAVED_NAME, resolved_record, resolved_yaml
 from ..common.errors import OutputError
-from ..common.files import output_error, writing
+from ..common.files import fsync_dir, output_error, writing
 from .card import DPO_HEADER, dpo_rows, tool_style_section
 
 SPLITS = ("train", "validation", "test")
+DPO_WEIGHT = 0.7  # writing a DPO pair costs about this much of writing a conversation (their parquet sizes)
 
 
 def sft_features():
@@ -90,25 +91,44 @@ def write_parquet(rows: list[dict], folder: Path, stem: str, features) -> str:
     folder rewritten with a new seed, would otherwise load the first one's cached rows (seen with datasets 5.2)."""
     import hashlib
 
-    from datasets import Dataset
+    import pyarrow as pa
+    from datasets import Dataset, DatasetInfo
+    from datasets.table import InMemoryTable
     from datasets.utils.logging import disable_progress_bar
 
+    from ..common.arrow import column
+
     disable_progress_bar()
-    cols = list(features)
+    cols, schema = list(features), features.arrow_schema
     # Json columns go in as json.dumps strings: datasets' own encoder (ujson) keeps only 10 decimals of a float.
     json_cols = {k for k, f in features.items() if _is_json(f)}
     memo: dict = {}  # each tool schema once, not once per row that offers it (see encode_json)
-
-    ds = Dataset.from_list(
-        [{k: encode_json(r[k], memo) if k in json_cols else r[k] for k in cols} for r in rows], features=features
-    )
+    data = {k: [encode_json(r[k], memo) if k in json_cols else r[k] for r in rows] for k in cols}
+    # The table Dataset.from_list would make, without its second parse of every JSON string (kg2tool.common.arrow)
+    table = pa.Table.from_arrays([column(data[k], schema.field(k).type) for k in cols], schema=schema)
+    ds = Dataset(InMemoryTable(table), info=DatasetInfo(features=features))
     folder.mkdir(parents=True, exist_ok=True)
     tmp = folder / f".{stem}.parquet.tmp"
     ds.to_parquet(str(tmp))
-    digest = hashlib.sha256(tmp.read_bytes()).hexdigest()[:16]
-    name = f"{stem}-{digest}.parquet"
+    name = f"{stem}-{hashlib.sha256(tmp.read_bytes()).hexdigest()[:16]}.parquet"
     os.replace(tmp, folder / name)
     return name
+
+
+def _write_parquets(tmp: Path, rows_by_split, pairs_by_split, processes: int) -> dict[str, dict[str, str]]:
+    """The sft (and dpo) parquet files of each split, in `processes` processes (kg2tool.common.forked: each file is
+    one job, weighted by its rows); returns {config: {split: file name}}."""
+    from ..common.forked import run_forked
+
+    jobs = [("sft", s, rows_by_split.get(s) or [], sft_features()) for s in SPLITS]
+    jobs += [("dpo", s, (pairs_by_split or {}).get(s) or [], dpo_features()) for s in SPLITS]
+    jobs = [j for j in jobs if j[2]]
+    names = run_forked([lambda j=j: write_parquet(j[2], tmp / j[0], j[1], j[3]) for j in jobs], processes,
+                       [(1.0 if j[0] == "sft" else DPO_WEIGHT) * len(j[2]) for j in jobs])  # fmt: skip
+    files: dict[str, dict[str, str]] = {"sft": {}} | ({"dpo": {}} if pairs_by_split else {})
+    for (config, split, _, _), name in zip(jobs, names):
+        files[config][split] = name
+    return files
 
 
 def dpo_features():
@@ -337,19 +357,6 @@ Rewrites rejected, by reason:
 """
 
 
-def _fsync_dir(path: Path) -> None:
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
 def check_output(out: Path, overwrite: bool) -> None:
     """Refuse an existing output unless overwrite; fail early if the parent cannot be written."""
     if out.exists() and not overwrite:
@@ -385,9 +392,11 @@ def write_dataset(
     pairs_by_split: dict[str, list[dict]] | None = None,
     bfcl: dict[str, tuple[list[dict], list[dict]]] | None = None,
     extra_files: dict[str, str] | None = None,
+    processes: int = 1,
 ) -> None:
     """Write every file into a temporary folder beside `out`, then move it into place. `extra_files` maps more
-    file names (in the folder) to their text, e.g. the synth run's `lexicon.yaml`."""
+    file names (in the folder) to their text, e.g. the synth run's `lexicon.yaml`. `processes` > 1 writes the
+    parquet files in that many processes (forked: pass 1 where forking is unsafe); the bytes are the same."""
     out = Path(out)
     check_output(out, overwrite)
     parent = out.resolve().parent
@@ -397,17 +406,7 @@ def write_dataset(
     os.umask(umask)
     try:
         os.chmod(tmp, 0o777 & ~umask)  # mkdtemp makes it private; the dataset folder should not be
-        feats = sft_features()
-        files: dict[str, dict[str, str]] = {"sft": {}}
-        for split in SPLITS:
-            rows = rows_by_split.get(split, [])
-            if rows:
-                files["sft"][split] = write_parquet(rows, tmp / "sft", split, feats)
-        if pairs_by_split:
-            files["dpo"] = {}
-            for split in SPLITS:
-                if pairs_by_split.get(split):
-                    files["dpo"][split] = write_parquet(pairs_by_split[split], tmp / "dpo", split, dpo_features())
+        files = _write_parquets(tmp, rows_by_split, pairs_by_split, processes)
         if bfcl:
             from ..common.files import jsonl
 
@@ -425,7 +424,7 @@ def write_dataset(
         (tmp / SAVED_NAME).write_text(resolved_yaml(synth_record(meta, report)), encoding="utf-8")
         for name, text in (extra_files or {}).items():
             (tmp / name).write_text(text, encoding="utf-8")
-        _fsync_dir(tmp)
+        fsync_dir(tmp)
         replace_folder(tmp, out)
     except BaseException as exc:
         # A full disk, say: made into an OutputError (with the free space) before the temporary folder is removed.

@@ -62,7 +62,8 @@ def run_synth(
     build_args = (list(graphs), lang, config, template_dir, store_path and str(store_path), predicates)
     t1 = time.perf_counter()
     with store.kept_for_resume(), frozen_heap():  # a full disk, say: the finished shards are kept, --resume goes on
-        kept, stats = merge_shards(iter_shards(synth, workers, store, backend, build_args=build_args), config, progress)
+        kept, stats = merge_shards(iter_shards(synth, workers, store, backend, build_args, _import_writer), config,
+                                   progress)  # fmt: skip
     elapsed = time.perf_counter() - t1
     total = sum(len(v) for v in kept.values())
     if total == 0:
@@ -72,8 +73,7 @@ def run_synth(
     paraphrased = None
     if paraphrase_backend is not None:
         paraphrased = paraphrase_pass(synth, kept, paraphrase_backend, store.work / "paraphrase", progress, log)
-    pairs = make_preference_pairs(kept)
-    rows = {s: [c.row for c in v] for s, v in kept.items()}
+    pairs, rows = make_preference_pairs(kept), {s: [c.row for c in v] for s, v in kept.items()}
     report = build_report(synth, rows, stats)
     if paraphrased is not None:
         report["paraphrase"] = paraphrased
@@ -92,7 +92,7 @@ def run_synth(
     report["bfcl"] = {cat: len(tests) for cat, (tests, _) in bfcl.items()}
     lexicon = {"lexicon.yaml": synth.lexicon.to_yaml()}  # edit it and pass it back with --lexicon
     with store.kept_for_resume():
-        write_dataset(out, rows, report, meta, overwrite, pairs_by_split=pairs, bfcl=bfcl, extra_files=lexicon)
+        write_dataset(out, rows, report, meta, overwrite, pairs, bfcl, lexicon, _writers(kg, workers, backend))
     store.remove()
     log(
         f"wrote {total} conversations to {out} ({', '.join(f'{len(rows[s])} {s}' for s in SPLITS)}) "
@@ -100,6 +100,20 @@ def run_synth(
         f"({', '.join(f'{k} {v}' for k, v in sorted(report['dropped'].items())) or 'none'})"
     )
     return report
+
+
+def _writers(kg, workers: int, backend: str) -> int:
+    """Processes that write the parquet files: the run's workers where this process may fork (not after an on-disk
+    store opened RocksDB, whose threads a forked child can deadlock on; see kg2tool.synth.shards)."""
+    return workers if backend == "process" and getattr(kg, "forkable", True) else 1
+
+
+def _import_writer() -> None:
+    """Import what writing the dataset needs (`datasets`, pyarrow: ~1 s), while helper workers compute shards."""
+    from ..hub.dataset import dpo_features, sft_features
+
+    sft_features()
+    dpo_features()
 
 
 def tool_style_report(rows: dict[str, list[dict]], config: SynthConfig) -> dict:

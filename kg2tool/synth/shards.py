@@ -21,6 +21,7 @@ import itertools
 import json
 import multiprocessing as mp
 import shutil
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -193,12 +194,13 @@ def auto_workers(cores: int | None = None, load: float | None = None) -> int:
 
 
 def iter_shards(synth, workers: int = 1, store: ShardStore | None = None, backend: str = "process",
-                build_args=None) -> Iterator[tuple[int, list[Candidate], ShardStats]]:  # fmt: skip
+                build_args=None, warm_up=None) -> Iterator[tuple[int, list[Candidate], ShardStats]]:  # fmt: skip
     """Shards 0, 1, 2, ... in order (see module docstring). With `workers` > 1 this process is one of the workers:
     `workers - 1` helper processes (or Ray actors) compute shards ahead while this one merges, and whenever the
     next shard in order is not ready yet this process computes a later shard itself instead of waiting: no process
     only merges, and where the helper gets no free core this process does the work, so two workers cost little more
-    than one (the helper's rows are pickled to this process)."""
+    than one (the helper's rows are pickled to this process). `warm_up()`, when given, is called in this process
+    once the helpers have started: work the run needs later anyway (imports), done while they compute shards."""
     if workers < 1:
         raise UsageError(f"--workers must be at least 1, got {workers}")
     if workers == 1:
@@ -213,7 +215,7 @@ def iter_shards(synth, workers: int = 1, store: ShardStore | None = None, backen
     global _WORKER
     _WORKER = synth
     if backend == "ray":
-        yield from _iter_ray(synth, workers - 1, store, build_args)
+        yield from _iter_ray(synth, workers - 1, store, build_args, warm_up)
         return
     # Fork shares the loaded graph (or the open store's memory maps) with the workers, copy-on-write: nothing is
     # reloaded or rebuilt per worker. But not after this process opened an on-disk store's RocksDB
@@ -232,20 +234,25 @@ def iter_shards(synth, workers: int = 1, store: ShardStore | None = None, backen
         if fork and not frozen:
             gc.unfreeze()
     with pool:
+        if warm_up is not None:
+            warm_up()
 
         def submit(i: int):
             return pool.apply_async(_run_shard, (i, save_dir))
 
-        yield from _in_order(submit, lambda fut: fut.ready(), lambda fut: fut.get()[1:], workers - 1, store)
+        gauge = HelperGauge(workers - 1)
+        yield from _in_order(submit, lambda fut: fut.ready(), lambda fut: fut.get()[1:], workers - 1, store,
+                             gauge=gauge)  # fmt: skip
 
 
-def _in_order(submit, ready, get, helpers: int, store: ShardStore | None, saved: bool = True):
+def _in_order(submit, ready, get, helpers: int, store: ShardStore | None, saved: bool = True, gauge=None):
     """Shards in index order from `helpers` remote workers (`submit(i)` starts shard i and returns a handle,
     `ready(handle)`, `get(handle)` -> (rows, stats)) and this process. Finished shards are collected as soon as they
     are ready, and every helper is kept 2 shards ahead (its next shard is always queued); while the next shard in
     order is not ready, this process computes the next unassigned one itself. At most 4 shards per helper are held
     ahead of the merge (each is checkpointed: as many as the old pool of 2 processes kept in flight). `saved`: the
-    helpers write their shards' checkpoints themselves."""
+    helpers write their shards' checkpoints themselves. `gauge` (a HelperGauge) stops handing shards to the helpers
+    for a while where they do not pay off."""
     pending: dict[int, object] = {}  # shard -> handle, given to a helper and not collected yet
     done: dict[int, tuple] = {}  # shard -> (rows, stats), ahead of the merge
     nxt = 0  # the next shard no one was given yet
@@ -253,18 +260,23 @@ def _in_order(submit, ready, get, helpers: int, store: ShardStore | None, saved:
 
     def collect(i: int) -> None:
         done[i] = tuple(get(pending.pop(i)))
+        if gauge is not None:
+            gauge.computed += 1
         if store is not None and not saved:
             store.save(i, *done[i])
 
     def here(k: int) -> None:
         cached = store.load(k) if store is not None and store.path(k).exists() else None
         done[k] = cached or tuple(_run_shard(k, save_dir)[1:])
+        if gauge is not None:
+            gauge.computed += 1
 
     for j in itertools.count():
+        feed = gauge is None or gauge.feed(j)
         while j not in done:
             for i in [i for i, h in pending.items() if ready(h)]:
                 collect(i)
-            while len(pending) < 2 * helpers and len(done) + len(pending) < 4 * helpers:
+            while feed and len(pending) < 2 * helpers and len(done) + len(pending) < 4 * helpers:
                 if store is not None and store.path(nxt).exists():
                     done[nxt] = store.load(nxt)
                 else:
@@ -283,7 +295,7 @@ def _in_order(submit, ready, get, helpers: int, store: ShardStore | None, saved:
         yield j, *done.pop(j)
 
 
-def _iter_ray(synth, helpers: int, store: ShardStore | None, build_args):
+def _iter_ray(synth, helpers: int, store: ShardStore | None, build_args, warm_up=None):
     """Ray backend: `helpers` actors each hold a Synthesizer (rebuilt once per actor from `build_args`; the store's
     index is memory-mapped, so on one machine the actors share its pages) and compute shards as `iter_shards`'s
     pool does; this process merges and computes shards too. Checkpoints are written here (an actor may run on
@@ -307,6 +319,8 @@ def _iter_ray(synth, helpers: int, store: ShardStore | None, build_args):
             return _run_shard(i)
 
     actors = [ShardActor.remote(build_args) for _ in range(helpers)]
+    if warm_up is not None:
+        warm_up()
 
     def ready(ref) -> bool:
         return bool(ray.wait([ref], timeout=0)[0])
@@ -315,3 +329,47 @@ def _iter_ray(synth, helpers: int, store: ShardStore | None, build_args):
         return actors[i % helpers].run.remote(i)
 
     yield from _in_order(submit, ready, lambda ref: tuple(ray.get(ref)[1:]), helpers, store, saved=False)
+
+
+class HelperGauge:
+    """Whether helper processes on this machine pay off, measured: shards computed per second (by any process) while
+    WINDOW shards are merged with this process alone, then while WINDOW are merged with the helpers fed. With less
+    than GAIN times the rate alone (another session's job holds the other core: Linux shares CPU between sessions,
+    so the helpers only split this run's core, and sending their rows and the shards computed ahead cost CPU), the
+    helpers get no shards for the next PAUSE shards (twice as long after each pause in a row, up to 8 times), and are
+    measured again after; otherwise they are fed for RUN shards before the next measurement. Which process
+    computes a shard never changes its rows."""
+
+    WINDOW, RUN, PAUSE, GAIN = 6, 128, 32, 1.15
+
+    def __init__(self, helpers: int = 1):
+        self.drain = 2 * helpers  # shards a helper may hold: left to finish before a window alone
+        self.pauses = self.in_a_row = 0
+        self.gains: list[float] = []  # measured: rate with the helpers / rate alone
+        self.feeding, self.stop_at, self.measure_at = True, 0, 0
+        self.times: dict[int, tuple[float, int]] = {}
+        self.computed = 0  # shards computed so far (counted by the caller)
+
+    def feed(self, j: int) -> bool:
+        """Whether shards may be handed to the helpers while shard j is the next to merge (called once per j)."""
+        a, w = self.measure_at, self.WINDOW
+        if j in (a, a + w, a + 2 * w):
+            self.times[j] = (time.perf_counter(), self.computed)
+        if j < self.stop_at:
+            return self.feeding
+        if j < a + w:
+            return False  # draining the helpers, then the window alone
+        if j < a + 2 * w:
+            return True  # the window with the helpers
+        (t0, n0), (t1, n1), (t2, n2) = self.times[a], self.times[a + w], self.times[j]
+        gain = (n2 - n1) / max(t2 - t1, 1e-9) / max((n1 - n0) / max(t1 - t0, 1e-9), 1e-9)
+        self.gains.append(round(gain, 2))
+        self.feeding = gain >= self.GAIN
+        if self.feeding:
+            self.in_a_row, self.stop_at = 0, j + self.RUN
+        else:
+            self.pauses, self.in_a_row = self.pauses + 1, self.in_a_row + 1
+            self.stop_at = j + self.PAUSE * 2 ** min(self.in_a_row - 1, 3)
+        self.measure_at = self.stop_at + (self.drain if self.feeding else 0)
+        self.times = {}
+        return self.feeding

@@ -14,6 +14,7 @@ import random
 import re
 from dataclasses import asdict, dataclass, field, replace
 
+from ..common.lightcheck import import_light
 from ..graph.model import KnowledgeGraph
 from .candidate import Candidate, ShardStats
 from .dialogue import DialogueBuilder
@@ -134,10 +135,18 @@ def gold_answers(kg: KnowledgeGraph, plan: Node) -> tuple[list[str], list[list[s
     return one(execute(kg, plan), plan), []
 
 
+def _import_inflect() -> None:
+    """inflect (plurals, articles), imported once without typeguard's instrumentation of its methods (~2.7 s of
+    start-up; kg2tool.common.lightcheck): its `Word` arguments are still checked, so an empty word is refused with
+    the same TypeCheckError as before and the wording comes out the same."""
+    import_light("inflect", {"Word": ("an instance of inflect.Word", lambda v: isinstance(v, str) and len(v) >= 1)})
+
+
 class Synthesizer:
     """Holds the loaded graph, tools, walker, templates and compiler; `generate()` yields candidate results."""
 
     def __init__(self, kg: KnowledgeGraph, config: SynthConfig, template_dir=None):
+        _import_inflect()
         self.kg = kg
         self.cfg = config
         self.lexicon = derive_lexicon(kg)
