@@ -25,6 +25,27 @@ def test_batches_show_each_segment_twice_with_labels_on_the_second_only():
     assert not torch.equal(task.batch(5)[0], ids)
 
 
+def test_varied_batches_hide_a_segment_at_a_random_place_and_label_its_repeat():
+    task = CopyTask(list(range(100, 140)), segment_length=6, seed=3, layout="varied")
+    ids, labels = task.batch(40)
+    assert ids.shape == labels.shape == (40, 18)
+    sizes, places = set(), set()
+    for row, lab in zip(ids.tolist(), labels.tolist()):
+        marked = [i for i, x in enumerate(lab) if x != -100]
+        assert marked == list(range(marked[0], marked[-1] + 1)) and len(marked) >= 2
+        size = len(marked) + 1  # the repeat's first id is not labelled
+        again = marked[0] - 1
+        segment = row[again : again + size]
+        assert any(row[s : s + size] == segment for s in range(0, again - size + 1))  # shown before, whole
+        assert [lab[i] for i in marked] == row[marked[0] : marked[-1] + 1]
+        sizes.add(size)
+        places.add(again)
+    assert len(sizes) > 2 and len(places) > 3  # no fixed offset to learn instead of the tokens
+    assert torch.equal(CopyTask(list(range(100, 140)), 6, seed=3, layout="varied").batch(40)[0], ids)
+    with pytest.raises(ValueError, match="layout"):
+        CopyTask([1, 2, 3], layout="shuffled")
+
+
 def test_bad_settings_are_refused():
     with pytest.raises(ValueError, match="pool"):
         CopyTask([5])

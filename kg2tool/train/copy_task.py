@@ -70,34 +70,66 @@ def argument_strings(rows: Iterable[dict[str, Any]]) -> list[str]:
     return out
 
 
+LAYOUTS = ("fixed", "varied")
+
+
 @dataclass
 class CopyTask:
-    """Random segments of `segment_length` ids from `pool`, each shown twice; labels only on the second showing."""
+    """Random segments of ids from `pool`, each shown twice; labels only on the second showing.
+
+    `layout`: `fixed` (a segment of `segment_length` ids, then the same again: `[n, 2 * segment_length]`) or
+    `varied` (`[n, 3 * segment_length]` of random ids in which a segment of 3 to `segment_length` ids appears at a
+    random place and again after a random gap; labelled from its second id on, the first being unpredictable).
+    The fixed layout can be solved without looking at the tokens at all ("repeat what stood `segment_length`
+    positions back"), and a model trained on it copies names from a question no better than chance (research log,
+    session 8); only content-based copying (induction) solves the varied one."""
 
     pool: Sequence[int]
     segment_length: int = 24
     seed: int = 0
+    layout: str = "fixed"
     _gen: Any = field(default=None, repr=False)
     _pool: Any = field(default=None, repr=False)
 
     def __post_init__(self):
         if len(self.pool) < 2:
             raise ValueError("the copy task needs a pool of at least 2 token ids")
-        if self.segment_length < 2:
-            raise ValueError("copy segment length must be at least 2")
+        if self.segment_length < 2 or (self.layout == "varied" and self.segment_length < 3):
+            raise ValueError("copy segment length must be at least 2 (3 for the varied layout)")
+        if self.layout not in LAYOUTS:
+            raise ValueError(f"copy layout must be one of {', '.join(LAYOUTS)}, not {self.layout!r}")
 
     def batch(self, n: int, device=None):
-        """`(input_ids, labels)` of shape `[n, 2 * segment_length]`."""
+        """`(input_ids, labels)`, `[n, 2 * segment_length]` (fixed) or `[n, 3 * segment_length]` (varied)."""
         import torch
 
         self._start()
-        picks = torch.randint(len(self._pool), (n, self.segment_length), generator=self._gen)
-        seg = self._pool[picks]
-        ids = torch.cat([seg, seg], dim=1)
-        labels = ids.clone()
-        labels[:, : self.segment_length] = -100
+        if self.layout == "varied":
+            ids, labels = self._varied(n)
+        else:
+            picks = torch.randint(len(self._pool), (n, self.segment_length), generator=self._gen)
+            seg = self._pool[picks]
+            ids = torch.cat([seg, seg], dim=1)
+            labels = ids.clone()
+            labels[:, : self.segment_length] = -100
         if device is not None:
             ids, labels = ids.to(device), labels.to(device)
+        return ids, labels
+
+    def _varied(self, n: int):
+        import torch
+
+        length = self.segment_length
+        total = 3 * length
+        ids = self._pool[torch.randint(len(self._pool), (n, total), generator=self._gen)]
+        labels = torch.full_like(ids, -100)
+        for b in range(n):
+            size = int(torch.randint(3, length + 1, (1,), generator=self._gen))
+            room = total - 2 * size
+            start = int(torch.randint(0, room + 1, (1,), generator=self._gen))
+            again = start + size + int(torch.randint(0, room - start + 1, (1,), generator=self._gen))
+            ids[b, again : again + size] = ids[b, start : start + size]
+            labels[b, again + 1 : again + size] = ids[b, again + 1 : again + size]
         return ids, labels
 
 
@@ -135,16 +167,19 @@ def copy_accuracy(model, task: CopyTask, n: int = 32) -> float:
     segments from a separate generator (the probe does not disturb the training stream)."""
     import torch
 
-    probe = CopyTask(task.pool, task.segment_length, seed=task.seed + 7919)
+    probe = CopyTask(task.pool, task.segment_length, seed=task.seed + 7919, layout=task.layout)
     device = next(model.parameters()).device
-    ids, _ = probe.batch(n, device)
+    ids, labels = probe.batch(n, device)
     was_training = model.training
     model.eval()
     with torch.no_grad():
         pred = model(input_ids=ids).logits.argmax(-1)
     model.train(was_training)
-    L = task.segment_length
-    return float((pred[:, L:-1] == ids[:, L + 1 :]).float().mean())
+    if task.layout == "fixed":  # every id after the first of the second showing (as before the varied layout)
+        L = task.segment_length
+        return float((pred[:, L:-1] == ids[:, L + 1 :]).float().mean())
+    keep = labels[:, 1:] != -100
+    return float((pred[:, :-1][keep] == labels[:, 1:][keep]).float().mean())
 
 
 def copy_warmup(

@@ -51,6 +51,7 @@ class FinetuneArguments:
             the training rows' argument tokens shown twice; `kg2tool.train.copy_task`): keeps the copying circuit
             that `kg2tool pretrain --copy_warmup_steps` formed. 0 disables.
         copy_aux_batch / copy_segment_length: segments per step and tokens per segment for it.
+        copy_layout: its layout, `fixed` or `varied` (`kg2tool.train.copy_task.CopyTask`).
         copy_pool: the tokens its segments are drawn from: `arguments` (the training rows' string call arguments,
             misspelled names of error-recovery rows included) or `names` (the entity names of the dataset's
             graph, as `kg2tool pretrain` draws them; `random_name_graph` or the recorded graph files).
@@ -91,6 +92,7 @@ class FinetuneArguments:
     copy_aux_weight: float = field(default=0.0, metadata={"help": "auxiliary copy-loss weight (0: none)"})
     copy_aux_batch: int = field(default=4, metadata={"help": "segments per step for the copy loss"})
     copy_segment_length: int = field(default=24, metadata={"help": "tokens per copy segment"})
+    copy_layout: str = field(default="fixed", metadata={"help": "copy task layout: fixed | varied"})
     copy_pool: str = field(default="arguments", metadata={"help": "copy-loss tokens: arguments | names"})
     random_name_rows: int = field(default=0, metadata={"help": "SFT: add this many random-name conversations"})
     random_name_graph: list[str] = field(default_factory=list, metadata={"help": "graph for them (default: recorded)"})

@@ -95,7 +95,7 @@ def attach_copy_task(trainer, setup: RunSetup, tokenizer, train) -> None:
         pool = name_token_pool(tokenizer, argument_strings(train))
     if len(pool) < 2:
         raise InputError("--copy_aux_weight: the training rows have no string call arguments to draw from")
-    trainer.copy_task = CopyTask(pool, extra.copy_segment_length, seed=setup.training.seed)
+    trainer.copy_task = CopyTask(pool, extra.copy_segment_length, seed=setup.training.seed, layout=extra.copy_layout)
     trainer.copy_aux_weight, trainer.copy_aux_batch = extra.copy_aux_weight, extra.copy_aux_batch
 
 

@@ -60,7 +60,7 @@ def copy_task_for(config: PretrainConfig, pool: list[int]) -> CopyTask | None:
         return None
     if len(pool) < 2:
         raise InputError("the copy task needs entity names (--graph) or tool calls (--dataset_name) in the corpus")
-    return CopyTask(pool, config.copy_segment_length, seed=config.seed)
+    return CopyTask(pool, config.copy_segment_length, seed=config.seed, layout=config.copy_layout)
 
 
 def run_copy_warmup(config: PretrainConfig, model, copy_task: CopyTask | None, pool_size: int) -> list[dict]:
@@ -140,7 +140,7 @@ def run_pretrain(config: PretrainConfig, extra_callbacks: list | None = None) ->
         callbacks=[spike_guard(config), LogLastStep(), *(extra_callbacks or [])],
     )
     if copy_task is not None and config.copy_aux_weight:
-        trainer.copy_task = CopyTask(pool, config.copy_segment_length, seed=config.seed + 1)
+        trainer.copy_task = CopyTask(pool, config.copy_segment_length, seed=config.seed + 1, layout=config.copy_layout)
         trainer.copy_aux_weight, trainer.copy_aux_batch = config.copy_aux_weight, config.copy_aux_batch
     t_train = time.time()
     result = trainer.train(resume_from_checkpoint=resume_from)

@@ -59,6 +59,8 @@ class PretrainConfig(TrainingArguments):
         copy_aux_weight: weight of the same copy loss added to every training step (keeps the circuit). 0 disables.
         copy_aux_batch: segments per step for the auxiliary copy loss (and 16 per warm-up step).
         copy_segment_length: tokens per segment (each shown twice).
+        copy_layout: `fixed` (a segment, then the same again) or `varied` (random length, place and gap: only
+            content-based copying solves it; `kg2tool.train.copy_task.CopyTask`).
         resume: continue from the last checkpoint in `output_dir` (or from `resume_from_checkpoint` if set).
         overwrite: allow writing into an `output_dir` that already holds a run.
         sample_prompt: after training, greedy-generate from this prompt and print it (empty to skip).
@@ -101,6 +103,7 @@ class PretrainConfig(TrainingArguments):
     copy_aux_weight: float = field(default=0.0, metadata={"help": "weight of the auxiliary copy loss (0: none)"})
     copy_aux_batch: int = field(default=4, metadata={"help": "segments per step for the auxiliary copy loss"})
     copy_segment_length: int = field(default=24, metadata={"help": "tokens per copy segment"})
+    copy_layout: str = field(default="fixed", metadata={"help": "copy task layout: fixed | varied"})
     resume: bool = field(default=False, metadata={"help": "resume from the last checkpoint in output_dir"})
     overwrite: bool = field(default=False, metadata={"help": "allow an output_dir that already holds a run"})
     sample_prompt: str = field(default="The country of", metadata={"help": "prompt for a post-training sample"})
@@ -130,6 +133,8 @@ class PretrainConfig(TrainingArguments):
             raise ValueError("copy_warmup_steps and copy_aux_weight must be >= 0, copy_aux_batch >= 1")
         if self.copy_segment_length < 2:
             raise ValueError("copy_segment_length must be at least 2")
+        if self.copy_layout not in ("fixed", "varied"):
+            raise ValueError(f"copy_layout must be fixed or varied, not {self.copy_layout!r}")
         super().__post_init__()
 
     def preset(self) -> MoePreset:
