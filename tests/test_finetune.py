@@ -206,7 +206,7 @@ def test_lora_sft_trains_adapters_and_merges_exactly(sft_lora, data_dir):
 
 
 def dpo_args(model: Path, data: Path, out: Path, **extra) -> dict:
-    settings = {"dataset_config": "dpo", "max_steps": 16, "learning_rate": 0.0005, "beta": 0.1, "logging_steps": 2,
+    settings = {"dataset_config": "dpo", "max_steps": 16, "learning_rate": 0.0005, "beta": 0.1, "logging_steps": 1,
                 "save_strategy": "no"}  # fmt: skip
     args = sft_args(model, data, out, **{**settings, **extra})
     args.pop("fused_lm_head")
@@ -220,7 +220,7 @@ def test_dpo_from_full_sft_raises_the_reward_margin(sft_full, data_dir, tmp_path
     report = json.loads((out / "dpo_report.json").read_text())
     assert report["global_step"] == 16 and not report["peft"]
     margins = [m for _, m in report["margin_history"]]
-    assert abs(margins[0]) < 0.05  # the first log averages steps 1-2: the policy starts equal to the reference
+    assert abs(margins[0]) < 0.01, margins  # step 1 is measured before any update: the policy is the reference
     assert sum(margins[-3:]) / 3 > 0.05, margins
     assert report["last_loss"] < math.log(2)
     assert report["sample"]["completion"]  # reloaded from disk and generated through the chat template

@@ -228,7 +228,8 @@ def test_values_is_the_default_and_bad_styles_are_refused(tmp_path, capsys):
 
 
 def synth_dataset(out: Path, style: str) -> Path:
-    argv = ["synth", "--graph", str(EXAMPLE), "--out", str(out), "-n", "200", "--seed", "0", "--tool-style", style,
+    # 300 rows: the batch style's wrong-operation pairs are rare (a set operation with another one offered)
+    argv = ["synth", "--graph", str(EXAMPLE), "--out", str(out), "-n", "300", "--seed", "0", "--tool-style", style,
             "--no-progress"]  # fmt: skip
     assert main(argv) == 0
     return out
