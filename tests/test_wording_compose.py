@@ -151,6 +151,22 @@ def test_the_walker_leaves_out_circular_steps_and_document_relations(graph):
     assert Project(rel["country"], birthplace) in from_paris
 
 
+def test_the_walker_asks_no_lookup_whose_answer_is_the_entity_itself(tmp_path):
+    path = tmp_path / "countries.ttl"  # Wikidata gives a country itself as its country
+    path.write_text("""@prefix : <http://x.org/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+:country rdfs:label "country" .  :capital rdfs:label "capital" .
+:pl rdfs:label "Poland" ; :country :pl ; :capital :wa .  :fr rdfs:label "France" ; :country :fr ; :capital :pa .
+:wa rdfs:label "Warsaw" ; :country :pl .  :pa rdfs:label "Paris" ; :country :fr .
+""", encoding="utf-8")
+    kg = load_graph(str(path))
+    walker = Walker(ToolSet.from_graph(kg, min_support=1))
+    rng = random.Random(0)
+    drawn = [walker.one_hop(rng) for _ in range(200)]
+    assert all(p is None or p.child.eid not in execute(kg, p) for p in drawn)
+    assert any(p is not None and kg.names[p.child.eid] in ("Warsaw", "Paris") for p in drawn)  # their country
+
+
 RECORDS = """@prefix ex: <http://example.org/> .
 @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
 ex:Person rdfs:label "person" .  ex:Film rdfs:label "film" .

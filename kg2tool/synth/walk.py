@@ -191,7 +191,8 @@ class Walker:
             if not src:
                 continue
             e = rng.choice(src)
-            if lo <= len(self.adj(rel, inv)[e]) <= hi:
+            objects = self.adj(rel, inv)[e]
+            if lo <= len(objects) <= hi and e not in objects:  # not "Poland is in Poland"
                 return Project(rel, Anchor(e), inv)
         return None
 

@@ -15,7 +15,8 @@ def parallel(walker, rng):
     k = rng.randint(2, 4)
     adj = walker.adj(first.rel, first.inverse)
     src = walker.sources[(first.rel, first.inverse)]
-    others = walker.distinct(rng, src, lambda e: len(adj[e]) <= walker.cfg.max_answers, k - 1, {first.child.eid})
+    others = walker.distinct(rng, src, lambda e: len(adj[e]) <= walker.cfg.max_answers and e not in adj[e], k - 1,
+                             {first.child.eid})  # fmt: skip
     if others is None:
         return None
     return Parallel(tuple(Project(first.rel, Anchor(e), first.inverse) for e in [first.child.eid] + others))
@@ -31,7 +32,7 @@ def about_one(walker, rng, k: int) -> Parallel | None:
             continue
         e = first.child.eid
         rels = [r for r in dict.fromkeys(r for r, inv in walker.options[e] if not inv) if r != first.rel
-                and 1 <= len(walker.adj(r, False)[e]) <= walker.cfg.max_answers]  # fmt: skip
+                and 1 <= len(walker.adj(r, False)[e]) <= walker.cfg.max_answers and e not in walker.adj(r, False)[e]]  # fmt: skip
         if len(rels) >= k - 1:
             picked = rng.sample(rels, k - 1)
             return Parallel((first, *(Project(r, Anchor(e)) for r in picked)))
