@@ -123,6 +123,23 @@ def test_words_pretokenizer_makes_relation_words_the_same_tokens_in_questions_an
     assert words.decode(words.encode(question + call, add_special_tokens=False)) == question + call
 
 
+class SmallGraph:
+    """The bundled graph with only its first `facts` facts verbalized: a small corpus; names and relations are real."""
+
+    def __init__(self, kg, facts: int):
+        self.kg, self.facts = kg, facts
+        self.labels, self.relations, self.names = kg.labels, kg.relations, kg.names
+
+    def iter_facts(self):
+        return iter(list(self.kg.iter_facts())[: self.facts])
+
+    def entity_names(self):
+        return self.kg.entity_names()
+
+    def __getattr__(self, name):
+        return getattr(self.kg, name)
+
+
 def test_corpus_synth_style_rows_drills_and_warmup(kg):
     from tokenizers import Tokenizer, models
 
@@ -131,22 +148,10 @@ def test_corpus_synth_style_rows_drills_and_warmup(kg):
 
     renderer = wrap_tokenizer(Tokenizer(models.BPE()))
 
-    class Small:  # a slice of the bundled graph's facts keeps the corpus small; names and relations are real
-        labels, relations, names = kg.labels, kg.relations, kg.names
-
-        def iter_facts(self):
-            return iter(list(kg.iter_facts())[:900])
-
-        def entity_names(self):
-            return kg.entity_names()
-
-        def __getattr__(self, name):
-            return getattr(kg, name)
-
     cfg = CorpusConfig(fact_passes=1, synthetic_fraction=0.5, synthetic_tools_share=0.5, copy_drill_fraction=0.2,
                        copy_warmup_fraction=0.1)  # fmt: skip
     stats = CorpusStats()
-    docs = build_documents(Small(), renderer, cfg, (), (), stats)
+    docs = build_documents(SmallGraph(kg, 900), renderer, cfg, (), (), stats)
     chats = [d for d in docs if "<|im_start|>assistant" in d]
     assert chats and len(chats) == stats.documents["synthetic_tool_calls"]
     with_tools = sum("<tools>" in d for d in chats)
@@ -184,23 +189,11 @@ def test_corpus_first_turn_share_cuts_rows_after_the_first_assistant_turn(kg):
     messages = [{"role": "user", "content": "q"}, {"role": "assistant", "content": "a"}, {"role": "tool", "content": "t"}]
     assert first_turn(messages) == messages[:2] and first_turn(messages[:1]) == messages[:1]
 
-    class Small:  # no facts: the corpus is the random-name rows alone
-        labels, relations, names = kg.labels, kg.relations, kg.names
-
-        def iter_facts(self):
-            return iter(list(kg.iter_facts())[:300])
-
-        def entity_names(self):
-            return kg.entity_names()
-
-        def __getattr__(self, name):
-            return getattr(kg, name)
-
     renderer = wrap_tokenizer(Tokenizer(models.BPE()))
 
     def chats(share):
         cfg = CorpusConfig(fact_passes=1, synthetic_fraction=0.5, synthetic_tools_share=0.0, synthetic_first_turns=share)
-        return [d for d in build_documents(Small(), renderer, cfg, (), (), CorpusStats()) if "<|im_start|>" in d]
+        return [d for d in build_documents(SmallGraph(kg, 300), renderer, cfg, (), (), CorpusStats()) if "<|im_start|>" in d]
 
     whole, cut = chats(0.0), chats(1.0)
     assert any("<tool_response>" in d for d in whole)

@@ -187,6 +187,7 @@ def first_turn_split(train, n: int, seed: int, no_tools: float = 0.0):
     import datasets
 
     from ..hub.dataset import encode_json
+    from .corpus import first_turn
 
     rng = random.Random(f"first-turn:{seed}")
     trained = [
@@ -197,12 +198,11 @@ def first_turn_split(train, n: int, seed: int, no_tools: float = 0.0):
     cols = list(train.features)
     rows = []
     for row in train.select(order):
-        messages = row["messages"]
-        first = next((i for i, m in enumerate(messages) if m.get("role") == "assistant"), None)
-        if first is None:
+        kept = first_turn(row["messages"])
+        if kept[-1].get("role") != "assistant":  # no assistant message
             continue
-        cut = dict(row, messages=messages[: first + 1])
-        if no_tools and messages[first].get("tool_calls") and "tools" in cut and rng.random() < no_tools:
+        cut = dict(row, messages=kept)
+        if no_tools and kept[-1].get("tool_calls") and "tools" in cut and rng.random() < no_tools:
             cut["tools"] = []
         rows.append({k: encode_json(cut[k]) for k in cols})
     print(f"sft: {len(rows):,} first-turn-only copies of training conversations", flush=True)

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from transformers import TrainingArguments
 
 from ..llm.chat_format import TEMPLATES
+from .copy_task import LAYOUTS
 from .moe import MoePreset, get_preset
 from .tokenizer import PRETOKENIZE_PATTERNS
 
@@ -133,8 +134,8 @@ class PretrainConfig(TrainingArguments):
             raise ValueError("copy_warmup_steps and copy_aux_weight must be >= 0, copy_aux_batch >= 1")
         if self.copy_segment_length < 2:
             raise ValueError("copy_segment_length must be at least 2")
-        if self.copy_layout not in ("fixed", "varied"):
-            raise ValueError(f"copy_layout must be fixed or varied, not {self.copy_layout!r}")
+        if self.copy_layout not in LAYOUTS:
+            raise ValueError(f"copy_layout must be {' or '.join(LAYOUTS)}, not {self.copy_layout!r}")
         super().__post_init__()
 
     def preset(self) -> MoePreset:
