@@ -2,6 +2,7 @@
 
     python bench/bench_copy.py --prepared runs/pretrain-tiny/prepared --layout fixed --steps 300 --segment 24
     python bench/bench_copy.py --prepared runs/pretrain-tiny/prepared --layout varied --steps 5000 --segment 8 --lr 1e-3
+    python bench/bench_copy.py --prepared runs/pretrain-tiny/prepared --model runs/pretrain-tiny --steps 0
 
 A fresh model of the preset (the tokenizer and copy pool of a `kg2tool pretrain` run's `prepared/` folder) is
 trained on the copy task alone (`kg2tool.train.copy_task.copy_warmup`, the given layout), then read on random-name
@@ -23,11 +24,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
-def name_continuation(model, tokenizer, rows) -> tuple[int, int]:
-    """(right, total) greedy predictions of the first call's name tokens after its first, teacher-forced."""
+def name_continuation(model, tokenizer, rows) -> tuple[int, int, int, int]:
+    """(right, total) greedy predictions of the first call's name tokens after its first, teacher-forced, then
+    (right, total) for the first token itself (finding which name of the question goes into the call)."""
     import torch
 
-    right = total = 0
+    right = total = first_right = first_total = 0
     model.eval()
     for row in rows:
         messages = row["messages"][:2]
@@ -42,10 +44,13 @@ def name_continuation(model, tokenizer, rows) -> tuple[int, int]:
         ids = tokenizer(text[: start + len(name)], add_special_tokens=False).input_ids
         with torch.no_grad():
             pred = model(torch.tensor([ids])).logits[0].argmax(-1)
+        if len(ids) > len(before) and ids[: len(before)] == before:
+            first_total += 1
+            first_right += int(pred[len(before) - 1] == ids[len(before)])
         for k in range(len(before) + 1, len(ids)):
             total += 1
             right += int(pred[k - 1] == ids[k])
-    return right, total
+    return right, total, first_right, first_total
 
 
 def main() -> None:
@@ -59,6 +64,8 @@ def main() -> None:
     ap.add_argument("--preset", default="tiny")
     ap.add_argument("--rows", type=int, default=80, help="random-name conversations to read")
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--model", help="read this trained model (e.g. a kg2tool pretrain run) instead of a fresh one; "
+                    "with --steps 0 it is only read")
     args = ap.parse_args()
     import itertools
 
@@ -78,19 +85,19 @@ def main() -> None:
     config = preset.to_config(pad_token_id=tokenizer.pad_token_id, eos_token_id=tokenizer.eos_token_id,
                               bos_token_id=None, max_position_embeddings=512)  # fmt: skip
     set_seed(0)
-    model = AutoModelForCausalLM.from_config(config)
+    model = AutoModelForCausalLM.from_pretrained(args.model) if args.model else AutoModelForCausalLM.from_config(config)
     task = CopyTask(pool, args.segment, seed=0, layout=args.layout)
     started = time.time()
-    history = copy_warmup(model, task, args.steps, args.lr, log=None)
+    history = copy_warmup(model, task, args.steps, args.lr, log=None) if args.steps else [{"loss": float("nan")}]
     seconds = time.time() - started
     kg = load_graph([args.graph])
     calls = (r for r in iter_random_name_rows(kg, seed=999) if len(r["messages"]) > 1 and r["messages"][1].get("tool_calls"))
     rows = list(itertools.islice(calls, args.rows))
-    right, total = name_continuation(model, tokenizer, rows)
+    right, total, first_right, first_total = name_continuation(model, tokenizer, rows)
     print(f"layout {args.layout}, segments up to {args.segment}, {args.steps} steps at lr {args.lr} ({seconds:.0f} s): "
           f"task loss {history[-1]['loss']:.2f}, task copy accuracy {copy_accuracy(model, task):.2f}; "
           f"name tokens after the first, teacher-forced, on {len(rows)} random-name conversations: "
-          f"{right}/{total} ({right / max(1, total):.2f})")  # fmt: skip
+          f"{right}/{total} ({right / max(1, total):.2f}); first name token: {first_right}/{first_total}")  # fmt: skip
 
 
 if __name__ == "__main__":

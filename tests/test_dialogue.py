@@ -65,3 +65,30 @@ def test_error_recovery_teaches_the_right_thing(small_kg):
             assert "closest names: " in text and repr(fixed) in text.split("closest names: ")[1]
         assert all("weight" not in m for m in msgs[3:])  # everything after the first call is trained
     assert typos > 10 and slips > 3 and typos > slips
+
+
+def test_missing_info_leaves_the_entity_out_as_a_person_would_and_typos_are_human_slips():
+    """The first turn of missing_info says "my neighbor" / "my university" / "my favorite film", never "this
+    person" (a reader asks: which person?); a user's typo is a swapped, dropped or doubled letter inside a word
+    of five or more letters, and digits stay as written."""
+    import random
+
+    from kg2tool.synth.dialogue import DialogueBuilder, untold
+    from kg2tool.synth.traces import Call
+
+    rng = random.Random(0)
+    assert untold("university", rng) == "my university" and untold("person", rng) == "my neighbor"
+    assert {untold("film", random.Random(s)) for s in range(20)} == {"my favorite film", "the film I'm reading about"}
+    assert untold("film", rng, possessive=True) == "my favorite film"
+    first = Call("get_laureate", {"entity": "Physiology or Medicine 1908"}, None, 0)
+    question = "Who are the laureates of Physiology or Medicine 1908?"
+    for seed in range(30):
+        q, args = DialogueBuilder._user_typo(question, first, random.Random(seed))
+        typo = args["entity"]
+        assert typo != "Physiology or Medicine 1908" and typo in q and typo.endswith(" 1908")
+        changed = [(a, b) for a, b in zip(typo.split(), "Physiology or Medicine 1908".split()) if a != b]
+        assert len(changed) == 1 and len(typo.split()) == 4
+        got, word = changed[0]
+        assert got[0] == word[0] and abs(len(got) - len(word)) <= 1
+        assert sorted(got) == sorted(word) or len(got) != len(word)  # a swap keeps the letters
+    assert DialogueBuilder._user_typo("Who is Ada?", Call("f", {"entity": "Ada"}, None, 0), rng) is None

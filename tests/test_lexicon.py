@@ -8,7 +8,8 @@ from lint import language_problems
 
 from kg2tool.common.errors import InputError
 from kg2tool.graph.build import load_graph
-from kg2tool.synth.lexicon import derive_lexicon, load_lexicon, split_label, word_relation
+from kg2tool.synth.lexicon import derive_lexicon, split_label, word_relation
+from kg2tool.synth.lexicon_file import load_lexicon
 from kg2tool.synth.plans import Anchor, Project
 from kg2tool.synth.synthesizer import SynthConfig, Synthesizer
 from kg2tool.synth.wording import Speaker

@@ -472,7 +472,7 @@ def test_cli_yaml_with_flag_overrides(tmp_path, capsys):
 
 
 def test_short_run_bounds_the_copy_warmup_and_prints_real_losses(tmp_path, capsys):
-    """`--max_steps 3` is a 3-step try of the whole run: the 150-step copy warm-up takes 3 steps too, and a run
+    """`--max_steps 3` is a short try of the whole run: the 150-step copy warm-up takes 30 steps, and a run
     shorter than `logging_steps` still logs its last step, so the summary line shows numbers, not `None`."""
     from kg2tool.cli import main
 
@@ -481,8 +481,8 @@ def test_short_run_bounds_the_copy_warmup_and_prints_real_losses(tmp_path, capsy
     assert main(["pretrain", *argv]) == 0
     printed = capsys.readouterr().out
     report = json.loads((tmp_path / "short" / "pretrain_report.json").read_text())
-    assert [h["step"] for h in report["copy_warmup"]] == [3]
-    assert "copy warm-up: 3 steps (bounded by --max_steps 3)" in printed
+    assert [h["step"] for h in report["copy_warmup"]] == [25, 30]
+    assert "copy warm-up: 30 steps (bounded by 10 x --max_steps 3)" in printed
     first, last = report["first_lm_loss"], report["last_lm_loss"]
     assert isinstance(first, float) and isinstance(last, float) and first == round(first, 3) and last == round(last, 3)
     assert f"LM loss {first:.3f} -> {last:.3f}" in printed and "None" not in printed  # 3 decimals, 5.910 too

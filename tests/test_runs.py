@@ -13,7 +13,8 @@ from kg2tool.train.runs import LogLastStep, bounded_steps, loss_summary, round_l
 
 
 def test_max_steps_bounds_a_warmup_and_no_bound_leaves_it():
-    assert bounded_steps(300, 5) == 5
+    assert bounded_steps(300, 5) == 50
+    assert bounded_steps(5000, 600) == 5000
     assert bounded_steps(300, 600) == 300
     assert bounded_steps(300, -1) == 300  # a run bounded by epochs keeps its warm-up
     assert bounded_steps(0, 5) == 0

@@ -189,14 +189,16 @@ ex:100007 a ex:AwardRecognition ; ex:person ex:gary ; ex:film ex:esb ; ex:award 
 
 def test_a_folded_role_keeps_its_verb_only_in_a_record_of_that_role(tmp_path):
     """A film role's `film` is a film the person appears in; an award record's `film` is not (Ben Burtt won an
-    award for it): that one keeps the record's noun."""
+    award for it): that one is said as what the person received an award for; a film role's `character` is the
+    character the person played."""
     path = tmp_path / "records.ttl"
     path.write_text(RECORDS, encoding="utf-8")
     kg = load_graph(str(path))
     lex = derive_lexicon(kg)
     said = {kg.relations[iri].label: w for iri, w in lex.relations.items()}
     assert said["film role film"].verb == "appears in"
-    assert said["award recognition film"].form == "noun" and "appears" not in said["award recognition film"].verb
+    assert said["award recognition film"].verb == "received an award for"
+    assert said["film role character"].verb == "played"
     assert said["award recognition award"].verb == "received"
 
 
@@ -204,3 +206,65 @@ def test_answers_say_place_names_with_their_article(graph):
     kg, sp, rel = graph
     node = Project(rel["country"], Anchor(kg.resolve("Paris")))
     assert sp.statement(node, ["United Kingdom"]) == "Paris is in the United Kingdom"
+
+
+PRIZES = """@prefix : <http://p.org/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+:Laureate rdfs:label "laureate" .  :Prize rdfs:label "prize" .  :University rdfs:label "university" .
+:City rdfs:label "city" .
+:laureate rdfs:label "laureate" .  :won rdfs:label "won" .  :affiliation rdfs:label "affiliation" .
+:city rdfs:label "city" .  :born rdfs:label "born in" .
+:ada a :Laureate ; rdfs:label "Ada Smith" ; :won :p56 ; :affiliation :u1, :u2, :u3 ; :born :paris .
+:bo a :Laureate ; rdfs:label "Bo Lee" ; :won :p56 ; :affiliation :u2 ; :born :lyon .
+:cy a :Laureate ; rdfs:label "Cy Ode" ; :won :p72 ; :affiliation :u3 ; :born :paris .
+:p56 a :Prize ; rdfs:label "Physics 1956" ; :laureate :ada, :bo .
+:p72 a :Prize ; rdfs:label "Physics 1972" ; :laureate :cy .
+:u1 a :University ; rdfs:label "Sorbonne" ; :city :paris .
+:u2 a :University ; rdfs:label "Lyon University" ; :city :lyon .
+:u3 a :University ; rdfs:label "Paris Institute" ; :city :paris .
+:paris a :City ; rdfs:label "Paris" .  :lyon a :City ; rdfs:label "Lyon" .
+"""
+
+
+@pytest.fixture(scope="module")
+def prizes(tmp_path_factory):
+    path = tmp_path_factory.mktemp("p") / "prizes.ttl"
+    path.write_text(PRIZES, encoding="utf-8")
+    kg = load_graph(str(path))
+    rel = {r.label: iri for iri, r in kg.relations.items()}
+    return kg, Speaker(kg, derive_lexicon(kg)), rel
+
+
+def test_a_noun_relation_with_a_verb_mirror_is_said_with_the_verb_in_clauses(prizes):
+    """The prize's `laureate` links the same pairs as the laureate's `won`, the other way round: a clause says
+    "who won Physics 1956", not "who is the laureate of Physics 1956"; a plain lookup keeps its own noun."""
+    kg, sp, rel = prizes
+    assert sp.lex.relations[rel["laureate"]].mirror == rel["won"]
+    assert sp.lex.relations[rel["affiliation"]].mirror == ""  # no relation says affiliations the other way
+    laureates = Project(rel["laureate"], Anchor(kg.resolve("Physics 1956")))
+    born = Project(rel["born in"], Anchor(kg.resolve("Paris")), inverse=True)
+    assert sp.clause(laureates) == "who won Physics 1956"
+    assert "laureate of" not in sp.wh(SetOp("intersection", (laureates, born)))
+    assert sp.wh(laureates) == "Who are the laureates of Physics 1956"
+
+
+def test_a_named_entitys_set_is_asked_as_a_choice_among_it(prizes):
+    """An intersection of one name's noun set (two or more) and what its members have: "Which of Ada Smith's
+    affiliations have Paris as their city", not "What are the universities that are the affiliations of ..."."""
+    kg, sp, rel = prizes
+    own = Project(rel["affiliation"], Anchor(kg.resolve("Ada Smith")))
+    in_paris = Project(rel["city"], Anchor(kg.resolve("Paris")), inverse=True)
+    node = SetOp("intersection", (own, in_paris))
+    assert {kg.name(e) for e in execute(kg, node)} == {"Sorbonne", "Paris Institute"}
+    assert sp.wh(node) == "Which of Ada Smith's affiliations have Paris as their city"
+    # what the name's own set is asked with must be said of its members: a forward step is not
+    other = Project(rel["affiliation"], Anchor(kg.resolve("Bo Lee")))
+    assert not sp.wh(SetOp("intersection", (own, other))).startswith("Which of")
+
+
+def test_a_folded_records_noun_drops_the_subjects_kind():
+    from kg2tool.synth.lexicon import _without_kind
+
+    assert _without_kind("laureate award keyword", "laureate") == "award keyword"
+    assert _without_kind("laureate", "laureate") == "laureate"
+    assert _without_kind("film release", "country") == "film release"

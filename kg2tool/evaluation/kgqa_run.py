@@ -143,7 +143,8 @@ def oracle_turns(ts: ToolSet, b: Bound, chains: list[list[str]], exclude_topic: 
 def load_run(options: QuestionOptions):
     """(graph, tool set, lexicon, bound questions) of a run."""
     from ..graph.build import load_graph
-    from ..synth.lexicon import derive_lexicon, load_lexicon
+    from ..synth.lexicon import derive_lexicon
+    from ..synth.lexicon_file import load_lexicon
 
     kg = load_graph(options.graphs, lang=options.lang)
     lexicon = derive_lexicon(kg)

@@ -30,7 +30,7 @@ from ..graph.model import PredicateRules
 from ..hub.dataset import read_report, recorded_graph_files
 from ..llm.backends import REFERENCE_MODELS, Backend, make_backend
 from ..llm.parsers import get_parser, to_decoded
-from ..synth.lexicon import load_lexicon
+from ..synth.lexicon_file import load_lexicon
 from . import bfcl_data, scoring
 from .execution import EXEC_CATEGORIES, ExecTask, check_tools_match, parsed_completion, run_exec, task_from_row
 from .gold import gold_output

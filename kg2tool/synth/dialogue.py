@@ -24,7 +24,7 @@ import copy
 import random
 
 from .plans import Anchor, Node, Project, execute
-from .render import Renderer
+from .render import Renderer, swap_name
 from .tools import ToolError, error_json
 from .traces import Call, Compiler, Trace, messages_for
 from .walk import Walker
@@ -83,6 +83,10 @@ class DialogueBuilder:
         ctx = self.renderer.context(self.kg, "simple", plan, gold)
         eid = plan.child.eid
         ctx["kind"] = self.kg.types[eid][0] if self.kg.types[eid] else "entity"
+        # the entity left out as a person would leave it out ("my university", "the film I'm reading about"), not
+        # "this film" (a reader asks: which film?)
+        said = untold(ctx["entity_kind"], rng, possessive=f"{ctx['e1']}'" in ctx["wh"] + ctx["q"])
+        ctx["wh_this"], ctx["q_this"] = swap_name(ctx["wh"], ctx["e1"], said), swap_name(ctx["q"], ctx["e1"], said)
         q, a = self.renderer.render("missing_info", ctx, rng)
         clarify = self.renderer.render_extra("missing_info", "clarify", ctx, rng)
         supply = self.renderer.render_extra("missing_info", "supply", ctx, rng)
@@ -123,13 +127,30 @@ class DialogueBuilder:
     @staticmethod
     def _user_typo(question: str, first: Call, rng: random.Random) -> tuple[str, dict] | None:
         """(the question with the first call's entity name misspelled, the call's arguments as the user wrote the
-        name), or None when the name is too short or not written exactly once in the question."""
+        name), or None when the name has no word to misspell or is not written exactly once in the question.
+
+        The slip is one a person makes typing a word: two neighbouring letters swapped, a letter dropped or a
+        letter doubled, inside a word of at least five letters and never its first letter; digits and
+        punctuation stay as written ("Physiology or Medicine 1908", not "... 108s")."""
         key = next(iter(first.arguments))
         name = first.arguments[key]
-        if not isinstance(name, str) or len(name) <= 3 or question.count(name) != 1:
+        if not isinstance(name, str) or question.count(name) != 1:
             return None
-        k = rng.randrange(1, len(name) - 1)
-        typo = name[:k] + name[k + 1 :] + rng.choice("aeiourstn")  # drop a letter, add one at the end
+        words = [(i, w) for i, w in enumerate(name.split(" ")) if len(w) >= 5 and w.isalpha()]
+        if not words:
+            return None
+        i, word = rng.choice(words)
+        k = rng.randrange(1, len(word) - 1)
+        kind = rng.randrange(3)
+        if kind == 0 and word[k] != word[k + 1]:
+            typo_word = word[:k] + word[k + 1] + word[k] + word[k + 2 :]  # swapped
+        elif kind == 1:
+            typo_word = word[:k] + word[k + 1 :]  # dropped
+        else:
+            typo_word = word[: k + 1] + word[k] + word[k + 1 :]  # doubled
+        parts = name.split(" ")
+        parts[i] = typo_word
+        typo = " ".join(parts)
         return question.replace(name, typo), {**first.arguments, key: typo}
 
     @staticmethod
@@ -141,6 +162,23 @@ class DialogueBuilder:
             return {"name" if key != "name" else "id": bad[key]}
         bad[key] = [bad[key]]
         return bad
+
+
+# kinds a person calls their own ("my university"); any other kind is "my favorite film" or "the film I'm reading
+# about". Hand-written: a short closed list, no library knows which things people say "my" of.
+OWNED_KINDS = frozenset("city town village country state region university school college company employer".split())
+
+
+def untold(kind: str, rng: random.Random, possessive: bool = False) -> str:
+    """How a user refers to an entity of `kind` without naming it, drawn from rng; `possessive`: the name is said
+    with 's in the question, which "the film I'm reading about" cannot take."""
+    if kind in OWNED_KINDS:
+        return f"my {kind}"
+    if kind in ("person", "people", "human"):
+        return "my neighbor"
+    if possessive:
+        return f"my favorite {kind}"
+    return rng.choice((f"my favorite {kind}", f"the {kind} I'm reading about"))
 
 
 def _renumber(msgs: list[dict], start: int) -> None:

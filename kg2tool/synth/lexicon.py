@@ -14,7 +14,7 @@ has them, otherwise inferred from the relations an entity takes part in (the sub
 people; the objects of `country of citizenship` are countries), else the neutral noun `item`.
 
 `derive_lexicon(kg)` gives a `Lexicon`; `Lexicon.to_yaml()` is what `kg2tool synth` writes as `lexicon.yaml`;
-`load_lexicon(path, kg)` reads an edited copy back over the derived one (`kg2tool synth --lexicon FILE`), naming
+`lexicon_file.load_lexicon(path, kg)` reads an edited copy back over the derived one (`kg2tool synth --lexicon FILE`), naming
 the file and key of any unknown relation or bad field. Plural nouns and verb agreement come from `inflect`,
 verb tenses from `lemminflect`.
 """
@@ -24,12 +24,12 @@ from __future__ import annotations
 import itertools
 import re
 from collections import Counter
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import asdict, dataclass, replace
 from functools import lru_cache
 
-from ..common.errors import InputError
 from ..graph.model import KnowledgeGraph
 from .known_wordings import KNOWN, SUBJECT_KINDS
+from .lexicon_mirror import mirrors
 
 FORMS = ("noun", "by", "prep", "verb")
 PREPOSITIONS = frozenset("at by of in on to for with from after into as under within".split())
@@ -44,6 +44,8 @@ PERSON_CUES = frozenset(
 )
 PERSON_CUES = frozenset(c.strip() for c in PERSON_CUES)
 # Kinds of entity that are people: asked about with `who`.
+# Kinds of creative works (an award record's work is one).
+WORK_KINDS = frozenset("film movie book novel work album song play series episode game painting".split())
 PERSON_KINDS = frozenset("""person human people laureate character actor actress author writer poet scientist
     politician employee artist musician singer composer director player athlete officer member student""".split())
 # Nouns that name a role in another thing: "member of X" is said like a preposition form ("a member of").
@@ -153,6 +155,8 @@ class Wording:
     base: the bare verb of the verb form, after `does`/`did` (`speak`, `die in`); derived from `verb` when "".
     tense: `present` or `past`: the tense prep, by and verb forms are said in (`is`/`was`, `does`/`did`).
     where: asked with "where", its final preposition dropped (`Where was X born?`).
+    mirror: the IRI of a relation that links the same pairs the other way round and says them with a verb, used
+        for this noun relation's clauses ("who won Physics 1956" for "who is the laureate of Physics 1956"); "".
     """
 
     label: str
@@ -168,6 +172,7 @@ class Wording:
     base: str = ""
     tense: str = "present"
     where: bool = False
+    mirror: str = ""
 
 
 TENSES = ("present", "past")
@@ -254,6 +259,10 @@ FOLDED = {
     "category": (Wording("category", "verb", noun="category", plural="categories", verb="won a prize in",
                          verbs="won a prize in", base="win a prize in", tense="past"), "category"),
 }  # fmt: skip
+# An award record's work (a film, a book) is what the person received the award for.
+AWARD_RECORD = frozenset(("award", "prize", "recognition", "nomination"))
+_AWARDED_FOR = Wording("for work", "verb", noun="awarded work", plural="awarded works", verb="received an award for",
+                       verbs="received an award for", base="receive an award for", tense="past")  # fmt: skip
 
 
 def _fold_words(iri: str, key: str) -> str:
@@ -348,23 +357,55 @@ def derive_lexicon(kg: KnowledgeGraph) -> Lexicon:
         w.object = _majority([kind(e) for e in obj]) if obj else hints[iri].lstrip("!") or FALLBACK_KIND
         w.multi = sum(len(rel.forward[e]) for e in subj) > 1.3 * max(len(subj), 1)
     for iri, w in list(words.items()):
-        role = folded_role(iri)
-        # an award record's `film` is not a film the person appears in: a role is said by its own verb only when
-        # the record's class names no other known relation ("film role": yes; "award recognition": no)
-        other = set(_fold_words(iri, "?class").lower().split()) - {role.lower()}
-        if w.subject in PERSON_KINDS and (role in FOLDED or role.lower() in KNOWN) and not other & set(KNOWN):
-            # a person's folded n-ary record said by its role: "Which films did X appear in?", "Who played Y?"
-            said, _ = FOLDED.get(role) or word_relation(role)
-            words[iri] = replace(said, label=w.label, subject=w.subject, object=w.object, multi=w.multi)
-        elif role and w.form == "noun" and w.noun.endswith(" " + role) and role in w.noun[: -len(role) - 1].split():
-            short = w.noun[: -len(role) - 1]  # "film release film" -> "film release"
-            words[iri] = replace(w, noun=short, plural=plural(short))
+        words[iri] = _folded_wording(iri, w)
+    for iri, other in mirrors(kg, words, SAMPLE).items():
+        words[iri] = replace(words[iri], mirror=other)
     attrs = {}
     for iri in sorted(kg.attributes):
         attr = kg.attributes[iri]
         subj = list(itertools.islice(_keys(attr.values), SAMPLE))
-        attrs[iri] = AttrWording(attr.label, split_label(attr.label), _majority([kind(e) for e in subj]))
+        subject = _majority([kind(e) for e in subj])
+        noun = split_label(attr.label)
+        attrs[iri] = AttrWording(attr.label, _without_kind(noun, subject) if _fold_words(iri, "?class") else noun,
+                                 subject)  # fmt: skip
     return Lexicon(words, attrs, voted)
+
+
+def _without_kind(noun: str, kind: str) -> str:
+    """A folded record's noun without the subject's kind in front: a laureate's "laureate award keyword" is their
+    "award keyword"; the noun itself when nothing would be left."""
+    head, rest = kind.lower().split(), noun.split()
+    return " ".join(rest[len(head) :]) if len(rest) > len(head) and [w.lower() for w in rest[: len(head)]] == head else noun
+
+
+def _folded_wording(iri: str, w: Wording) -> Wording:
+    """The wording of a relation composed through a folded n-ary record (`kg2tool.graph.reify`): a person's record
+    said by its role's verb ("Which films did X appear in?", "Who played Y?", "Which films did X receive an award
+    for?"), a noun without the record's repeated role ("film release film" -> "film release") or without the
+    subject's kind ("laureate award keyword" -> "award keyword"); any other relation as it is."""
+    role = folded_role(iri)
+    if not role:
+        return w
+    cls = set(_fold_words(iri, "?class").lower().split())
+    other = cls - {role.lower()}
+    keep = dict(label=w.label, subject=w.subject, object=w.object, multi=w.multi)
+    if w.subject in PERSON_KINDS:
+        if role in FOLDED:  # "Who played Y?" (a film role's character), "won a prize in Physics" (an award's category)
+            return replace(FOLDED[role][0], **keep)
+        if other & AWARD_RECORD and w.object in WORK_KINDS:  # the work of an award record
+            return replace(_AWARDED_FOR, **keep)
+        # an award record's `film` is not a film the person appears in: a role is said by its own verb only when
+        # the record's class names no other known relation ("film role": yes; "award recognition": no)
+        if role.lower() in KNOWN and not other & set(KNOWN):
+            said, _ = word_relation(role)
+            return replace(said, **keep)
+    if w.form == "noun" and w.noun.endswith(" " + role) and role in w.noun[: -len(role) - 1].split():
+        short = w.noun[: -len(role) - 1]  # "film release film" -> "film release"
+        return replace(w, noun=short, plural=plural(short))
+    if w.form == "noun":
+        short = _without_kind(w.noun, w.subject)
+        return replace(w, noun=short, plural=plural(short)) if short != w.noun else w
+    return w
 
 
 def _keys(mapping):
@@ -400,39 +441,3 @@ def _entity_kind(kg: KnowledgeGraph, eid: int, words: dict[str, Wording], hints:
         return FALLBACK_KIND
     # most votes; then the shorter noun ("language" before "official language"); then by name
     return min(votes.items(), key=lambda kv: (-kv[1], len(kv[0].split()), kv[0]))[0]
-
-
-def load_lexicon(path, kg: KnowledgeGraph, base: Lexicon | None = None) -> Lexicon:
-    """Read an edited `lexicon.yaml` over the derived lexicon (`base`, derived when None): each relation or
-    attribute entry replaces the fields it gives. InputError naming the file and key for an unknown relation or
-    attribute, an unknown field, a field of the wrong type or an unknown form."""
-    from ..common.yamlio import load_mapping
-
-    lex = base or derive_lexicon(kg)
-    doc = load_mapping(path, "lexicon file", "a mapping with `relations` and `attributes`")
-    for section in doc:
-        if section not in ("relations", "attributes"):
-            raise InputError(f"{path}: unknown section {section!r} (expected relations, attributes)")
-    for section, table, cls in (("relations", lex.relations, Wording), ("attributes", lex.attributes, AttrWording)):
-        entries = doc.get(section) or {}
-        if not isinstance(entries, dict):
-            raise InputError(f"{path}: {section} must be a mapping of IRIs to fields")
-        allowed = {f.name: f.type for f in fields(cls)}
-        for key, entry in entries.items():
-            where = f"{path}: {section}.{key}"
-            if key not in table:
-                raise InputError(f"{where}: no such {section[:-1]} in the graph")
-            if not isinstance(entry, dict):
-                raise InputError(f"{where}: must be a mapping of fields")
-            for name, value in entry.items():
-                if name not in allowed:
-                    raise InputError(f"{where}.{name}: unknown field (expected one of {', '.join(allowed)})")
-                want = bool if allowed[name] == "bool" else str
-                if not isinstance(value, want):
-                    raise InputError(f"{where}.{name}: must be a {want.__name__}, got {value!r}")
-                if name == "form" and value not in FORMS:
-                    raise InputError(f"{where}.form: {value!r} is not one of {', '.join(FORMS)}")
-                if name == "tense" and value not in TENSES:
-                    raise InputError(f"{where}.tense: {value!r} is not one of {', '.join(TENSES)}")
-            table[key] = replace(table[key], **entry)
-    return lex

@@ -62,7 +62,7 @@ def _finish(text: str) -> str:
     """One space between words and one final mark: a name that ends with a period (`Acme Inc.`) is not followed by
     another."""
     text = " ".join(text.split())
-    if text.endswith(("..", "?.", "!.")) and not text.endswith("..."):  # a name that ends with its own mark
+    if text.endswith(("..", "?.", "!.", "??")) and not text.endswith("..."):  # a name that ends with its own mark
         text = text[:-1]
     return text
 
@@ -215,8 +215,8 @@ class Renderer:
                 many = len(answers) > 1
                 ctx["poss"] = f"{own} {w.plural if many else w.noun}" if w.form == "noun" and not plan.inverse else ""
                 this, that = f"this {ctx['kind']}", f"that {ctx['kind']}"
-                ctx["wh_this"], ctx["wh_that"] = _swap(ctx["wh"], ctx["e1"], this), _swap(ctx["wh"], ctx["e1"], that)
-                ctx["q_this"] = _swap(ctx["q"], ctx["e1"], this)
+                ctx["wh_this"], ctx["wh_that"] = swap_name(ctx["wh"], ctx["e1"], this), swap_name(ctx["wh"], ctx["e1"], that)
+                ctx["q_this"] = swap_name(ctx["q"], ctx["e1"], this)
             ctx |= co_context(sp, plan, answers)  # the co shapes' own wordings ({} for other plans)
         return ctx | (extra or {})
 
@@ -251,7 +251,7 @@ class Renderer:
         return _finish(rng.choice(templates).render(ctx))
 
 
-def _swap(text: str, name: str, by: str) -> str:
+def swap_name(text: str, name: str, by: str) -> str:
     """`text` with the last occurrence of the entity's name said as `by` (`this person`)."""
     i = text.rfind(name)
     if i < 0:

@@ -18,7 +18,8 @@ from ..common.lightcheck import import_light
 from ..graph.model import KnowledgeGraph
 from .candidate import Candidate, ShardStats
 from .dialogue import DialogueBuilder
-from .lexicon import UNKNOWN_NOUN, derive_lexicon, load_lexicon, plural
+from .lexicon import UNKNOWN_NOUN, derive_lexicon, plural
+from .lexicon_file import load_lexicon
 from .paraphrase import ParaphraseConfig
 from .plans import (
     Anchor,

@@ -85,6 +85,7 @@ class Walker:
             if r not in rel_words or not (is_document_kind(rel_words[r].subject) or is_document_kind(rel_words[r].object))
         )  # fmt: skip
         self._rel_set = set(self.rels)
+        self._mirrors: dict[str, tuple[str, ...]] | None = None  # see _mirrored
         self.attrs = sorted(
             a for a in toolset.attribute_tool if kg.attributes[a].kind in ("integer", "number", "date", "datetime")
             and (a not in attr_words or not is_document_kind(attr_words[a].subject))
@@ -208,6 +209,8 @@ class Walker:
             return None
         kids = node.children if isinstance(node, SetOp) else (node,)
         came = {(k.rel, k.inverse) for k in kids if isinstance(k, Project)}
+        # straight back along a relation's mirror too (the prizes X won, then their laureates: `co` says that one)
+        came |= {(m, not inv) for rel, inv in list(came) for m in self._mirrored(rel)}
         have = kind_out(self.lex, node)
         passed = passed_through(self.kg, node)
         named = set(anchors(node))
@@ -225,6 +228,13 @@ class Walker:
             return None
         rel, inv = rng.choice(steps)
         return Project(rel, node, inv)
+
+    def _mirrored(self, rel: str) -> tuple[str, ...]:
+        """The relations that say `rel`'s pairs the other way round (`Wording.mirror`, either side)."""
+        if self._mirrors is None:
+            ws = self.lex.relations.items()
+            self._mirrors = {i: tuple(sorted({w.mirror} - {""} | {j for j, v in ws if v.mirror == i})) for i, w in ws}
+        return self._mirrors.get(rel, ())
 
     def joins(self, node: Node, rel: str, inverse: bool) -> bool:
         """Whether a 1p branch along `rel` gives entities of the kind `node` gives (sets of two kinds that meet in a

@@ -27,6 +27,7 @@ from .lexicon import (
     split_label,
 )
 from .plans import Anchor, Count, Node, Project, SetOp, execute, grouped_branches
+from .wording_choice import ChoiceWording
 from .wording_co import co_bare
 from .wording_counts import CountWording
 from .wording_negation import NegationWording
@@ -45,7 +46,7 @@ def _remembered(cache: dict, key, make):
     return got
 
 
-class Speaker(CountWording, NegationWording):
+class Speaker(CountWording, NegationWording, ChoiceWording):
     """Says plan nodes of one graph with its lexicon (see the module docstring)."""
 
     def __init__(self, kg: KnowledgeGraph, lexicon: Lexicon):
@@ -118,10 +119,13 @@ class Speaker(CountWording, NegationWording):
         whether they are people (who/that), by default from the node's kind."""
         person = self.person(node) if person is None else person
         if isinstance(node, Project):
+            w, inverse = self.w(node), node.inverse
+            if w.mirror in self.lex.relations:  # "who won Physics 1956", not "who is the laureate of Physics 1956"
+                w, inverse = self.lex.relations[w.mirror], not inverse
             if isinstance(node.child, Anchor):
-                return self._clause(self.w(node), node.inverse, self.name(node.child.eid), n, person)
+                return self._clause(w, inverse, self.name(node.child.eid), n, person)
             sub_n = self.size(node.child)
-            return self._clause(self.w(node), node.inverse, self.np(node.child, sub_n), n, person, sub_n)
+            return self._clause(w, inverse, self.np(node.child, sub_n), n, person, sub_n)
         if isinstance(node, SetOp) and node.op == "intersection" and self._same_relation(node.children):
             w, first = self.w(node.children[0]), node.children[0]
             names = and_join([self.name(k.child.eid) for k in node.children])
@@ -308,7 +312,8 @@ class Speaker(CountWording, NegationWording):
             if w.form == "verb":
                 return f"{head} {do(1, w.tense)} {name} {base(w)}"
             return f"{head} {be(1, w.tense)} {name} {w.verb}"
-        direct = self._direct_wh(node, 2 if many else 1) or self._wh_of_set(node, 2 if many else 1)
+        n = 2 if many else 1
+        direct = self._which_of(node, n) or self._direct_wh(node, n) or self._wh_of_set(node, n)
         if direct:
             return direct
         if self.person(node):

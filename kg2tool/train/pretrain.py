@@ -65,13 +65,14 @@ def copy_task_for(config: PretrainConfig, pool: list[int]) -> CopyTask | None:
 
 def run_copy_warmup(config: PretrainConfig, model, copy_task: CopyTask | None, pool_size: int) -> list[dict]:
     """Train `model` on the copy task alone before the corpus: `copy_warmup_steps`, but never more than
-    `max_steps`. Returns the warm-up history (empty when there is none)."""
+    ten times `max_steps`. Returns the warm-up history (empty when there is none)."""
     steps = bounded_steps(config.copy_warmup_steps, config.max_steps)
     if copy_task is None or not steps:
         return []
-    bound = f" (bounded by --max_steps {config.max_steps})" if steps < config.copy_warmup_steps else ""
+    bound = f" (bounded by 10 x --max_steps {config.max_steps})" if steps < config.copy_warmup_steps else ""
     print(f"copy warm-up: {steps} steps{bound} on random segments of {pool_size:,} name tokens", flush=True)
-    return copy_warmup(model, copy_task, steps, config.learning_rate, weight_decay=config.weight_decay)
+    lr = config.copy_warmup_lr or config.learning_rate
+    return copy_warmup(model, copy_task, steps, lr, weight_decay=config.weight_decay)
 
 
 def warmup_history_for(config: PretrainConfig, model, copy_task: CopyTask | None, pool: list[int],

@@ -62,6 +62,8 @@ class PretrainConfig(TrainingArguments):
         copy_segment_length: tokens per segment (each shown twice).
         copy_layout: `fixed` (a segment, then the same again) or `varied` (random length, place and gap: only
             content-based copying solves it; `kg2tool.train.copy_task.CopyTask`).
+        copy_warmup_lr: the warm-up's learning rate; 0 uses `learning_rate` (the varied layout needs ~1e-3: at
+            5e-3 its loss stays at chance, measured).
         resume: continue from the last checkpoint in `output_dir` (or from `resume_from_checkpoint` if set).
         overwrite: allow writing into an `output_dir` that already holds a run.
         sample_prompt: after training, greedy-generate from this prompt and print it (empty to skip).
@@ -105,6 +107,7 @@ class PretrainConfig(TrainingArguments):
     copy_aux_batch: int = field(default=4, metadata={"help": "segments per step for the auxiliary copy loss"})
     copy_segment_length: int = field(default=24, metadata={"help": "tokens per copy segment"})
     copy_layout: str = field(default="fixed", metadata={"help": "copy task layout: fixed | varied"})
+    copy_warmup_lr: float = field(default=0.0, metadata={"help": "copy warm-up learning rate (0: learning_rate)"})
     resume: bool = field(default=False, metadata={"help": "resume from the last checkpoint in output_dir"})
     overwrite: bool = field(default=False, metadata={"help": "allow an output_dir that already holds a run"})
     sample_prompt: str = field(default="The country of", metadata={"help": "prompt for a post-training sample"})

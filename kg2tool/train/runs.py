@@ -81,9 +81,10 @@ def check_run_dir(
 
 
 def bounded_steps(configured: int, max_steps: int) -> int:
-    """The steps a warm-up of `configured` steps gets in a run of `max_steps` (<= 0: no bound): at most
-    `max_steps`, so `--max_steps 5` makes a 5-step try of the whole run, warm-up included."""
-    return min(configured, max_steps) if max_steps > 0 else configured
+    """The steps a warm-up of `configured` steps gets in a run of `max_steps` (<= 0: no bound): at most ten times
+    `max_steps`, so `--max_steps 5` makes a short try of the whole run, warm-up included, while a long warm-up
+    before a short corpus run (the varied copy layout needs thousands of steps) keeps its length."""
+    return min(configured, 10 * max_steps) if max_steps > 0 else configured
 
 
 def rows_needed(args) -> int | None:

@@ -1,0 +1,33 @@
+"""Relations that say the same pairs the other way round (`kg2tool.synth.lexicon`'s `Wording.mirror`): a prize's
+`laureate` and a laureate's `won`. A clause of the noun relation is said with the other one's verb."""
+
+from __future__ import annotations
+
+import itertools
+
+from ..graph.model import KnowledgeGraph
+
+
+def mirrors(kg: KnowledgeGraph, words: dict, sample: int) -> dict[str, str]:
+    """Noun relations with a verb-like relation of the same pairs the other way round (the prize's `laureate` and
+    the laureate's `won`), by IRI: checked on up to `sample` subjects of each, which must give the same entities."""
+    found = {}
+    for iri, w in words.items():
+        if w.form != "noun":
+            continue
+        rel = kg.relations[iri]
+        for other in sorted(words):
+            o = words[other]
+            if o.form == "noun" or (o.subject, o.object) != (w.object, w.subject):
+                continue
+            back = kg.relations[other]
+            subj = list(itertools.islice(_keys(rel.forward), sample))
+            if subj and all(sorted(rel.forward[s]) == sorted(back.inverse.get(s, ())) for s in subj):
+                found[iri] = other
+                break
+    return found
+
+
+def _keys(mapping):
+    own = getattr(mapping, "sorted_keys", None)
+    return own() if own is not None else sorted(mapping)
