@@ -197,6 +197,8 @@ class Synthesizer:
             return None, "sampling_failed"
         if self.kinds_known and mixed_kinds(plan, self.lexicon.kind_of):
             return None, "mixed_kinds"
+        if any(made_up_name(self.kg, e) for e in anchors(plan)):
+            return None, "made_up_name"
         if counts_places(plan, self.lexicon):
             return None, "odd_count"
         gold, per_item = gold_answers(self.kg, plan)
@@ -362,6 +364,13 @@ class Synthesizer:
 
 
 _VAGUE = re.compile(rf"\b{UNKNOWN_NOUN}s?\b")
+
+
+def made_up_name(kg, eid: int) -> bool:
+    """True for a name kg2tool had to tell apart from a homonym ("Cambridge (Location, no. 2)", "Poland (Country)":
+    `kg2tool.graph.names.unique_names`): nobody would type it, so it is never named in a question."""
+    label = kg.labels[eid]
+    return bool(label) and kg.name(eid) != label and kg.name(eid).startswith(label + " (")
 
 
 def says_no_kind(question: str, names: list[str]) -> bool:

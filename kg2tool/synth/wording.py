@@ -33,6 +33,7 @@ from .wording_counts import CountWording
 from .wording_negation import NegationWording
 
 KIND_SAMPLE = 50  # answers looked at to name their kind
+LONG_NP = 14  # words: an answer does not repeat a longer question back ("That's Asia.")
 REMEMBERED = 4096  # values, kinds and phrases a Speaker keeps (those of the last few conversations' plans)
 
 
@@ -418,4 +419,6 @@ class Speaker(CountWording, NegationWording, ChoiceWording):
             if not node.inverse and w.form == "prep":
                 return f"{name} {be(1, w.tense)} {w.verb} {ans}"
         np = self.np(node, n)
+        if len(np.split()) > LONG_NP or " but " in np:  # "... but the country that B is in is not is Asia": no
+            return f"That's {ans}" if n == 1 else f"Those are {ans}"
         return f"{np[:1].upper() + np[1:]} {'is' if n == 1 else 'are'} {ans}"
