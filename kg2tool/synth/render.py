@@ -183,13 +183,14 @@ class Renderer:
             ctx["who"] = sp.person(Anchor(topic(inner)))  # the compared items are people
         else:
             n = max(len(answers), 1)
-            ctx["q"] = sp.np(plan, n) if not isinstance(plan, Anchor) else self.phrase(kg, plan)
+            ctx["q"] = sp.top_np(plan, n) if not isinstance(plan, Anchor) else self.phrase(kg, plan)
             ctx["kinds"] = sp.kinds(plan, n) if not isinstance(plan, (Attr, Count)) else ""
             if isinstance(plan, (Project, SetOp)):
                 ctx["wh"], ctx["stmt"] = sp.wh(plan), sp.statement(plan, answers)
                 # a question asked with its own verbs ("Who was born in A and plays B?"), not "What is the ...":
                 # the templates ask it rather than a request for the noun phrase ("Tell me the person who ...")
                 ctx["direct"] = not ctx["wh"].startswith(("What is the ", "What are the ", "Who is the ", "Who are the "))
+                ctx["asks_who"] = ctx["wh"].startswith("Who ") and ctx["direct"]  # "Who lived in A", not "Tell me the person who"
             if isinstance(plan, Attr):
                 ctx["wh"] = f"What is {ctx['q']}"
                 ctx["stmt"] = f"{_capfirst(ctx['q'])} is {ctx['answer']}"

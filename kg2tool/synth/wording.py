@@ -195,6 +195,18 @@ class Speaker(CountWording, NegationWording, ChoiceWording):
                 return f"{own} {w.noun if n == 1 else w.plural}"
         return "the " + self.bare(node, n)
 
+    def top_np(self, node: Node, n: int | None = None) -> str:
+        """`np` for a whole question or answer: a union of one relation looked up forward from names is one list,
+        "the genres of A and B between them" (inside a longer phrase it is "the genres of A or B")."""
+        kids = node.children if isinstance(node, SetOp) and node.op == "union" else ()
+        if not (kids and self._same_relation(kids) and not kids[0].inverse):
+            return self.np(node, n)
+        n = self.size(node) if n is None else n
+        w, names = self.w(kids[0]), and_join([self.name(k.child.eid) for k in kids])
+        if w.form == "noun":
+            return f"the {w.noun if n == 1 else w.plural} of {names} between them"
+        return f"the {self.kinds(node, n)} {self._clause(w, False, names, n, self.person(node), len(kids))} between them"
+
     def _where_in(self, node: Node) -> Project | None:
         """The where-step of `node` when node says what place a where-relation's answer lies in (`the country of
         the place where X was born`: a CONTAINING relation forward from a where-relation forward from an anchor),
@@ -236,8 +248,8 @@ class Speaker(CountWording, NegationWording, ChoiceWording):
             kids = node.children
             if node.op == "union" and self._same_relation(kids):  # the people born in A or B
                 w, inverse = self.w(kids[0]), kids[0].inverse
-                # forward: "the genres of either A or B" (not a list of A's and then B's genres)
-                names = ("" if inverse else "either ") + and_join([self.name(k.child.eid) for k in kids], "or")
+                # "the people born in A or B"; forward: "the genres of A or B" (`top_np`: "of A and B between them")
+                names = and_join([self.name(k.child.eid) for k in kids], "or")
                 if not inverse and w.form == "noun":
                     return f"{w.noun if n == 1 else w.plural} of {names}"
                 return f"{self.kinds(node, n)} {self._clause(w, inverse, names, n, self.person(node))}"
@@ -314,6 +326,8 @@ class Speaker(CountWording, NegationWording, ChoiceWording):
                 return f"{head} {do(1, w.tense)} {name} {base(w)}"
             return f"{head} {be(1, w.tense)} {name} {w.verb}"
         n = 2 if many else 1
+        if isinstance(node, SetOp) and node.op == "union" and (together := self.wh_together(list(node.children))):
+            return f"{together} between them"  # Which organizations did A and B work for between them
         direct = self._which_of(node, n) or self._direct_wh(node, n) or self._wh_of_set(node, n)
         if direct:
             return direct
@@ -418,7 +432,7 @@ class Speaker(CountWording, NegationWording, ChoiceWording):
                 return f"{name} {w.verb} {ans}"
             if not node.inverse and w.form == "prep":
                 return f"{name} {be(1, w.tense)} {w.verb} {ans}"
-        np = self.np(node, n)
+        np = self.top_np(node, n)
         if len(np.split()) > LONG_NP or " but " in np:  # "... but the country that B is in is not is Asia": no
             return f"That's {ans}" if n == 1 else f"Those are {ans}"
         return f"{np[:1].upper() + np[1:]} {'is' if n == 1 else 'are'} {ans}"
