@@ -243,7 +243,7 @@ def prizes(tmp_path_factory):
 
 def test_a_noun_relation_with_a_verb_mirror_is_said_with_the_verb_in_clauses(prizes):
     """The prize's `laureate` links the same pairs as the laureate's `won`, the other way round: a clause says
-    "who won Physics 1956", not "who is the laureate of Physics 1956"; a plain lookup keeps its own noun."""
+    "who won Physics 1956", not "who is the laureate of Physics 1956", and the lookup itself "Who won Physics 1956?"."""
     kg, sp, rel = prizes
     assert sp.lex.relations[rel["laureate"]].mirror == rel["won"]
     assert sp.lex.relations[rel["affiliation"]].mirror == ""  # no relation says affiliations the other way
@@ -251,7 +251,9 @@ def test_a_noun_relation_with_a_verb_mirror_is_said_with_the_verb_in_clauses(pri
     born = Project(rel["born in"], Anchor(kg.resolve("Paris")), inverse=True)
     assert sp.clause(laureates) == "who won Physics 1956"
     assert "laureate of" not in sp.wh(SetOp("intersection", (laureates, born)))
-    assert sp.wh(laureates) == "Who are the laureates of Physics 1956"
+    assert sp.wh(laureates) == "Who won Physics 1956"  # the lookup is asked with the verb too
+    assert sp.statement(laureates, ["Ada Smith", "Bo Lee"]) == "Ada Smith and Bo Lee won Physics 1956"
+    assert sp.np(laureates) == "the laureates who won Physics 1956"
 
 
 def test_a_named_entitys_set_is_asked_as_a_choice_among_it(prizes):

@@ -190,7 +190,8 @@ class Renderer:
                 # a question asked with its own verbs ("Who was born in A and plays B?"), not "What is the ...":
                 # the templates ask it rather than a request for the noun phrase ("Tell me the person who ...")
                 ctx["direct"] = not ctx["wh"].startswith(("What is the ", "What are the ", "Who is the ", "Who are the "))
-                ctx["asks_who"] = ctx["wh"].startswith("Who ") and ctx["direct"]  # "Who lived in A", not "Tell me the person who"
+                # "Who lived in A?", "Where did X die?", not "Tell me the person who ...", "Tell me the places where ..."
+                ctx["ask_wh"] = ctx["wh"].startswith(("Who ", "Where ")) and ctx["direct"]
             if isinstance(plan, Attr):
                 ctx["wh"] = f"What is {ctx['q']}"
                 ctx["stmt"] = f"{_capfirst(ctx['q'])} is {ctx['answer']}"
@@ -212,9 +213,10 @@ class Renderer:
                 # the relation as a noun phrase for "none of them looks up ..." (its label when it has no noun)
                 ctx["looked_up"] = f"the {w.noun}" if w.noun and w.noun.split()[-1] not in PREPOSITIONS else rel
                 # the topic first: "Lewis Carroll's places of birth" (noun relations, forward); "" otherwise
-                own = possessive(ctx["e1"], strict=False)
+                own = possessive(ctx["e1"])  # "" for names that take none ("Cori, née Radnitz", "Physics 1913")
                 many = len(answers) > 1
-                ctx["poss"] = f"{own} {w.plural if many else w.noun}" if w.form == "noun" and not plan.inverse else ""
+                noun = w.form == "noun" and not plan.inverse and not w.mirror  # a mirror is said with its verb
+                ctx["poss"] = f"{own} {w.plural if many else w.noun}" if noun and own else ""
                 this, that = f"this {ctx['kind']}", f"that {ctx['kind']}"
                 ctx["wh_this"], ctx["wh_that"] = swap_name(ctx["wh"], ctx["e1"], this), swap_name(ctx["wh"], ctx["e1"], that)
                 ctx["q_this"] = swap_name(ctx["q"], ctx["e1"], this)

@@ -120,9 +120,8 @@ class Speaker(CountWording, NegationWording, ChoiceWording):
         whether they are people (who/that), by default from the node's kind."""
         person = self.person(node) if person is None else person
         if isinstance(node, Project):
+            node = self.said_as(node)  # "who won Physics 1956", not "who is the laureate of Physics 1956"
             w, inverse = self.w(node), node.inverse
-            if w.mirror in self.lex.relations:  # "who won Physics 1956", not "who is the laureate of Physics 1956"
-                w, inverse = self.lex.relations[w.mirror], not inverse
             if isinstance(node.child, Anchor):
                 return self._clause(w, inverse, self.name(node.child.eid), n, person)
             sub_n = self.size(node.child)
@@ -184,8 +183,16 @@ class Speaker(CountWording, NegationWording, ChoiceWording):
         return f"{rel} {name} {be(sub_n, w.tense)} {verb}"
 
     # -- noun phrases ------------------------------------------------------------------------------------------------
+    def said_as(self, node: Node) -> Node:
+        """The node as it is said: a projection along a noun relation with a verb mirror (`Wording.mirror`) as the
+        mirror's projection the other way ("the laureates who won X", "Who won X?"); any other node as it is."""
+        if isinstance(node, Project) and (m := self.w(node).mirror) in self.lex.relations:
+            return Project(m, node.child, not node.inverse)
+        return node
+
     def np(self, node: Node, n: int | None = None) -> str:
         """A noun phrase for the node's entities in number n (its own size when None)."""
+        node = self.said_as(node)
         if isinstance(node, Anchor):
             return self.name(node.eid)
         n = self.size(node) if n is None else n
@@ -289,6 +296,7 @@ class Speaker(CountWording, NegationWording, ChoiceWording):
     # -- questions and statements of one projection --------------------------------------------------------------
     def wh(self, node: Node) -> str:
         """A wh-question for the node (no final mark): `Who directed X`, `Which films were directed by Y`."""
+        node = self.said_as(node)
         if isinstance(node, Project) and isinstance(node.child, Anchor):
             w, name = self.w(node), self.name(node.child.eid)
             person = self.person(node)
@@ -327,7 +335,8 @@ class Speaker(CountWording, NegationWording, ChoiceWording):
             return f"{head} {be(1, w.tense)} {name} {w.verb}"
         n = 2 if many else 1
         if isinstance(node, SetOp) and node.op == "union" and (together := self.wh_together(list(node.children))):
-            return f"{together} between them"  # Which organizations did A and B work for between them
+            # Which organizations did A and B work for between them; "Which countries are A and B in" (not "in between")
+            return together if together.split()[-1] in PREPOSITIONS else f"{together} between them"
         direct = self._which_of(node, n) or self._direct_wh(node, n) or self._wh_of_set(node, n)
         if direct:
             return direct
@@ -420,6 +429,7 @@ class Speaker(CountWording, NegationWording, ChoiceWording):
         return cap(self._statement(node, answers))
 
     def _statement(self, node: Node, answers: list[str]) -> str:
+        node = self.said_as(node)
         n = len(answers)
         ans = and_join([the_name(a) for a in answers])  # a citizen of the United Kingdom
         if isinstance(node, Project) and isinstance(node.child, Anchor):
