@@ -276,3 +276,37 @@ def test_a_folded_records_noun_drops_the_subjects_kind():
     assert _without_kind("laureate award keyword", "laureate") == "award keyword"
     assert _without_kind("laureate", "laureate") == "laureate"
     assert _without_kind("film release", "country") == "film release"
+
+
+RELEASES = """@prefix ex: <http://example.org/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+ex:Film rdfs:label "film" .  ex:Country rdfs:label "country" .
+ex:anh a ex:Film ; rdfs:label "A New Hope" .  ex:esb a ex:Film ; rdfs:label "The Empire Strikes Back" .
+ex:pl a ex:Country ; rdfs:label "Poland" .  ex:fr a ex:Country ; rdfs:label "France" .
+ex:de a ex:Country ; rdfs:label "Germany" .
+ex:200001 a ex:FilmRelease ; ex:film ex:anh ; ex:location ex:pl .
+ex:200002 a ex:FilmRelease ; ex:film ex:anh ; ex:location ex:fr .
+ex:200003 a ex:FilmRelease ; ex:film ex:esb ; ex:location ex:fr .
+ex:200004 a ex:FilmRelease ; ex:film ex:esb ; ex:location ex:de .
+ex:200005 a ex:FilmRelease ; ex:film ex:anh ; ex:location ex:de .
+"""
+
+
+def test_a_places_record_of_an_event_is_said_the_other_way_round(tmp_path):
+    """A country's folded film release records (country -> film) are said as the films "released in" it: "Which
+    films were released in Poland?", "Where was A New Hope released?", not "Poland's film releases" / "the
+    countries whose film release is A New Hope"; the calls stay those of the country's relation."""
+    path = tmp_path / "releases.ttl"
+    path.write_text(RELEASES, encoding="utf-8")
+    kg = load_graph(str(path))
+    sp = Speaker(kg, derive_lexicon(kg))
+    (iri,) = [i for i, r in kg.relations.items() if r.label.startswith("film release")]
+    assert sp.lex.relations[iri].reverse == "released in"
+    films_in_poland = Project(iri, Anchor(kg.resolve("Poland")))
+    assert sp.wh(films_in_poland) == "Which films were released in Poland"
+    assert {kg.name(e) for e in sp.value(sp.said_as(films_in_poland))} == {"A New Hope"}
+    where = Project(iri, Anchor(kg.resolve("A New Hope")), inverse=True)
+    assert sp.wh(where) == "Where was A New Hope released"
+    assert sp.statement(where, ["France", "Germany", "Poland"]) == "A New Hope was released in France, Germany and Poland"
+    both = SetOp("difference", (where, Project(iri, Anchor(kg.resolve("The Empire Strikes Back")), inverse=True)))
+    assert "film release" not in sp.np(both)

@@ -30,6 +30,7 @@ from functools import lru_cache
 from ..graph.model import KnowledgeGraph
 from .known_wordings import KNOWN, SUBJECT_KINDS
 from .lexicon_mirror import mirrors
+from .lexicon_verbs import is_participle, participle_of, past, third_person
 
 FORMS = ("noun", "by", "prep", "verb")
 PREPOSITIONS = frozenset("at by of in on to for with from after into as under within".split())
@@ -44,6 +45,7 @@ PERSON_CUES = frozenset(
 )
 PERSON_CUES = frozenset(c.strip() for c in PERSON_CUES)
 # Kinds of entity that are people: asked about with `who`.
+PLACE_KINDS = frozenset("country location place city town region state".split())
 # Kinds of creative works (an award record's work is one).
 WORK_KINDS = frozenset("film movie book novel work album song play series episode game painting".split())
 PERSON_KINDS = frozenset("""person human people laureate character actor actress author writer poet scientist
@@ -110,37 +112,6 @@ def split_label(label: str) -> str:
     return " ".join(words)
 
 
-def _is_participle(word: str) -> bool:
-    import lemminflect
-
-    if word.endswith(("ed", "en")) and len(word) > 3:
-        return True
-    if word.endswith("s"):
-        return False
-    return "VERB" in lemminflect.getAllLemmas(word) and word not in lemminflect.getAllInflections(
-        lemminflect.getLemma(word, "VERB")[0]
-    ).get("VB", ())
-
-
-def _past(word: str) -> str:
-    """Simple past of a participle: `written` -> `wrote`, `directed` -> `directed`."""
-    import lemminflect
-
-    lemma = lemminflect.getLemma(word, "VERB")
-    out = lemminflect.getInflection(lemma[0], "VBD") if lemma else ()
-    return out[0] if out else word
-
-
-def _third_person(word: str, strict: bool = True) -> bool:
-    """True for a verb in the third person singular (`produces`); `strict`: not also a plural noun (`works`)."""
-    import lemminflect
-
-    if not word.endswith("s") or word.endswith("ss"):
-        return False
-    lemmas = lemminflect.getAllLemmas(word)
-    return "VERB" in lemmas and (not strict or "NOUN" not in lemmas)
-
-
 @dataclass
 class Wording:
     """How one relation is said.
@@ -157,6 +128,8 @@ class Wording:
     where: asked with "where", its final preposition dropped (`Where was X born?`).
     mirror: the IRI of a relation that links the same pairs the other way round and says them with a verb, used
         for this noun relation's clauses ("who won Physics 1956" for "who is the laureate of Physics 1956"); "".
+    reverse: a participle that says the relation the other way round, its object first: `released in` for a
+        country's film release ("Where was X released?", "the films released in Y"); "".
     """
 
     label: str
@@ -173,6 +146,7 @@ class Wording:
     tense: str = "present"
     where: bool = False
     mirror: str = ""
+    reverse: str = ""
 
 
 TENSES = ("present", "past")
@@ -226,14 +200,14 @@ def _word_relation(label: str) -> tuple[Wording, str]:
         verb = head if words[0] in MASS_ROLES else f"{article(words[0]).split()[0]} {head}"
         verbs = head if words[0] in MASS_ROLES else f"{plural(words[0])} of"
         return Wording(label, "prep", verb=verb, verbs=verbs), singular(rest) if rest else ""
-    if last in PREPOSITIONS and len(words) == 2 and _third_person(words[0], strict=False):  # "works for"
+    if last in PREPOSITIONS and len(words) == 2 and third_person(words[0], strict=False):  # "works for"
         base = _inflect().plural_verb(words[0]) or words[0]
         return Wording(label, "verb", verb=text, verbs=f"{base} {last}"), ""
     if last in PREPOSITIONS and len(words) > 1:
-        if last == "by" and _is_participle(words[-2]):
-            return Wording(label, "by", verb=text, verbs=text, active=" ".join(words[:-2] + [_past(words[-2])])), ""
+        if last == "by" and is_participle(words[-2]):
+            return Wording(label, "by", verb=text, verbs=text, active=" ".join(words[:-2] + [past(words[-2])])), ""
         return Wording(label, "prep", verb=text, verbs=text), ""
-    if _third_person(words[0]) and (len(words) == 1 or words[1] in PREPOSITIONS):
+    if third_person(words[0]) and (len(words) == 1 or words[1] in PREPOSITIONS):
         base = _inflect().plural_verb(words[0]) or words[0]
         return Wording(label, "verb", verb=text, verbs=" ".join([base] + words[1:])), ""
     noun, nouns = text, plural(text)
@@ -293,7 +267,7 @@ def needs_be(w: Wording) -> bool:
 
 @lru_cache(maxsize=4096)
 def _participle(word: str) -> bool:
-    return bool(word) and word not in ("a", "an", "the") and _is_participle(word)
+    return bool(word) and word not in ("a", "an", "the") and is_participle(word)
 
 
 class Lexicon:
@@ -401,7 +375,10 @@ def _folded_wording(iri: str, w: Wording) -> Wording:
             return replace(said, **keep)
     if w.form == "noun" and w.noun.endswith(" " + role) and role in w.noun[: -len(role) - 1].split():
         short = w.noun[: -len(role) - 1]  # "film release film" -> "film release"
-        return replace(w, noun=short, plural=plural(short))
+        head = short.split()[-1]
+        done = participle_of(head) if short.split()[0] == role and w.subject in PLACE_KINDS else ""
+        # a place's record of an event its role had there: a country's film release -> films "released in" it
+        return replace(w, noun=short, plural=plural(short), reverse=f"{done} in" if done else "")
     if w.form == "noun":
         short = _without_kind(w.noun, w.subject)
         return replace(w, noun=short, plural=plural(short)) if short != w.noun else w

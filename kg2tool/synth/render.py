@@ -215,7 +215,7 @@ class Renderer:
                 # the topic first: "Lewis Carroll's places of birth" (noun relations, forward); "" otherwise
                 own = possessive(ctx["e1"])  # "" for names that take none ("Cori, née Radnitz", "Physics 1913")
                 many = len(answers) > 1
-                noun = w.form == "noun" and not plan.inverse and not w.mirror  # a mirror is said with its verb
+                noun = w.form == "noun" and not plan.inverse and not (w.mirror or w.reverse)  # said with their verbs
                 ctx["poss"] = f"{own} {w.plural if many else w.noun}" if noun and own else ""
                 this, that = f"this {ctx['kind']}", f"that {ctx['kind']}"
                 ctx["wh_this"], ctx["wh_that"] = swap_name(ctx["wh"], ctx["e1"], this), swap_name(ctx["wh"], ctx["e1"], that)

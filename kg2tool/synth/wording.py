@@ -33,8 +33,20 @@ from .wording_counts import CountWording
 from .wording_negation import NegationWording
 
 KIND_SAMPLE = 50  # answers looked at to name their kind
+REVERSED = "\t(said the other way round)"  # the IRI suffix of a relation said by its `reverse` wording
 LONG_NP = 14  # words: an answer does not repeat a longer question back ("That's Asia.")
 REMEMBERED = 4096  # values, kinds and phrases a Speaker keeps (those of the last few conversations' plans)
+
+
+def _real(node: Node) -> Node:
+    """A node as the graph executes it: a relation said the other way round (`Speaker.said_as`) back to itself."""
+    if isinstance(node, Project):
+        if node.rel.endswith(REVERSED):
+            return Project(node.rel[: -len(REVERSED)], _real(node.child), not node.inverse)
+        return node if isinstance(node.child, Anchor) else Project(node.rel, _real(node.child), node.inverse)
+    if isinstance(node, SetOp):
+        return SetOp(node.op, tuple(_real(k) for k in node.children))
+    return node
 
 
 def _remembered(cache: dict, key, make):
@@ -63,12 +75,16 @@ class Speaker(CountWording, NegationWording, ChoiceWording):
         return the_name(self.kg.name(eid))
 
     def w(self, node: Project) -> Wording:
-        """The wording of a projection's relation."""
+        """The wording of a projection's relation (of a relation said the other way round: `said_as`)."""
+        if node.rel.endswith(REVERSED):
+            base = self.lex.relations[node.rel[: -len(REVERSED)]]
+            return Wording(base.label, "prep", verb=base.reverse, verbs=base.reverse, subject=base.object,
+                           object=base.subject, multi=True, tense="past", where=base.reverse.endswith(" in"))  # fmt: skip
         return self.lex.relations[node.rel]
 
     def value(self, node: Node):
         """The node's value (`execute`), remembered for the plans of the last few conversations."""
-        return _remembered(self._values, node, lambda: execute(self.kg, node))
+        return _remembered(self._values, node, lambda: execute(self.kg, _real(node)))
 
     def size(self, node: Node) -> int:
         """How many entities a node gives."""
@@ -144,7 +160,7 @@ class Speaker(CountWording, NegationWording, ChoiceWording):
         # a reduced participle after a full clause reads as a new subject: "who influenced X and who was
         # influenced by Y", not "who influenced X and influenced by Y"
         firsts = [k.children[0] if isinstance(k, SetOp) else k for k in kids]
-        tenses = [self.w(k).tense if isinstance(k, Project) else "present" for k in firsts]
+        tenses = [self.w(self.said_as(k)).tense if isinstance(k, Project) else "present" for k in firsts]
         full = ("who ", "that ", "whose ", "where ")
         keep_first = all(not c.startswith(full) for c in clauses)  # "born in A and educated at B" reads
         return [c if c.startswith(full) or (i == 0 and keep_first) else f"{rel} {be(n, t)} {c}"
@@ -185,9 +201,12 @@ class Speaker(CountWording, NegationWording, ChoiceWording):
     # -- noun phrases ------------------------------------------------------------------------------------------------
     def said_as(self, node: Node) -> Node:
         """The node as it is said: a projection along a noun relation with a verb mirror (`Wording.mirror`) as the
-        mirror's projection the other way ("the laureates who won X", "Who won X?"); any other node as it is."""
+        mirror's projection the other way ("the laureates who won X", "Who won X?"), one with a `reverse` wording
+        as that wording's projection the other way ("Where was X released?"); any other node as it is."""
         if isinstance(node, Project) and (m := self.w(node).mirror) in self.lex.relations:
             return Project(m, node.child, not node.inverse)
+        if isinstance(node, Project) and self.w(node).reverse:  # the films released in Y, not Y's film releases
+            return Project(node.rel + REVERSED, node.child, not node.inverse)
         return node
 
     def np(self, node: Node, n: int | None = None) -> str:
@@ -201,18 +220,6 @@ class Speaker(CountWording, NegationWording, ChoiceWording):
             if w.form == "noun" and own:  # Lewis Carroll's places of birth
                 return f"{own} {w.noun if n == 1 else w.plural}"
         return "the " + self.bare(node, n)
-
-    def top_np(self, node: Node, n: int | None = None) -> str:
-        """`np` for a whole question or answer: a union of one relation looked up forward from names is one list,
-        "the genres of A and B between them" (inside a longer phrase it is "the genres of A or B")."""
-        kids = node.children if isinstance(node, SetOp) and node.op == "union" else ()
-        if not (kids and self._same_relation(kids) and not kids[0].inverse):
-            return self.np(node, n)
-        n = self.size(node) if n is None else n
-        w, names = self.w(kids[0]), and_join([self.name(k.child.eid) for k in kids])
-        if w.form == "noun":
-            return f"the {w.noun if n == 1 else w.plural} of {names} between them"
-        return f"the {self.kinds(node, n)} {self._clause(w, False, names, n, self.person(node), len(kids))} between them"
 
     def _where_in(self, node: Node) -> Project | None:
         """The where-step of `node` when node says what place a where-relation's answer lies in (`the country of
@@ -252,6 +259,7 @@ class Speaker(CountWording, NegationWording, ChoiceWording):
                 return f"{self.kinds(node, n)} of {self.np(node.child)}"
             return f"{self.kinds(node, n)} {self.clause(node, n)}"
         if isinstance(node, SetOp):
+            node = SetOp(node.op, tuple(self.said_as(k) for k in node.children))  # the films released in A or B
             kids = node.children
             if node.op == "union" and self._same_relation(kids):  # the people born in A or B
                 w, inverse = self.w(kids[0]), kids[0].inverse
@@ -367,25 +375,6 @@ class Speaker(CountWording, NegationWording, ChoiceWording):
         if w.form == "verb":
             return f"{which} {do(sub_n, w.tense)} {sub} {base(w)}"
         return f"{which} {be(sub_n, w.tense)} {sub} {w.verb if sub_n == 1 else w.verbs}"
-
-    def wh_together(self, kids: list[Project]) -> str:
-        """One question for one relation looked up forward from several anchors (a parallel plan), its subject
-        the anchors joined: `Where were A and B born`, `Which awards did A, B and C receive`, `What are the
-        genres of A and B`; "" when the relation is not looked up forward."""
-        if not all(isinstance(k, Project) and isinstance(k.child, Anchor) and not k.inverse for k in kids):
-            return ""
-        w, names = self.w(kids[0]), and_join([self.name(k.child.eid) for k in kids])
-        person, k = self.person(kids[0]), self.kinds(kids[0], 2)
-        which = "Who" if person else ("What" if k == plural(UNKNOWN_NOUN) else f"Which {k}")
-        if w.form == "noun":
-            return f"{'Who' if person else 'What'} are the {w.plural} of {names}"
-        if w.form == "by":
-            return f"{which} {w.active} {names}"
-        if w.form == "verb":
-            return f"{'Where' if w.where else which} {do(2, w.tense)} {names} {unprep(base(w)) if w.where else base(w)}"
-        if w.where:
-            return f"Where {be(2, w.tense)} {names} {unprep(w.verbs)}"
-        return f"{which} {be(2, w.tense)} {names} {w.verbs}"
 
     def _direct_wh(self, node: Node, n: int) -> str:
         """An intersection asked directly, its clauses as the question's predicates: `Who received A and was born

@@ -1,15 +1,49 @@
-"""A named entity's set asked as a choice among it (`Which of Norrish's affiliations are in Cambridge`, `Which of
-X-wing's pilots come from Tatooine`): the part of the Speaker (kg2tool.synth.wording) that says an intersection
-of one name's noun set with what its members do or have."""
+"""Lists and choices: a named entity's set asked as a choice among it (`Which of Norrish's affiliations are in
+Cambridge`, `Which of X-wing's pilots come from Tatooine`), one relation looked up from several names asked as
+one question (`Where were A and B born`) and a union of them as one list (`the genres of A and B between them`):
+the part of the Speaker (kg2tool.synth.wording) that says them."""
 
 from __future__ import annotations
 
-from .grammar import and_join, be, possessive
+from .grammar import and_join, base, be, do, possessive, unprep
+from .lexicon import UNKNOWN_NOUN, plural
 from .plans import Anchor, Node, Project, SetOp
 
 
 class ChoiceWording:
-    """Mixed into `wording.Speaker`: uses its `kg`, `w`, `size`, `person`, `clause` and `_clauses`."""
+    """Mixed into `wording.Speaker`: uses its `kg`, `w`, `name`, `np`, `size`, `kinds`, `person`, `clause`,
+    `_clause`, `_clauses` and `_same_relation`."""
+
+    def top_np(self, node: Node, n: int | None = None) -> str:
+        """`np` for a whole question or answer: a union of one relation looked up forward from names is one list,
+        "the genres of A and B between them" (inside a longer phrase it is "the genres of A or B")."""
+        kids = node.children if isinstance(node, SetOp) and node.op == "union" else ()
+        if not (kids and self._same_relation(kids) and not kids[0].inverse):
+            return self.np(node, n)
+        n = self.size(node) if n is None else n
+        w, names = self.w(kids[0]), and_join([self.name(k.child.eid) for k in kids])
+        if w.form == "noun":
+            return f"the {w.noun if n == 1 else w.plural} of {names} between them"
+        return f"the {self.kinds(node, n)} {self._clause(w, False, names, n, self.person(node), len(kids))} between them"
+
+    def wh_together(self, kids: list[Project]) -> str:
+        """One question for one relation looked up forward from several anchors (a parallel plan), its subject
+        the anchors joined: `Where were A and B born`, `Which awards did A, B and C receive`, `What are the
+        genres of A and B`; "" when the relation is not looked up forward."""
+        if not all(isinstance(k, Project) and isinstance(k.child, Anchor) and not k.inverse for k in kids):
+            return ""
+        w, names = self.w(kids[0]), and_join([self.name(k.child.eid) for k in kids])
+        person, k = self.person(kids[0]), self.kinds(kids[0], 2)
+        which = "Who" if person else ("What" if k == plural(UNKNOWN_NOUN) else f"Which {k}")
+        if w.form == "noun":
+            return f"{'Who' if person else 'What'} are the {w.plural} of {names}"
+        if w.form == "by":
+            return f"{which} {w.active} {names}"
+        if w.form == "verb":
+            return f"{'Where' if w.where else which} {do(2, w.tense)} {names} {unprep(base(w)) if w.where else base(w)}"
+        if w.where:
+            return f"Where {be(2, w.tense)} {names} {unprep(w.verbs)}"
+        return f"{which} {be(2, w.tense)} {names} {w.verbs}"
 
     def _which_of(self, node: Node, n: int) -> str:
         """An intersection with one named entity's set of a noun relation asked as a choice among that set: `Which
