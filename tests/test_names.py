@@ -22,6 +22,9 @@ def test_language_preference_and_order():
 
 def test_clean_text_and_normalized_key():
     assert clean_text("  a\n\tb   c ") == "a b c"
+    # labels some datasets store HTML-escaped (the Nobel data's "Universit&eacute; Paris-Sud") read as written
+    assert clean_text("Universit&eacute; Paris-Sud") == "Université Paris-Sud"
+    assert clean_text("AT&T Bell Labs") == "AT&T Bell Labs" and clean_text("J&uuml;lich") == "Jülich"
     assert clean_text("x" * 10, limit=5) == "xxxx\u2026"
     assert normalize_name("Ünïcode  Name!") == normalize_name("unicode name") == "unicodename"
     assert normalize_name("São_Paulo (SP)") == "saopaulosp"

@@ -258,13 +258,13 @@ def test_a_noun_relation_with_a_verb_mirror_is_said_with_the_verb_in_clauses(pri
 
 def test_a_named_entitys_set_is_asked_as_a_choice_among_it(prizes):
     """An intersection of one name's noun set (two or more) and what its members have: "Which of Ada Smith's
-    affiliations have Paris as their city", not "What are the universities that are the affiliations of ..."."""
+    affiliations are in Paris", not "What are the universities that are the affiliations of ..."."""
     kg, sp, rel = prizes
     own = Project(rel["affiliation"], Anchor(kg.resolve("Ada Smith")))
     in_paris = Project(rel["city"], Anchor(kg.resolve("Paris")), inverse=True)
     node = SetOp("intersection", (own, in_paris))
     assert {kg.name(e) for e in execute(kg, node)} == {"Sorbonne", "Paris Institute"}
-    assert sp.wh(node) == "Which of Ada Smith's affiliations have Paris as their city"
+    assert sp.wh(node) == "Which of Ada Smith's affiliations are in Paris"
     # what the name's own set is asked with must be said of its members: a forward step is not
     other = Project(rel["affiliation"], Anchor(kg.resolve("Bo Lee")))
     assert not sp.wh(SetOp("intersection", (own, other))).startswith("Which of")

@@ -10,6 +10,7 @@ display names unique per entity, and the name accessors both graph kinds share.
 
 from __future__ import annotations
 
+import html
 import re
 import unicodedata
 from collections import Counter, defaultdict
@@ -68,8 +69,13 @@ def pick_texts(values: list[tuple[str, str | None]], pref: str) -> list[str]:
 
 
 def clean_text(s: str, limit: int = 500) -> str:
-    """`s` with every run of whitespace made one space, cut to `limit` characters (the last one an ellipsis)."""
-    s = " ".join(str(s).split())
+    """`s` with HTML character references decoded (`Universit&eacute;` -> `Université`: some datasets store
+    labels HTML-escaped), every run of whitespace made one space, cut to `limit` characters (the last one an
+    ellipsis)."""
+    s = str(s)
+    if "&" in s and ";" in s:
+        s = html.unescape(s)
+    s = " ".join(s.split())
     return s if len(s) <= limit else s[: limit - 1] + "\u2026"
 
 

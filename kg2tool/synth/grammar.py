@@ -33,6 +33,21 @@ def base(w: Wording) -> str:
     return " ".join(x for x in ((lemma[0] if lemma else first), rest) if x)
 
 
+PASSIVE_IN = frozenset(("feature", "include", "contain"))  # "featured in X"; any other verb: "played by X"
+
+
+def passive(w: Wording) -> str:
+    """The passive of a one-word verb relation said of its objects: `played by`, `spoken by`, `featured in`; ""
+    for a verb with a preposition (`appears in`) or none lemminflect knows."""
+    import lemminflect
+
+    verb = base(w)
+    if " " in verb:
+        return ""
+    done = lemminflect.getInflection(verb, "VBN")
+    return f"{done[0]} {'in' if verb in PASSIVE_IN else 'by'}" if done else ""
+
+
 def unprep(phrase: str) -> str:
     """A predicate without its final preposition of place, for `where` questions: `born in` -> `born` (`come
     from` keeps its `from`)."""

@@ -63,6 +63,7 @@ KNOWN: dict[str, dict] = {
     **dict.fromkeys(("location of formation", "formed in", "place of formation"), _FORMED),
     **dict.fromkeys(("located in the administrative territorial entity", "located in"), _LOCATED),
     "country": {**_IN, "kind": "country"},
+    "city": {**_IN, "kind": "city"},  # a university's city: "Which city is X in?", not "X's city"
     "continent": {**_IN, "kind": "continent"},
     **dict.fromkeys(("homeworld", "home world", "home planet"), _COMES),
     **dict.fromkeys(("film", "films", "appears in", "appeared in"), _APPEARS),
@@ -89,7 +90,7 @@ SUBJECT_KINDS = {
 }
 # Relations that say what a place lies in: after a where-relation they fold into its clause ("the country where X
 # was born", "Which country did X die in?") instead of nesting ("the country of the place of death of X").
-CONTAINING = frozenset(("country", "continent", "located in the administrative territorial entity", "located in",
+CONTAINING = frozenset(("country", "city", "continent", "located in the administrative territorial entity", "located in",
                         "in region", "region", "state", "province"))
 # Kinds of entities that are documents about things rather than things (the Nobel data's prize and award files,
 # web pages, images): nobody asks a knowledge base which files a prize has, so relations from or to them and

@@ -273,20 +273,28 @@ def _participle(word: str) -> bool:
 class Lexicon:
     """The wording of every relation (`relations[iri]`) and attribute (`attributes[iri]`) of a graph."""
 
-    def __init__(self, relations: dict[str, Wording], attributes: dict[str, AttrWording], kinds: dict[int, str]):
+    def __init__(self, relations: dict[str, Wording], attributes: dict[str, AttrWording], kinds: dict[int, str],
+                 vote=None):  # fmt: skip
         self.relations = relations
         self.attributes = attributes
         self._kinds = kinds
+        self._looked_at = len(kinds)  # the entities the derivation looked at (`known_share`)
+        self._vote = vote  # eid -> kind for an entity the derivation did not look at (None: `item`)
 
     def kind_of(self, eid: int) -> str:
-        """The kind of one entity, singular (`person`), or `item`."""
-        return self._kinds.get(eid, FALLBACK_KIND)
+        """The kind of one entity, singular (`person`), or `item`: voted when first asked (the derivation looks at a
+        sample of each relation's entities; a prize's 3rd laureate may be asked about all the same)."""
+        got = self._kinds.get(eid)
+        if got is None:
+            got = self._kinds[eid] = self._vote(eid) if self._vote is not None else FALLBACK_KIND
+        return got
 
     def known_share(self) -> float:
-        """The share of the entities looked at whose kind is known (not `item`); 0 when none was looked at."""
-        if not self._kinds:
+        """The share of the entities the derivation looked at whose kind is known (not `item`); 0 when none."""
+        if not self._looked_at:
             return 0.0
-        return sum(k != FALLBACK_KIND for k in self._kinds.values()) / len(self._kinds)
+        looked = itertools.islice(self._kinds.values(), self._looked_at)
+        return sum(k != FALLBACK_KIND for k in looked) / self._looked_at
 
     def to_yaml(self) -> str:
         """The lexicon as YAML (relations then attributes, by IRI), as written to `lexicon.yaml`."""
@@ -342,7 +350,7 @@ def derive_lexicon(kg: KnowledgeGraph) -> Lexicon:
         noun = split_label(attr.label)
         attrs[iri] = AttrWording(attr.label, _without_kind(noun, subject) if _fold_words(iri, "?class") else noun,
                                  subject)  # fmt: skip
-    return Lexicon(words, attrs, voted)
+    return Lexicon(words, attrs, voted, kind)
 
 
 def _without_kind(noun: str, kind: str) -> str:

@@ -9,16 +9,15 @@ from ..graph.model import KnowledgeGraph
 
 
 def mirrors(kg: KnowledgeGraph, words: dict, sample: int) -> dict[str, str]:
-    """Noun relations with a verb-like relation of the same pairs the other way round (the prize's `laureate` and
-    the laureate's `won`), by IRI: checked on up to `sample` subjects of each, which must give the same entities."""
+    """Relations with a verb-like relation of the same pairs the other way round (the prize's `laureate` and the
+    laureate's `won`; a film `features` a character who `appears in` it), by IRI: checked on up to `sample`
+    subjects of each, which must give the same entities."""
     found = {}
     for iri, w in words.items():
-        if w.form != "noun":
-            continue
         rel = kg.relations[iri]
         for other in sorted(words):
             o = words[other]
-            if o.form == "noun" or (o.subject, o.object) != (w.object, w.subject):
+            if other == iri or o.form == "noun" or (o.subject, o.object) != (w.object, w.subject):
                 continue
             back = kg.relations[other]
             subj = list(itertools.islice(_keys(rel.forward), sample))

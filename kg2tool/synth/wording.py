@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ..graph.model import KnowledgeGraph
-from .grammar import a_kind, and_join, base, be, cap, do, possessive, the_name, unprep
+from .grammar import a_kind, and_join, base, be, cap, do, passive, possessive, the_name, unprep
 from .known_wordings import CONTAINING, IS_A
 from .lexicon import (
     FALLBACK_KIND,
@@ -138,6 +138,8 @@ class Speaker(CountWording, NegationWording, ChoiceWording):
         if isinstance(node, Project):
             node = self.said_as(node)  # "who won Physics 1956", not "who is the laureate of Physics 1956"
             w, inverse = self.w(node), node.inverse
+            if not inverse and w.form == "verb" and (m := w.mirror) in self.lex.relations:
+                w, inverse = self.lex.relations[m], True  # "who appear in Star Wars", not "who Star Wars features"
             if isinstance(node.child, Anchor):
                 return self._clause(w, inverse, self.name(node.child.eid), n, person)
             sub_n = self.size(node.child)
@@ -192,6 +194,8 @@ class Speaker(CountWording, NegationWording, ChoiceWording):
             return f"{rel} {w.active} {name}"
         if w.form == "verb":
             verb = w.verb if sub_n == 1 else w.verbs
+            if not w.where and (by := passive(w)):  # the languages spoken by X, the characters featured in Y
+                return f"{by} {name}"
             return f"where {name} {unprep(verb)}" if w.where else f"{rel} {name} {verb}"
         verb = w.verb if sub_n == 1 else w.verbs
         if w.where:
@@ -203,7 +207,7 @@ class Speaker(CountWording, NegationWording, ChoiceWording):
         """The node as it is said: a projection along a noun relation with a verb mirror (`Wording.mirror`) as the
         mirror's projection the other way ("the laureates who won X", "Who won X?"), one with a `reverse` wording
         as that wording's projection the other way ("Where was X released?"); any other node as it is."""
-        if isinstance(node, Project) and (m := self.w(node).mirror) in self.lex.relations:
+        if isinstance(node, Project) and self.w(node).form == "noun" and (m := self.w(node).mirror) in self.lex.relations:
             return Project(m, node.child, not node.inverse)
         if isinstance(node, Project) and self.w(node).reverse:  # the films released in Y, not Y's film releases
             return Project(node.rel + REVERSED, node.child, not node.inverse)

@@ -32,8 +32,9 @@ from ... import __version__
 from ...common.errors import InputError
 
 # 2: the manifest records the index files' sizes and checksums; 3: reified nodes folded; 4: descriptions in the
-# index (index/desc), the triple store built on first use, `triples` counted by the index pass
-INDEX_FORMAT = 4
+# index (index/desc), the triple store built on first use, `triples` counted by the index pass; 5: HTML character
+# references in texts decoded (`Universit&eacute;` -> `Université`)
+INDEX_FORMAT = 5
 FULL_HASH_MAX = 4 << 20
 SAMPLE_BLOCK = 64 << 10
 SAMPLES = 32
