@@ -310,3 +310,28 @@ def test_a_places_record_of_an_event_is_said_the_other_way_round(tmp_path):
     assert sp.statement(where, ["France", "Germany", "Poland"]) == "A New Hope was released in France, Germany and Poland"
     both = SetOp("difference", (where, Project(iri, Anchor(kg.resolve("The Empire Strikes Back")), inverse=True)))
     assert "film release" not in sp.np(both)
+
+
+SIBLINGS = """@prefix : <http://s.org/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+:Person rdfs:label "person" .  :sibling rdfs:label "sibling" .  :occupation rdfs:label "occupation" .
+:ann a :Person ; rdfs:label "Ann Lee" ; :sibling :ben ; :occupation :poet .
+:ben a :Person ; rdfs:label "Ben Lee" ; :sibling :ann, :cal ; :occupation :poet .
+:cal a :Person ; rdfs:label "Cal Lee" ; :sibling :ben ; :occupation :poet .
+:dee a :Person ; rdfs:label "Dee Roe" ; :sibling :eve ; :occupation :poet .
+:eve a :Person ; rdfs:label "Eve Roe" ; :occupation :poet .
+:poet rdfs:label "poet" .
+"""
+
+
+def test_a_symmetric_relation_walked_back_is_said_forward_where_it_holds(tmp_path):
+    """"the people whose sibling is Ben Lee" are Ben Lee's siblings when the graph says so both ways: said
+    "Ben Lee's siblings"; where it does not (Eve Roe has no sibling of her own), the clause stays."""
+    path = tmp_path / "siblings.ttl"
+    path.write_text(SIBLINGS, encoding="utf-8")
+    kg = load_graph(str(path))
+    sp = Speaker(kg, derive_lexicon(kg))
+    (iri,) = [i for i, r in kg.relations.items() if r.label == "sibling"]
+    assert sp.lex.relations[iri].mirror == iri  # 3 of 4 subjects are named back by their siblings: >= 75%
+    assert sp.np(Project(iri, Anchor(kg.resolve("Ben Lee")), inverse=True)) == "Ben Lee's siblings"
+    assert "whose sibling is Eve Roe" in sp.np(Project(iri, Anchor(kg.resolve("Eve Roe")), inverse=True))

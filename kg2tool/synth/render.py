@@ -190,6 +190,7 @@ class Renderer:
                 # a question asked with its own verbs ("Who was born in A and plays B?"), not "What is the ...":
                 # the templates ask it rather than a request for the noun phrase ("Tell me the person who ...")
                 ctx["direct"] = not ctx["wh"].startswith(("What is the ", "What are the ", "Who is the ", "Who are the "))
+                ctx["person"] = sp.person(plan)  # asked with "Who" ("Who is X's unmarried partner?")
                 # "Who lived in A?", "Where did X die?", not "Tell me the person who ...", "Tell me the places where ..."
                 ctx["ask_wh"] = ctx["wh"].startswith(("Who ", "Where ")) and ctx["direct"]
             if isinstance(plan, Attr):

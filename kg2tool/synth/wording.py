@@ -138,8 +138,9 @@ class Speaker(CountWording, NegationWording, ChoiceWording):
         if isinstance(node, Project):
             node = self.said_as(node)  # "who won Physics 1956", not "who is the laureate of Physics 1956"
             w, inverse = self.w(node), node.inverse
-            if not inverse and w.form == "verb" and (m := w.mirror) in self.lex.relations:
-                w, inverse = self.lex.relations[m], True  # "who appear in Star Wars", not "who Star Wars features"
+            if not inverse and w.form in ("verb", "prep") and (m := w.mirror) in self.lex.relations:
+                if self.value(Project(m, node.child, True)) == self.value(node):  # "who was married to X", not "who X was married to"
+                    w, inverse = self.lex.relations[m], True
             if isinstance(node.child, Anchor):
                 return self._clause(w, inverse, self.name(node.child.eid), n, person)
             sub_n = self.size(node.child)
@@ -207,8 +208,12 @@ class Speaker(CountWording, NegationWording, ChoiceWording):
         """The node as it is said: a projection along a noun relation with a verb mirror (`Wording.mirror`) as the
         mirror's projection the other way ("the laureates who won X", "Who won X?"), one with a `reverse` wording
         as that wording's projection the other way ("Where was X released?"); any other node as it is."""
-        if isinstance(node, Project) and self.w(node).form == "noun" and (m := self.w(node).mirror) in self.lex.relations:
-            return Project(m, node.child, not node.inverse)
+        w = self.w(node) if isinstance(node, Project) else None
+        if w is not None and w.form == "noun" and (m := w.mirror) in self.lex.relations and (m != node.rel or node.inverse):
+            # a symmetric noun relation forward ("X's siblings"), any other mirror with its verb; only where the
+            # mirror gives the same entities for this node (mirrors hold for most pairs, not always all)
+            other = Project(m, node.child, not node.inverse)
+            return other if self.value(other) == self.value(node) else node
         if isinstance(node, Project) and self.w(node).reverse:  # the films released in Y, not Y's film releases
             return Project(node.rel + REVERSED, node.child, not node.inverse)
         return node
