@@ -335,3 +335,11 @@ def test_a_symmetric_relation_walked_back_is_said_forward_where_it_holds(tmp_pat
     assert sp.lex.relations[iri].mirror == iri  # 3 of 4 subjects are named back by their siblings: >= 75%
     assert sp.np(Project(iri, Anchor(kg.resolve("Ben Lee")), inverse=True)) == "Ben Lee's siblings"
     assert "whose sibling is Eve Roe" in sp.np(Project(iri, Anchor(kg.resolve("Eve Roe")), inverse=True))
+
+
+def test_what_two_have_in_common_by_a_verb_is_said_with_both(graph):
+    kg, sp, rel = graph
+    kids = tuple(Project(rel["languages spoken"], Anchor(kg.resolve(n))) for n in ("Ada", "Bo"))
+    assert sp.np(SetOp("intersection", kids), 1) == "the language that both Ada and Bo speak"
+    three = kids + (Project(rel["languages spoken"], Anchor(kg.resolve("Cy"))),)
+    assert sp.np(SetOp("intersection", three), 1) == "the language that Ada, Bo and Cy all speak"

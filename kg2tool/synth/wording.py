@@ -279,9 +279,13 @@ class Speaker(CountWording, NegationWording, ChoiceWording):
                 return f"{self.kinds(node, n)} {self._clause(w, inverse, names, n, self.person(node))}"
             if node.op == "intersection" and self._one_forward(kids):
                 w = self.w(kids[0])
+                names = and_join([self.np(k.child) for k in sorted(kids, key=lambda k: not isinstance(k.child, Anchor))])
                 if w.form == "noun":  # the genres that A and the person who founded B have in common
-                    names = and_join([self.np(k.child) for k in sorted(kids, key=lambda k: not isinstance(k.child, Anchor))])
                     return f"{w.noun if n == 1 else w.plural} that {names} have in common"
+                if w.form in ("verb", "prep") and not w.where:  # the languages that both A and B's partner speak
+                    rel, both = ("who" if self.person(node) else "that"), "both " if len(kids) == 2 else ""
+                    verb = w.verbs if w.form == "verb" else f"{be(2, w.tense)} {w.verbs}"
+                    return f"{self.kinds(node, n)} {rel} {both}{names} {'' if both else 'all '}{verb}"
             if node.op == "difference" and len(kids) == 2 and self._one_forward(kids) and (
                 isinstance(kids[0].child, Anchor) or self.w(kids[0]).form in ("noun", "verb")
             ):  # `the continent of the countries ...` stays a noun phrase (below)
