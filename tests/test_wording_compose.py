@@ -343,3 +343,16 @@ def test_what_two_have_in_common_by_a_verb_is_said_with_both(graph):
     assert sp.np(SetOp("intersection", kids), 1) == "the language that both Ada and Bo speak"
     three = kids + (Project(rel["languages spoken"], Anchor(kg.resolve("Cy"))),)
     assert sp.np(SetOp("intersection", three), 1) == "the language that Ada, Bo and Cy all speak"
+
+
+def test_two_places_compared_by_a_count_are_asked_with_the_verb(graph):
+    """"Where were more people born, Paris or Lyon?" / "More people were born in Paris (2) than in Lyon (1).",
+    not "Which one has more people born in it"; a place's contents: "Which country has more ...?"."""
+    kg, sp, rel = graph
+    node = Project(rel["place of birth"], Anchor(kg.resolve("Paris")), inverse=True)
+    ask, tell = sp.compared(node, "Paris", "Lyon", True)
+    assert ask == "Where were more people born, Paris or Lyon"
+    assert tell.format(w="Paris", l="Lyon", vw=2, vl=1) == "More people were born in Paris (2) than in Lyon (1)"
+    inside = Project(rel["country"], Anchor(kg.resolve("France")), inverse=True)
+    assert sp.compared(inside, "France", "Spain", False)[0] == "Which country has fewer cities, France or Spain"
+    assert sp.compared(Project(rel["genre"], Anchor(kg.resolve("Ada"))), "Ada", "Bo", True) == ("", "")

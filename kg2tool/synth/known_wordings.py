@@ -106,3 +106,17 @@ def is_document_kind(kind: str) -> bool:
 # people are poets", said with the value's own noun when the value is a common noun (lowercase), not "whose
 # occupation is poet".
 IS_A = frozenset(("occupation", "occupations", "profession", "position held", "job"))
+# Attributes compared the way people say it (`Who was born later, A or B?`, `Which is taller?`): the comparative
+# for the larger value, then for the smaller. Others are "Which has the larger <attribute>".
+_BORN_LATER = ("was born later", "was born earlier")
+_DIED_LATER = ("died later", "died earlier")
+COMPARATIVES = {
+    **dict.fromkeys(("date of birth", "birth date", "birthday", "birthdate", "born"), _BORN_LATER),
+    **dict.fromkeys(("date of death", "death date", "deathdate", "died"), _DIED_LATER),
+    "height": ("is taller", "is shorter"),
+    **dict.fromkeys(("length", "running time", "duration"), ("is longer", "is shorter")),
+    **dict.fromkeys(("mass", "weight"), ("is heavier", "is lighter")),
+    **dict.fromkeys(("area", "diameter", "size"), ("is larger", "is smaller")),
+    "population": ("has more people", "has fewer people"),
+    **dict.fromkeys(("inception", "founding date", "date of foundation"), ("is younger", "is older")),
+}

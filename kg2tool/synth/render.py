@@ -17,6 +17,7 @@ from ..common.errors import InputError
 from ..common.yamlio import load_mapping
 from ..graph.model import KnowledgeGraph
 from .grammar import possessive, the_name
+from .known_wordings import COMPARATIVES
 from .lexicon import PREPOSITIONS, Lexicon, derive_lexicon
 from .plans import Anchor, Attr, Compare, Count, Node, Parallel, Project, SetOp, topic
 from .wording import Speaker
@@ -176,10 +177,16 @@ class Renderer:
                 rel, inverse, kind = attr.label, False, "date" if attr.kind in ("date", "datetime") else "number"
             ctx |= {"a": a, "b": b, "relation": rel, "inverse": inverse, "kind": kind, "mode": plan.mode}
             ctx |= {"values": extra["values"], "winner": answers[0], "loser": b if answers[0] == a else a}
+            ctx["ask"] = ctx["tell"] = ctx["comparative"] = ""
             if kind == "count":
                 ctx["verb"], ctx["measure"] = sp.measure(inner.child)
+                ctx["ask"], tell = sp.compared(inner.child, a, b, plan.mode == "max")  # Where did more people die
+                vals = ctx["values"]
+                ctx["tell"] = tell.format(w=ctx["winner"], l=ctx["loser"], vw=vals[ctx["winner"]], vl=vals[ctx["loser"]])
             else:
                 ctx["measure"] = sp.lex.attributes[inner.attr].noun
+                said = COMPARATIVES.get(ctx["measure"].lower())  # "Who was born later", "Which is taller"
+                ctx["comparative"] = (said[0] if plan.mode == "max" else said[1]) if said else ""
             ctx["who"] = sp.person(Anchor(topic(inner)))  # the compared items are people
         else:
             n = max(len(answers), 1)

@@ -199,11 +199,15 @@ class Synthesizer:
             return None, "mixed_kinds"
         if any(made_up_name(self.kg, e) for e in anchors(plan)):
             return None, "made_up_name"
+        if any(is_placeholder(self.kg.name(e)) for e in anchors(plan)):
+            return None, "placeholder"
         if counts_places(plan, self.lexicon):
             return None, "odd_count"
         gold, per_item = gold_answers(self.kg, plan)
         if category != "irrelevance" and not gold:
             return None, "empty_answer"
+        if any(isinstance(a, str) and is_placeholder(a) for a in gold):  # "X comes from unknown-planet"
+            return None, "placeholder"
         extra: dict = {"per_item": per_item}
         if category == "irrelevance":
             trace_calls, needed = [], []
@@ -267,6 +271,9 @@ class Synthesizer:
             return None, f"execution_error:{exc.kind}"
         if messages is None:
             return None, "sampling_failed"
+        named = [a for x in [gold, *(c.result for c in calls)] for a in (x if isinstance(x, list) else [x])]
+        if any(isinstance(a, str) and is_placeholder(a) for a in named):  # "Finn comes from unknown-planet"
+            return None, "placeholder"
         needed = list(dict.fromkeys(c.name for c in calls))
         schemas = self.ts.schemas(self.offer(shape, plan, needed, rng))
         category = CATEGORY[shape]
@@ -364,6 +371,17 @@ class Synthesizer:
 
 
 _VAGUE = re.compile(rf"\b{UNKNOWN_NOUN}s?\b")
+
+
+PLACEHOLDERS = frozenset(("unknown", "n/a", "na", "none", "null", "nil", "tbd", "various", "other", "anonymous"))
+
+
+def is_placeholder(name: str) -> bool:
+    """True for a node that stands for a missing value ("unknown-planet" in the Star Wars data, "N/A", "None"):
+    nobody asks about it."""
+    low = name.lower()
+    # "unknown-planet", "unknown_species": an id-like name; "Unknown Pleasures" (an album) is a name
+    return low in PLACEHOLDERS or (name == low and low.startswith(("unknown-", "unknown_")))
 
 
 def made_up_name(kg, eid: int) -> bool:

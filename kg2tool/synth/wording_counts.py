@@ -3,13 +3,13 @@ more children, A or B`): the part of the Speaker (kg2tool.synth.wording) that sa
 
 from __future__ import annotations
 
-from .grammar import base, be, cap, do
+from .grammar import base, be, cap, do, unprep
 from .lexicon import UNKNOWN_NOUN, Wording, plural
 from .plans import Anchor, Node, Project
 
 
 class CountWording:
-    """Mixed into `wording.Speaker`: uses its `w`, `name`, `kinds`, `bare`, `person` and `_clause`."""
+    """Mixed into `wording.Speaker`: uses its `w`, `name`, `kinds`, `bare`, `person`, `said_as` and `_clause`."""
 
     def _predicate(self, w: Wording, n: int) -> str:
         """What the subjects of w are said to do to an object, in number n: `were born in`, `live in`, `are
@@ -77,3 +77,26 @@ class CountWording:
         if w.form == "by":
             return w.active, self.kinds(node)
         return "has", f"{self.kinds(node)} {self._clause(w, True, 'it', 2, self.person(node))}"
+
+    def compared(self, node: Project, a: str, b: str, more: bool) -> tuple[str, str]:
+        """Two anchors compared by how many entities take a verb relation to them, asked and stated the way people
+        say it: ("Where did more laureates die, A or B", "More laureates died in {w} ({v}) than in {l} ({v})")
+        with `{w}`, `{l}` and the values for the template to fill; ("", "") for other relations."""
+        node = self.said_as(node)
+        if not (isinstance(node, Project) and node.inverse and self.w(node).form in ("verb", "prep", "noun")):
+            return "", ""
+        w, kinds, word = self.w(node), self.kinds(node), "more" if more else "fewer"
+        if kinds == plural(UNKNOWN_NOUN):
+            return "", ""
+        pred = self._predicate(w, 2) if w.form != "noun" else ""
+        if w.where and pred:
+            prep = pred.rsplit(" ", 1)[1]
+            ask = f"Where {do(2, w.tense) if w.form == 'verb' else be(2, w.tense)} {word} {kinds} {unprep(base(w) if w.form == 'verb' else w.verbs)}, {a} or {b}"
+            return ask, f"{word.capitalize()} {kinds} {pred} {{w}} ({{vw}}) than {prep} {{l}} ({{vl}})"
+        kind = self.kinds(node.child, 1) if isinstance(node.child, Anchor) else UNKNOWN_NOUN
+        which = "Which one" if kind == UNKNOWN_NOUN else f"Which {kind}"
+        if w.verb == "in" or w.form == "noun":  # "Which country has more universities", "Which university has
+            # more laureates" (whose affiliation it is)
+            return f"{which} has {word} {kinds}, {a} or {b}", f"{{w}} has {word} {kinds} ({{vw}}) than {{l}} ({{vl}})"
+        head = f"{do(2, w.tense)} {word} {kinds} {base(w)}" if w.form == "verb" else f"{be(2, w.tense)} {word} {kinds} {w.verbs}"
+        return f"{which} {head}, {a} or {b}", f"{word.capitalize()} {kinds} {pred} {{w}} ({{vw}}) than {{l}} ({{vl}})"
