@@ -168,26 +168,7 @@ class Renderer:
                 if len({k.child.eid for k in kids}) == len(kids):
                     ctx["then"] = _join([sp.name(k.child.eid) for k in kids[1:]], "and")
         elif isinstance(plan, Compare):
-            a, b = (kg.name(topic(it)) for it in plan.items)
-            inner = plan.items[0]
-            if isinstance(inner, Count):
-                rel, inverse, kind = kg.relations[inner.child.rel].label, inner.child.inverse, "count"
-            else:
-                attr = kg.attributes[inner.attr]
-                rel, inverse, kind = attr.label, False, "date" if attr.kind in ("date", "datetime") else "number"
-            ctx |= {"a": a, "b": b, "relation": rel, "inverse": inverse, "kind": kind, "mode": plan.mode}
-            ctx |= {"values": extra["values"], "winner": answers[0], "loser": b if answers[0] == a else a}
-            ctx["ask"] = ctx["tell"] = ctx["comparative"] = ""
-            if kind == "count":
-                ctx["verb"], ctx["measure"] = sp.measure(inner.child)
-                ctx["ask"], tell = sp.compared(inner.child, a, b, plan.mode == "max")  # Where did more people die
-                vals = ctx["values"]
-                ctx["tell"] = tell.format(w=ctx["winner"], l=ctx["loser"], vw=vals[ctx["winner"]], vl=vals[ctx["loser"]])
-            else:
-                ctx["measure"] = sp.lex.attributes[inner.attr].noun
-                said = COMPARATIVES.get(ctx["measure"].lower())  # "Who was born later", "Which is taller"
-                ctx["comparative"] = (said[0] if plan.mode == "max" else said[1]) if said else ""
-            ctx["who"] = sp.person(Anchor(topic(inner)))  # the compared items are people
+            ctx |= self._compare_context(sp, kg, plan, answers, extra["values"])
         else:
             n = max(len(answers), 1)
             ctx["q"] = sp.top_np(plan, n) if not isinstance(plan, Anchor) else self.phrase(kg, plan)
@@ -230,6 +211,32 @@ class Renderer:
                 ctx["q_this"] = swap_name(ctx["q"], ctx["e1"], this)
             ctx |= co_context(sp, plan, answers)  # the co shapes' own wordings ({} for other plans)
         return ctx | (extra or {})
+
+    @staticmethod
+    def _compare_context(sp: Speaker, kg: KnowledgeGraph, plan: Compare, answers: list[str], values: dict) -> dict:
+        """The compare shape's template variables (see templates/compare.yaml)."""
+        ctx: dict = {}
+        a, b = (kg.name(topic(it)) for it in plan.items)
+        inner = plan.items[0]
+        if isinstance(inner, Count):
+            rel, inverse, kind = kg.relations[inner.child.rel].label, inner.child.inverse, "count"
+        else:
+            attr = kg.attributes[inner.attr]
+            rel, inverse, kind = attr.label, False, "date" if attr.kind in ("date", "datetime") else "number"
+        ctx |= {"a": a, "b": b, "relation": rel, "inverse": inverse, "kind": kind, "mode": plan.mode}
+        ctx |= {"values": values, "winner": answers[0], "loser": b if answers[0] == a else a}
+        ctx["ask"] = ctx["tell"] = ctx["comparative"] = ""
+        if kind == "count":
+            ctx["verb"], ctx["measure"] = sp.measure(inner.child)
+            ctx["ask"], tell = sp.compared(inner.child, a, b, plan.mode == "max")  # Where did more people die
+            vals = ctx["values"]
+            ctx["tell"] = tell.format(w=ctx["winner"], l=ctx["loser"], vw=vals[ctx["winner"]], vl=vals[ctx["loser"]])
+        else:
+            ctx["measure"] = sp.lex.attributes[inner.attr].noun
+            said = COMPARATIVES.get(ctx["measure"].lower())  # "Who was born later", "Which is taller"
+            ctx["comparative"] = (said[0] if plan.mode == "max" else said[1]) if said else ""
+        ctx["who"] = sp.person(Anchor(topic(inner)))  # the compared items are people
+        return ctx
 
     @staticmethod
     def _own(sp: Speaker, kg: KnowledgeGraph, plan: Parallel, per_item) -> str:
