@@ -42,7 +42,7 @@ def passive(w: Wording) -> str:
     import lemminflect
 
     verb = base(w)
-    if " " in verb:
+    if " " in verb or verb in ("have", "be"):  # "the condition that X had", never "had by X"
         return ""
     done = lemminflect.getInflection(verb, "VBN")
     return f"{done[0]} {'in' if verb in PASSIVE_IN else 'by'}" if done else ""

@@ -37,6 +37,8 @@ _COMES = {"noun": "homeworld", "form": "verb", "verb": "comes from", "verbs": "c
           "kind": "planet"}  # fmt: skip
 _APPEARS = {"noun": "film", "form": "verb", "verb": "appears in", "verbs": "appear in", "base": "appear in", "kind": "film"}
 _FEATURES = {"noun": "cast member", "form": "verb", "verb": "features", "verbs": "feature", "base": "feature"}
+_HAD = {"noun": "medical condition", "form": "verb", "verb": "had", "verbs": "had", "base": "have", "tense": "past",
+        "kind": "medical condition"}  # fmt: skip
 _ABOUT = {"noun": "subject", "form": "prep", "verb": "about", "verbs": "about"}
 _HELD = {"noun": "position", "form": "verb", "verb": "held", "verbs": "held", "base": "hold", "tense": "past", "kind": "position"}
 _PARTY = {"noun": "party", "form": "prep", "verb": "a member of", "verbs": "members of", "kind": "political party"}
@@ -77,6 +79,9 @@ KNOWN: dict[str, dict] = {
     **dict.fromkeys(("publisher", "published by"), _PUBLISHED),
     **dict.fromkeys(("diplomatic relation", "diplomatic relations", "shares border with"), {"kind": "country"}),
     "official language": {"kind": "language"},
+    # Wikidata's "unmarried partner" is what people call a partner; a medical condition is something one has
+    **dict.fromkeys(("unmarried partner", "partner", "domestic partner"), {"noun": "partner", "kind": "person"}),
+    **dict.fromkeys(("medical condition", "health condition"), _HAD),
 }
 # The kind of a relation's subjects, where the relation says it (the subjects of `cast member` are films).
 SUBJECT_KINDS = {

@@ -1,5 +1,5 @@
-"""The BFCL parallel shapes, sampled for the Walker (kg2tool.synth.walk): `parallel` (one relation looked up for 2-4
-entities in one turn) and `parallel_multiple` (2-3 different lookups in one turn; several things about one entity
+"""The BFCL parallel shapes, sampled for the Walker (kg2tool.synth.walk): `parallel` (one relation looked up for 2-3
+entities in one turn: a reader takes four unrelated names in one question for a machine's grab-bag) and `parallel_multiple` (2-3 different lookups in one turn; several things about one entity
 when it has them, as people ask: "Tell me X's place of birth, spouse and genres")."""
 
 from __future__ import annotations
@@ -8,11 +8,11 @@ from .plans import Anchor, Parallel, Project
 
 
 def parallel(walker, rng):
-    """One relation, one direction, 2-4 distinct anchors."""
+    """One relation, one direction, 2-3 distinct anchors (2 twice as often)."""
     first = walker.one_hop(rng)
     if first is None:
         return None
-    k = rng.randint(2, 4)
+    k = rng.choice((2, 2, 3))
     adj = walker.adj(first.rel, first.inverse)
     src = walker.sources[(first.rel, first.inverse)]
     others = walker.distinct(rng, src, lambda e: len(adj[e]) <= walker.cfg.max_answers and e not in adj[e], k - 1,
