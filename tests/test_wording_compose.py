@@ -356,3 +356,17 @@ def test_two_places_compared_by_a_count_are_asked_with_the_verb(graph):
     inside = Project(rel["country"], Anchor(kg.resolve("France")), inverse=True)
     assert sp.compared(inside, "France", "Spain", False)[0] == "Which country has fewer cities, France or Spain"
     assert sp.compared(Project(rel["genre"], Anchor(kg.resolve("Ada"))), "Ada", "Bo", True) == ("", "")
+
+
+def test_a_step_from_one_entity_of_an_intersection_is_two_sentences(prizes):
+    """"Someone won Physics 1956 and was born in Lyon. Where did that person ...": people set up such a question
+    in a sentence of its own; an intersection of several entities keeps its one-sentence form."""
+    kg, sp, rel = prizes
+    who = SetOp("intersection", (Project(rel["won"], Anchor(kg.resolve("Physics 1956")), inverse=True),
+                                 Project(rel["born in"], Anchor(kg.resolve("Lyon")), inverse=True)))  # fmt: skip
+    assert {kg.name(e) for e in execute(kg, who)} == {"Bo Lee"}
+    q = sp.wh(Project(rel["affiliation"], who))
+    assert q == "Someone won Physics 1956 and was born in Lyon. What are that person's affiliations"  # multi
+    many = SetOp("intersection", (Project(rel["won"], Anchor(kg.resolve("Physics 1956")), inverse=True),
+                                  Project(rel["born in"], Anchor(kg.resolve("Paris")), inverse=True)))  # fmt: skip
+    assert not sp.wh(Project(rel["affiliation"], SetOp("union", (who, many)))).startswith("Someone")

@@ -319,35 +319,7 @@ class Speaker(CountWording, NegationWording, ChoiceWording):
         """A wh-question for the node (no final mark): `Who directed X`, `Which films were directed by Y`."""
         node = self.said_as(node)
         if isinstance(node, Project) and isinstance(node.child, Anchor):
-            w, name = self.w(node), self.name(node.child.eid)
-            person = self.person(node)
-            many = node.inverse or w.multi
-            k = self.kinds(node, 2 if many else 1)
-            if node.inverse:
-                unknown = k in (UNKNOWN_NOUN, plural(UNKNOWN_NOUN))
-                which = "Who" if person else ("What" if unknown else f"Which {k}")
-                plural_ = many and not person and not unknown  # "Which films have", "Who has", "What has"
-                if self._is_a(w, name) and person:
-                    return f"Who is {a_kind(name)}"  # Who is a poet?
-                if w.form == "noun":
-                    return f"{which} {'have' if plural_ else 'has'} {name} as {'their' if person or plural_ else 'its'} {w.noun}"  # noqa: E501
-                if w.form == "verb":
-                    return f"{which} {w.verbs if plural_ else w.verb} {name}"
-                if needs_be(w):
-                    return f"{which} {be(2 if plural_ else 1, w.tense)} {w.verbs if plural_ else w.verb} {name}"
-                return f"{which} {be(2 if plural_ else 1, w.tense)} {w.verb} {name}"
-            if w.form == "noun":
-                return f"{'Who' if person else 'What'} {'are' if many else 'is'} the {w.plural if many else w.noun} of {name}"  # noqa: E501
-            which = "Who" if person else (f"Which {k}" if k not in (UNKNOWN_NOUN, plural(UNKNOWN_NOUN)) else "What")
-            if w.form == "by":
-                return f"{which} {w.active} {name}"
-            if w.form == "verb":
-                if w.where:
-                    return f"Where {do(1, w.tense)} {name} {unprep(base(w))}"
-                return f"{which} {do(1, w.tense)} {name} {base(w)}"
-            if w.where:
-                return f"Where {be(1, w.tense)} {name} {unprep(w.verb)}"
-            return f"{which} {be(1, w.tense)} {name} {w.verb}"
+            return self._wh_of(node, self.name(node.child.eid))
         many = self.size(node) > 1
         if (inner := self._where_in(node)) is not None:  # Which country was X born in? Which city did X die in?
             w, name, head = self.w(inner), self.name(inner.child.eid), f"Which {self.kinds(node, 2 if many else 1)}"
@@ -358,36 +330,44 @@ class Speaker(CountWording, NegationWording, ChoiceWording):
         if isinstance(node, SetOp) and node.op == "union" and (together := self.wh_together(list(node.children))):
             # Which organizations did A and B work for between them; "Which countries are A and B in" (not "in between")
             return together if together.split()[-1] in PREPOSITIONS else f"{together} between them"
-        direct = self._which_of(node, n) or self._direct_wh(node, n) or self._wh_of_set(node, n)
+        direct = self._which_of(node, n) or self._direct_wh(node, n) or self._wh_of_set(node, n) or self._two_sentences(node)
         if direct:
             return direct
         if self.person(node):
             return f"Who {'are' if many else 'is'} {self.np(node, 2 if many else 1)}"
         return f"What {'are' if many else 'is'} {self.np(node, 2 if many else 1)}"
 
-    def _wh_of_set(self, node: Node, n: int) -> str:
-        """A forward step from a set asked with its verb: `Which languages do the people born in A speak`, `Which
-        organizations were the people influenced by B members of`, `Who directed the films that C appears in`;
-        "" for nouns (`What is the genre of ...` reads) and for kinds not known."""
-        if not (isinstance(node, Project) and not node.inverse and not isinstance(node.child, Anchor)):
-            return ""
-        w, k = self.w(node), self.kinds(node, n)
-        sub_n = self.size(node.child)
-        sub = self.np(node.child, sub_n)
-        if w.form == "noun" or len(sub.split()) > 10 or " where " in sub or sub.split()[-1] in (*PREPOSITIONS, "about"):
-            return ""  # a long subject loses the reader; "Which continents is the country that X is in in"
-        if w.where:  # Where did the people born in A die?
+    def _wh_of(self, node: Project, name: str) -> str:
+        """The wh-question of one step from one entity said as `name` (its name, or `that person`)."""
+        w = self.w(node)
+        person = self.person(node)
+        many = node.inverse or w.multi
+        k = self.kinds(node, 2 if many else 1)
+        if node.inverse:
+            unknown = k in (UNKNOWN_NOUN, plural(UNKNOWN_NOUN))
+            which = "Who" if person else ("What" if unknown else f"Which {k}")
+            plural_ = many and not person and not unknown  # "Which films have", "Who has", "What has"
+            if self._is_a(w, name) and person:
+                return f"Who is {a_kind(name)}"  # Who is a poet?
+            if w.form == "noun":
+                return f"{which} {'have' if plural_ else 'has'} {name} as {'their' if person or plural_ else 'its'} {w.noun}"  # noqa: E501
             if w.form == "verb":
-                return f"Where {do(sub_n, w.tense)} {sub} {unprep(base(w))}"
-            return f"Where {be(sub_n, w.tense)} {sub} {unprep(w.verb if sub_n == 1 else w.verbs)}"
-        if k in (UNKNOWN_NOUN, plural(UNKNOWN_NOUN)):
-            return ""
-        which = "Who" if self.person(node) else f"Which {k}"
+                return f"{which} {w.verbs if plural_ else w.verb} {name}"
+            if needs_be(w):
+                return f"{which} {be(2 if plural_ else 1, w.tense)} {w.verbs if plural_ else w.verb} {name}"
+            return f"{which} {be(2 if plural_ else 1, w.tense)} {w.verb} {name}"
+        if w.form == "noun":
+            return f"{'Who' if person else 'What'} {'are' if many else 'is'} the {w.plural if many else w.noun} of {name}"  # noqa: E501
+        which = "Who" if person else (f"Which {k}" if k not in (UNKNOWN_NOUN, plural(UNKNOWN_NOUN)) else "What")
         if w.form == "by":
-            return f"{which} {w.active} {sub}"
+            return f"{which} {w.active} {name}"
         if w.form == "verb":
-            return f"{which} {do(sub_n, w.tense)} {sub} {base(w)}"
-        return f"{which} {be(sub_n, w.tense)} {sub} {w.verb if sub_n == 1 else w.verbs}"
+            if w.where:
+                return f"Where {do(1, w.tense)} {name} {unprep(base(w))}"
+            return f"{which} {do(1, w.tense)} {name} {base(w)}"
+        if w.where:
+            return f"Where {be(1, w.tense)} {name} {unprep(w.verb)}"
+        return f"{which} {be(1, w.tense)} {name} {w.verb}"
 
     def _direct_wh(self, node: Node, n: int) -> str:
         """An intersection asked directly, its clauses as the question's predicates: `Who received A and was born

@@ -1,12 +1,14 @@
-"""Lists and choices: a named entity's set asked as a choice among it (`Which of Norrish's affiliations are in
+"""Lists, choices and steps from sets: a named entity's set asked as a choice among it (`Which of Norrish's affiliations are in
 Cambridge`, `Which of X-wing's pilots come from Tatooine`), one relation looked up from several names asked as
-one question (`Where were A and B born`) and a union of them as one list (`the genres of A and B between them`):
-the part of the Speaker (kg2tool.synth.wording) that says them."""
+one question (`Where were A and B born`), a union of them as one list (`the genres of A and B between them`), a
+step from a set asked with its verb (`Which languages do the people born in A speak`) or, from the one entity an
+intersection gives, as two sentences (`Someone was born in A and won B. Where did that person die`): the part of
+the Speaker (kg2tool.synth.wording) that says them."""
 
 from __future__ import annotations
 
-from .grammar import and_join, base, be, do, possessive, unprep
-from .lexicon import UNKNOWN_NOUN, plural
+from .grammar import a_kind, and_join, base, be, do, possessive, unprep
+from .lexicon import PREPOSITIONS, UNKNOWN_NOUN, plural
 from .plans import Anchor, Node, Project, SetOp
 
 
@@ -75,3 +77,53 @@ class ChoiceWording:
         if any(" one of " in p for p in preds):
             return ""
         return f"Which of {own} {self.w(k).plural} {and_join(preds)}"
+
+    def _two_sentences(self, node: Node) -> str:
+        """One step from the single entity an intersection gives, said as two sentences the way people set up a
+        question: `Someone was born in Dulwich and received X. Which country is that person a citizen of`, `A film
+        features A and B. Where was that film released`; "" when the intersection has no direct question or
+        gives several entities."""
+        if not (isinstance(node, Project) and not node.inverse and isinstance(node.child, SetOp)):
+            return ""
+        inner = node.child
+        if inner.op != "intersection" or self.size(inner) != 1:
+            return ""
+        first = self._direct_wh(inner, 1)  # "Who received A and was born in B", "Which film features A and B"
+        kind = self.kinds(inner, 1)
+        if first.startswith("Who "):
+            setup, that = "Someone " + first[4:], "that person"
+        elif first.startswith(f"Which {kind} "):
+            setup, that = f"{a_kind(kind).capitalize()} {first[len(kind) + 7:]}", f"that {kind}"
+        else:
+            return ""
+        if " but " in setup:
+            return ""
+        w = self.w(node)
+        if w.form == "noun":  # What is that person's affiliation
+            many = w.multi or self.size(node) > 1
+            return f"{setup}. {'Who' if self.person(node) else 'What'} {'are' if many else 'is'} {that}'s {w.plural if many else w.noun}"
+        return f"{setup}. {self._wh_of(node, that)}"
+
+    def _wh_of_set(self, node: Node, n: int) -> str:
+        """A forward step from a set asked with its verb: `Which languages do the people born in A speak`, `Which
+        organizations were the people influenced by B members of`, `Who directed the films that C appears in`;
+        "" for nouns (`What is the genre of ...` reads) and for kinds not known."""
+        if not (isinstance(node, Project) and not node.inverse and not isinstance(node.child, Anchor)):
+            return ""
+        w, k = self.w(node), self.kinds(node, n)
+        sub_n = self.size(node.child)
+        sub = self.np(node.child, sub_n)
+        if w.form == "noun" or len(sub.split()) > 10 or " where " in sub or sub.split()[-1] in (*PREPOSITIONS, "about"):
+            return ""  # a long subject loses the reader; "Which continents is the country that X is in in"
+        if w.where:  # Where did the people born in A die?
+            if w.form == "verb":
+                return f"Where {do(sub_n, w.tense)} {sub} {unprep(base(w))}"
+            return f"Where {be(sub_n, w.tense)} {sub} {unprep(w.verb if sub_n == 1 else w.verbs)}"
+        if k in (UNKNOWN_NOUN, plural(UNKNOWN_NOUN)):
+            return ""
+        which = "Who" if self.person(node) else f"Which {k}"
+        if w.form == "by":
+            return f"{which} {w.active} {sub}"
+        if w.form == "verb":
+            return f"{which} {do(sub_n, w.tense)} {sub} {base(w)}"
+        return f"{which} {be(sub_n, w.tense)} {sub} {w.verb if sub_n == 1 else w.verbs}"
