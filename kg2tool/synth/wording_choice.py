@@ -86,12 +86,17 @@ class ChoiceWording:
         if not (isinstance(node, Project) and not node.inverse and isinstance(node.child, SetOp)):
             return ""
         inner = node.child
-        if inner.op != "intersection" or self.size(inner) != 1:
+        if inner.op == "union" or self.size(inner) != 1:
             return ""
-        first = self._direct_wh(inner, 1)  # "Who received A and was born in B", "Which film features A and B"
+        # "Who received A and was born in B", "Which film features A and B", "Who else was born where X was born"
+        first = self._direct_wh(inner, 1) if inner.op == "intersection" else self.wh(inner)
         kind = self.kinds(inner, 1)
-        if first.startswith("Who "):
+        if first.startswith("Who else "):
+            setup, that = "Someone else " + first[9:], "that person"
+        elif first.startswith("Who ") and not first.startswith(("Who is ", "Who are ")):
             setup, that = "Someone " + first[4:], "that person"
+        elif first.startswith(f"Which other {kind} "):
+            setup, that = f"Another {kind} {first[len(kind) + 13:]}", f"that {kind}"
         elif first.startswith(f"Which {kind} "):
             setup, that = f"{a_kind(kind).capitalize()} {first[len(kind) + 7:]}", f"that {kind}"
         else:
