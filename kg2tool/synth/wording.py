@@ -298,7 +298,11 @@ class Speaker(CountWording, NegationWording, ChoiceWording):
             if node.op == "difference":  # people whose X is A and whose Y is not B
                 inc, neg = kids[0], self.negated(kids[1], n, self.person(node))
                 joint = " " if isinstance(inc, Project) and not inc.inverse and self.w(inc).form == "noun" else " but "
-                return f"{self.bare(inc, n)}{' ' if neg.startswith('but not') else joint}{neg}"
+                said = self.bare(inc, n)
+                if neg.startswith("not ") and any(f" {r} " in said for r in ("who", "that", "whose")):
+                    # "... who won X but who were not born in Y", not "... who won X but not born in Y"
+                    neg = f"{'who' if self.person(node) else 'that'} {be(n, self.w(kids[1]).tense)} {neg}"
+                return f"{said}{' ' if neg.startswith('but not') else joint}{neg}"
             return f"{self.kinds(node, n)} {self.clause(node, n)}"
         raise TypeError(f"no noun phrase for {type(node).__name__}")
 

@@ -19,7 +19,7 @@ class ChoiceWording:
     def top_np(self, node: Node, n: int | None = None) -> str:
         """`np` for a whole question or answer: a union of one relation looked up forward from names is one list,
         "the genres of A and B between them" (inside a longer phrase it is "the genres of A or B")."""
-        kids = node.children if isinstance(node, SetOp) and node.op == "union" else ()
+        kids = tuple(self.said_as(k) for k in node.children) if isinstance(node, SetOp) and node.op == "union" else ()
         if not (kids and self._same_relation(kids) and not kids[0].inverse):
             return self.np(node, n)
         n = self.size(node) if n is None else n
@@ -32,6 +32,7 @@ class ChoiceWording:
         """One question for one relation looked up forward from several anchors (a parallel plan), its subject
         the anchors joined: `Where were A and B born`, `Which awards did A, B and C receive`, `What are the
         genres of A and B`; "" when the relation is not looked up forward."""
+        kids = [self.said_as(k) for k in kids]  # "Who won A and B" for the laureates of A and B
         if not all(isinstance(k, Project) and isinstance(k.child, Anchor) and not k.inverse for k in kids):
             return ""
         w, names = self.w(kids[0]), and_join([self.name(k.child.eid) for k in kids])
