@@ -85,8 +85,11 @@ class DialogueBuilder:
         ctx["kind"] = self.kg.types[eid][0] if self.kg.types[eid] else "entity"
         # the entity left out as a person would leave it out ("my university", "the film I'm reading about"), not
         # "this film" (a reader asks: which film?)
-        said = untold(ctx["entity_kind"], rng, possessive=f"{ctx['e1']}'" in ctx["wh"] + ctx["q"])
-        ctx["wh_this"], ctx["q_this"] = swap_name(ctx["wh"], ctx["e1"], said), swap_name(ctx["q"], ctx["e1"], said)
+        e1 = ctx["e1"]
+        said = untold(ctx["entity_kind"], rng, possessive=f"{e1}'" in ctx["wh"] + ctx["q"])
+        # "Charles Nicolle' affiliation" -> "my favorite laureate's affiliation", not "my favorite laureate' ..."
+        own = lambda t: t.replace(f"{e1}' ", f"{e1}'s ") if e1.endswith("s") else t  # noqa: E731
+        ctx["wh_this"], ctx["q_this"] = swap_name(own(ctx["wh"]), e1, said), swap_name(own(ctx["q"]), e1, said)
         q, a = self.renderer.render("missing_info", ctx, rng)
         clarify = self.renderer.render_extra("missing_info", "clarify", ctx, rng)
         supply = self.renderer.render_extra("missing_info", "supply", ctx, rng)

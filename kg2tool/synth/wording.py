@@ -18,7 +18,6 @@ from .known_wordings import CONTAINING, IS_A
 from .lexicon import (
     FALLBACK_KIND,
     PERSON_KINDS,
-    PREPOSITIONS,
     UNKNOWN_NOUN,
     Lexicon,
     Wording,
@@ -272,7 +271,7 @@ class Speaker(CountWording, NegationWording, ChoiceWording):
             kids = node.children
             if node.op == "union" and self._same_relation(kids):  # the people born in A or B
                 w, inverse = self.w(kids[0]), kids[0].inverse
-                # "the people born in A or B"; forward: "the genres of A or B" (`top_np`: "of A and B between them")
+                # "the people born in A or B"; forward: "the genres of A or B" (`top_np`: "of A and B")
                 names = and_join([self.name(k.child.eid) for k in kids], "or")
                 if not inverse and w.form == "noun":
                     return f"{w.noun if n == 1 else w.plural} of {names}"
@@ -332,8 +331,7 @@ class Speaker(CountWording, NegationWording, ChoiceWording):
             return f"{head} {be(1, w.tense)} {name} {w.verb}"
         n = 2 if many else 1
         if isinstance(node, SetOp) and node.op == "union" and (together := self.wh_together(list(node.children))):
-            # Which organizations did A and B work for between them; "Which countries are A and B in" (not "in between")
-            return together if together.split()[-1] in PREPOSITIONS else f"{together} between them"
+            return together  # Which organizations did A and B work for (one list: the union)
         direct = self._which_of(node, n) or self._direct_wh(node, n) or self._wh_of_set(node, n) or self._two_sentences(node)
         if direct:
             return direct

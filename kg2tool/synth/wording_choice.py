@@ -1,6 +1,6 @@
 """Lists, choices and steps from sets: a named entity's set asked as a choice among it (`Which of Norrish's affiliations are in
 Cambridge`, `Which of X-wing's pilots come from Tatooine`), one relation looked up from several names asked as
-one question (`Where were A and B born`), a union of them as one list (`the genres of A and B between them`), a
+one question (`Where were A and B born`), a union of them as one list (`the genres of A and B`), a
 step from a set asked with its verb (`Which languages do the people born in A speak`) or, from the one entity an
 intersection gives, as two sentences (`Someone was born in A and won B. Where did that person die`): the part of
 the Speaker (kg2tool.synth.wording) that says them."""
@@ -18,15 +18,16 @@ class ChoiceWording:
 
     def top_np(self, node: Node, n: int | None = None) -> str:
         """`np` for a whole question or answer: a union of one relation looked up forward from names is one list,
-        "the genres of A and B between them" (inside a longer phrase it is "the genres of A or B")."""
+        "the genres of A and B" (inside a longer phrase it is "the genres of A or B"). A reader rejected every
+        "either A or B" and every "... between them"; "have in common" and "both" say an intersection."""
         kids = tuple(self.said_as(k) for k in node.children) if isinstance(node, SetOp) and node.op == "union" else ()
         if not (kids and self._same_relation(kids) and not kids[0].inverse):
             return self.np(node, n)
         n = self.size(node) if n is None else n
         w, names = self.w(kids[0]), and_join([self.name(k.child.eid) for k in kids])
         if w.form == "noun":
-            return f"the {w.noun if n == 1 else w.plural} of {names} between them"
-        return f"the {self.kinds(node, n)} {self._clause(w, False, names, n, self.person(node), len(kids))} between them"
+            return f"the {w.noun if n == 1 else w.plural} of {names}"
+        return f"the {self.kinds(node, n)} {self._clause(w, False, names, n, self.person(node), len(kids))}"
 
     def wh_together(self, kids: list[Project]) -> str:
         """One question for one relation looked up forward from several anchors (a parallel plan), its subject
