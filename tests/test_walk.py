@@ -194,3 +194,21 @@ def test_walks_never_hop_across_kinds_through_a_shared_node_or_name(tmp_path):
     assert walker.sample("co", random.Random(1)) is not None
     rows, _ = Synthesizer(kg, SynthConfig(seed=0, min_support=3, shard_size=60, mix={"co": 1, "2p": 1})).shard(0)
     assert rows and all(check_row(r, ToolSet.from_graph(kg, min_support=3)) == [] for r in rows)
+
+
+def test_every_condition_of_an_intersection_narrows_its_answer(example_kg):
+    """"Which universities are in Sweden and in Stockholm?" asks a condition the other implies: every branch of a
+    sampled intersection holds more than the intersection (fails with `any` instead of `all`)."""
+    walker = Walker(ToolSet.from_graph(example_kg))
+    rng = random.Random(3)
+    seen = 0
+    for shape in ("2i", "3i"):
+        for _ in range(80):
+            plan = walker.sample(shape, rng)
+            if plan is None:
+                continue
+            sets = [execute(example_kg, b) for b in plan.children]
+            inter = execute(example_kg, plan)
+            assert all(len(s) > len(inter) for s in sets), plan
+            seen += 1
+    assert seen > 100

@@ -294,7 +294,7 @@ class Walker:
             _, branches = got
             sets = [execute(self.kg, b) for b in branches]
             inter = frozenset.intersection(*sets)
-            if 1 <= len(inter) <= hi and any(len(s) > len(inter) for s in sets):
+            if 1 <= len(inter) <= hi and all(len(s) > len(inter) for s in sets):
                 return SetOp("intersection", tuple(branches))
         return None
 
