@@ -373,7 +373,10 @@ def test_synth_paraphrase_with_a_small_local_model(
     for row in rewritten:
         question = row["messages"][0]["content"]
         assert question != row["plan"]["template_question"]
-        assert all(name in question for name in plan_names(row["plan"]))
+        if row["pattern"] == "missing_info":  # the entity is left out on purpose; how it is left out stays
+            assert "my " in question or "I'm reading about" in question, question
+        else:
+            assert all(name in question for name in plan_names(row["plan"])), (row["pattern"], question)
     card = (tmp_path / "a" / "README.md").read_text()
     assert "## Paraphrases" in card and "template_question" in card
 

@@ -290,8 +290,11 @@ def targets_of(row: dict, followups: bool = True, relations: bool = True) -> lis
     users = [i for i, m in enumerate(row["messages"]) if m.get("role") == "user"]
     labels = list(dict.fromkeys(row["relation_path"])) if relations else []
     first = Target(row, users[0], [], [], labels)
-    if row["pattern"] != "missing_info":  # there the first turn leaves the entity out on purpose
+    if row["pattern"] != "missing_info":
         first.required, first.rules = plan_names(row["plan"]), plan_rules(row["plan"])
+    else:  # the first turn leaves the entity out on purpose: the rewrite keeps how ("my neighbor", "... I'm reading about")
+        said = re.search(r"\bmy (?:favorite )?[\w ]+?(?='s\b|[ ?.,]|$)|the [\w ]+? I'm reading about", first.text)
+        first.required = [said.group(0)] if said else []
     out = [first]
     if followups and row["pattern"] == "followup" and len(users) > 1:
         out.append(Target(row, users[1], [], [], labels))
