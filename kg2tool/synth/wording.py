@@ -298,6 +298,10 @@ class Speaker(CountWording, NegationWording, ChoiceWording):
                 inc, neg = kids[0], self.negated(kids[1], n, self.person(node))
                 joint = " " if isinstance(inc, Project) and not inc.inverse and self.w(inc).form == "noun" else " but "
                 said = self.bare(inc, n)
+                if isinstance(inc, Project) and not inc.inverse and not isinstance(inc.child, Anchor) and not neg.startswith("but"):
+                    # "the country of the people born in Rome but not the ones whose relation is X": the clause is
+                    # about the countries, not the people
+                    return f"{said} but not the ones {self.clause(kids[1], n, self.person(node))}"
                 if neg.startswith("not ") and any(f" {r} " in said for r in ("who", "that", "whose")):
                     # "... who won X but who were not born in Y", not "... who won X but not born in Y"
                     neg = f"{'who' if self.person(node) else 'that'} {be(n, self.w(kids[1]).tense)} {neg}"
@@ -406,6 +410,10 @@ class Speaker(CountWording, NegationWording, ChoiceWording):
         head = "Who" if person else f"Which {self.kinds(node, n)}"
         if any(c.startswith(f"{rel}{be(n)} the {self.kinds(node, n)} of ") for c in clauses):
             return ""  # "Which location is the location of X ...": the noun phrase reads better
+        if clauses[-1].startswith("whose ") and any(c.startswith(f"{rel}{be(n)} the ") for c in clauses[:-1]):
+            noun, _, name = clauses[-1][6:].partition(" is ")  # "... are the relations of Syria and whose ..." reads
+            own = "their" if person or n > 1 else "its"  # as "... and have Moldova as their relation"
+            clauses[-1] = f"{rel}{'has' if n == 1 else 'have'} {name} as {own} {noun}"
         return f"{head} {and_join([c[len(rel):] if c.startswith(rel) else c for c in clauses])}" + (f" but {but[len(rel):]}" if but else "")
 
     def statement(self, node: Node, answers: list[str]) -> str:
