@@ -250,8 +250,10 @@ class Renderer:
         words = [sp.w(k) for k in kids]
         if not all(w.noun and w.noun.split()[-1] not in PREPOSITIONS and "," not in w.noun for w in words):
             return ""  # a noun said only as "citizen of" or "languages spoken, written, or signed" does not list
-        nouns = [w.plural if len(ans) > 1 else w.noun for w, ans in zip(words, per_item)]
-        return f"{possessive(kg.name(kids[0].child.eid), strict=False)} {_join(nouns, 'and')}"
+        # a place said once ("place of birth", though the graph gives the city and the country): people ask so
+        nouns = [w.plural if len(ans) > 1 and not w.where else w.noun for w, ans in zip(words, per_item)]
+        own = possessive(kg.name(kids[0].child.eid))
+        return f"{own} {_join(nouns, 'and')}" if own else ""
 
     def render(self, shape: str, ctx: dict, rng: random.Random) -> tuple[str, str]:
         """(question, final answer) for a shape, variants drawn from rng."""
