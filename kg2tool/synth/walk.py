@@ -31,6 +31,7 @@ from .tools import ToolSet
 from .walk_co import StepKinds, kind_out, sample_co
 from .walk_index import PerEntity, sorted_keys
 from .walk_parallel import parallel, parallel_multiple
+from .walk_union import union
 
 BETAE_SHAPES = ("1p", "2p", "3p", "2i", "3i", "ip", "pi", "2u", "up")
 NEGATION_SHAPES = ("2in", "3in", "inp", "pin", "pni")
@@ -86,6 +87,7 @@ class Walker:
         )  # fmt: skip
         self._rel_set = set(self.rels)
         self._mirrors: dict[str, tuple[str, ...]] | None = None  # see _mirrored
+        self.source_sets: dict[tuple[str, bool], frozenset] = {}  # walk_union.related
         self.attrs = sorted(
             a for a in toolset.attribute_tool if kg.attributes[a].kind in ("integer", "number", "date", "datetime")
             and (a not in attr_words or not is_document_kind(attr_words[a].subject))
@@ -327,20 +329,7 @@ class Walker:
         return None
 
     def _union(self, rng, hi: int | None = None):
-        hi = hi or self.cfg.max_answers
-        for _ in range(self.cfg.tries):
-            first = self.one_hop(rng)
-            if first is None:
-                return None
-            src = self.sources[(first.rel, first.inverse)]
-            other = rng.choice(src)
-            if other == first.child.eid:
-                continue
-            second = Project(first.rel, Anchor(other), first.inverse)
-            union = execute(self.kg, first) | execute(self.kg, second)
-            if len(union) <= hi and union != execute(self.kg, first) and union != execute(self.kg, second):
-                return SetOp("union", (first, second))
-        return None
+        return union(self, rng, hi or self.cfg.max_answers)
 
     def _up(self, rng):
         return self._then_extend(rng, lambda: self._union(rng, hi=self.cfg.max_fanout))

@@ -1,0 +1,42 @@
+"""The union shape (`2u`, and `up` before its step), sampled for the Walker (kg2tool.synth.walk): one relation looked
+up from two names, the second name related to the first where the graph has one (two people of one country, two
+films of one director): a reader takes "the siblings of A or B" for two unrelated names as a machine's."""
+
+from __future__ import annotations
+
+from .plans import Anchor, Project, SetOp, execute
+
+
+def union(walker, rng, hi: int) -> SetOp | None:
+    """Two 1p branches of one relation and direction from different anchors whose union adds to each and holds
+    neither anchor (at most `hi` entities); None after `tries` draws."""
+    kg = walker.kg
+    for _ in range(walker.cfg.tries):
+        first = walker.one_hop(rng)
+        if first is None:
+            return None
+        src = walker.sources[(first.rel, first.inverse)]
+        other = related(walker, rng, first) or rng.choice(src)
+        if other == first.child.eid:
+            continue
+        second = Project(first.rel, Anchor(other), first.inverse)
+        a, b = execute(kg, first), execute(kg, second)
+        both = a | b
+        if len(both) <= hi and both != a and both != b and not {first.child.eid, other} & both:
+            return SetOp("union", (first, second))
+    return None
+
+
+def related(walker, rng, first: Project) -> int | None:
+    """An anchor for `first`'s relation that shares a neighbour with `first`'s anchor by another relation, or None
+    when the one draw finds none."""
+    e, key = first.child.eid, (first.rel, first.inverse)
+    steps = [(r, inv) for r, inv in walker.options.get(e, ()) if r != first.rel]
+    if not steps:
+        return None
+    r, inv = rng.choice(steps)
+    via = walker.adj(r, inv).get(e, ())
+    peers = [p for p in walker.adj(r, not inv).get(rng.choice(via), ()) if p != e] if via else []
+    ok = walker.source_sets.get(key) or walker.source_sets.setdefault(key, frozenset(walker.sources[key]))
+    peers = [p for p in peers if p in ok]
+    return rng.choice(peers) if peers else None
