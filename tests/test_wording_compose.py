@@ -37,13 +37,17 @@ TTL = """@prefix : <http://x.org/> .
 """
 
 
+def spoken(folder, name: str, ttl: str):
+    """(graph, its Speaker, relation IRIs by label) of a Turtle text written to `folder/name`."""
+    path = folder / name
+    path.write_text(ttl, encoding="utf-8")
+    kg = load_graph(str(path))
+    return kg, Speaker(kg, derive_lexicon(kg)), {r.label: iri for iri, r in kg.relations.items()}
+
+
 @pytest.fixture(scope="module")
 def graph(tmp_path_factory):
-    path = tmp_path_factory.mktemp("g") / "people.ttl"
-    path.write_text(TTL, encoding="utf-8")
-    kg = load_graph(str(path))
-    rel = {r.label: iri for iri, r in kg.relations.items()}
-    return kg, Speaker(kg, derive_lexicon(kg)), rel
+    return spoken(tmp_path_factory.mktemp("g"), "people.ttl", TTL)
 
 
 def test_a_containing_place_folds_into_the_where_clause(graph):
@@ -235,11 +239,7 @@ PRIZES = """@prefix : <http://p.org/> .
 
 @pytest.fixture(scope="module")
 def prizes(tmp_path_factory):
-    path = tmp_path_factory.mktemp("p") / "prizes.ttl"
-    path.write_text(PRIZES, encoding="utf-8")
-    kg = load_graph(str(path))
-    rel = {r.label: iri for iri, r in kg.relations.items()}
-    return kg, Speaker(kg, derive_lexicon(kg)), rel
+    return spoken(tmp_path_factory.mktemp("p"), "prizes.ttl", PRIZES)
 
 
 def test_a_noun_relation_with_a_verb_mirror_is_said_with_the_verb_in_clauses(prizes):
@@ -297,10 +297,7 @@ def test_a_places_record_of_an_event_is_said_the_other_way_round(tmp_path):
     """A country's folded film release records (country -> film) are said as the films "released in" it: "Which
     films were released in Poland?", "Where was A New Hope released?", not "Poland's film releases" / "the
     countries whose film release is A New Hope"; the calls stay those of the country's relation."""
-    path = tmp_path / "releases.ttl"
-    path.write_text(RELEASES, encoding="utf-8")
-    kg = load_graph(str(path))
-    sp = Speaker(kg, derive_lexicon(kg))
+    kg, sp, _ = spoken(tmp_path, "releases.ttl", RELEASES)
     (iri,) = [i for i, r in kg.relations.items() if r.label.startswith("film release")]
     assert sp.lex.relations[iri].reverse == "released in"
     films_in_poland = Project(iri, Anchor(kg.resolve("Poland")))
@@ -328,10 +325,7 @@ SIBLINGS = """@prefix : <http://s.org/> .
 def test_a_symmetric_relation_walked_back_is_said_forward_where_it_holds(tmp_path):
     """"the people whose sibling is Ben Lee" are Ben Lee's siblings when the graph says so both ways: said
     "Ben Lee's siblings"; where it does not (Eve Roe has no sibling of her own), the clause stays."""
-    path = tmp_path / "siblings.ttl"
-    path.write_text(SIBLINGS, encoding="utf-8")
-    kg = load_graph(str(path))
-    sp = Speaker(kg, derive_lexicon(kg))
+    kg, sp, _ = spoken(tmp_path, "siblings.ttl", SIBLINGS)
     (iri,) = [i for i, r in kg.relations.items() if r.label == "sibling"]
     assert sp.lex.relations[iri].mirror == iri  # 3 of 4 subjects are named back by their siblings: >= 75%
     assert sp.np(Project(iri, Anchor(kg.resolve("Ben Lee")), inverse=True)) == "Ben Lee's siblings"

@@ -31,6 +31,7 @@ from ..graph.model import KnowledgeGraph
 from .known_wordings import KNOWN, SUBJECT_KINDS
 from .lexicon_mirror import mirrors
 from .lexicon_verbs import is_participle, participle_of, past, third_person
+from .walk_index import sorted_keys
 
 FORMS = ("noun", "by", "prep", "verb")
 PREPOSITIONS = frozenset("at by of in on to for with from after into as under within".split())
@@ -320,7 +321,7 @@ def derive_lexicon(kg: KnowledgeGraph) -> Lexicon:
         words[iri], hints[iri] = word_relation(kg.relations[iri].label)
 
         rel = kg.relations[iri]
-        obj = list(itertools.islice(_keys(rel.inverse), SAMPLE))
+        obj = list(itertools.islice(sorted_keys(rel.inverse), SAMPLE))
         known = split_label(rel.label).lower() in KNOWN
         if sum(e in rel.forward for e in obj) > 0.5 * len(obj) and hints[iri] not in ROLE_KINDS.values() and not known:
             hints[iri] = ""  # objects that are mostly subjects too (diplomatic relation): the label is no kind
@@ -333,8 +334,8 @@ def derive_lexicon(kg: KnowledgeGraph) -> Lexicon:
 
     for iri, w in words.items():
         rel = kg.relations[iri]
-        subj = list(itertools.islice(_keys(rel.forward), SAMPLE))
-        obj = list(itertools.islice(_keys(rel.inverse), SAMPLE))
+        subj = list(itertools.islice(sorted_keys(rel.forward), SAMPLE))
+        obj = list(itertools.islice(sorted_keys(rel.inverse), SAMPLE))
         w.subject = _majority([kind(e) for e in subj])
         w.object = _majority([kind(e) for e in obj]) if obj else hints[iri].lstrip("!") or FALLBACK_KIND
         w.multi = sum(len(rel.forward[e]) for e in subj) > 1.3 * max(len(subj), 1)
@@ -345,7 +346,7 @@ def derive_lexicon(kg: KnowledgeGraph) -> Lexicon:
     attrs = {}
     for iri in sorted(kg.attributes):
         attr = kg.attributes[iri]
-        subj = list(itertools.islice(_keys(attr.values), SAMPLE))
+        subj = list(itertools.islice(sorted_keys(attr.values), SAMPLE))
         subject = _majority([kind(e) for e in subj])
         noun = split_label(attr.label)
         attrs[iri] = AttrWording(attr.label, _without_kind(noun, subject) if _fold_words(iri, "?class") else noun,
@@ -391,11 +392,6 @@ def _folded_wording(iri: str, w: Wording) -> Wording:
         short = _without_kind(w.noun, w.subject)
         return replace(w, noun=short, plural=plural(short)) if short != w.noun else w
     return w
-
-
-def _keys(mapping):
-    own = getattr(mapping, "sorted_keys", None)
-    return own() if own is not None else sorted(mapping)
 
 
 def _majority(kinds: list[str]) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 
 from ..graph.model import KnowledgeGraph
+from .walk_index import sorted_keys
 
 
 def mirrors(kg: KnowledgeGraph, words: dict, sample: int) -> dict[str, str]:
@@ -14,19 +15,15 @@ def mirrors(kg: KnowledgeGraph, words: dict, sample: int) -> dict[str, str]:
     found = {}
     for iri, w in words.items():
         rel = kg.relations[iri]
+        subj = list(itertools.islice(sorted_keys(rel.forward), sample))
         for other in sorted(words):
             o = words[other]
             if (other != iri and o.form == "noun") or (o.subject, o.object) != (w.object, w.subject):
                 continue  # another noun relation says nothing better; itself: symmetric (a sibling's sibling)
             back = kg.relations[other]
-            subj = list(itertools.islice(_keys(rel.forward), sample))
             same = sum(sorted(rel.forward[s]) == sorted(back.inverse.get(s, ())) for s in subj)
             if subj and same >= 0.75 * len(subj):  # most pairs: the Speaker checks each node it says this way
                 found[iri] = other
                 break
     return found
 
-
-def _keys(mapping):
-    own = getattr(mapping, "sorted_keys", None)
-    return own() if own is not None else sorted(mapping)

@@ -48,6 +48,12 @@ def _real(node: Node) -> Node:
     return node
 
 
+def _reversed(base: Wording) -> Wording:
+    """The wording of a relation said the other way round by its `reverse` participle (`released in`)."""
+    return Wording(base.label, "prep", verb=base.reverse, verbs=base.reverse, subject=base.object, object=base.subject,
+                   multi=True, tense="past", where=base.reverse.endswith(" in"))  # fmt: skip
+
+
 def _remembered(cache: dict, key, make):
     """cache[key], made by make() when missing; the cache is emptied when it holds more than REMEMBERED."""
     got = cache.get(key)
@@ -67,6 +73,7 @@ class Speaker(CountWording, NegationWording, ChoiceWording):
         self._values: dict = {}  # what `value`, `kind` and `bare` gave (see _remembered)
         self._kinds: dict = {}
         self._bare: dict = {}
+        self._reversed: dict = {}  # relations said by their `reverse` wording (`w`)
 
     def name(self, eid: int) -> str:
         """An entity's name as said inside a sentence: `the United Kingdom`, `the Netherlands` for names that take
@@ -76,9 +83,7 @@ class Speaker(CountWording, NegationWording, ChoiceWording):
     def w(self, node: Project) -> Wording:
         """The wording of a projection's relation (of a relation said the other way round: `said_as`)."""
         if node.rel.endswith(REVERSED):
-            base = self.lex.relations[node.rel[: -len(REVERSED)]]
-            return Wording(base.label, "prep", verb=base.reverse, verbs=base.reverse, subject=base.object,
-                           object=base.subject, multi=True, tense="past", where=base.reverse.endswith(" in"))  # fmt: skip
+            return _remembered(self._reversed, node.rel, lambda: _reversed(self.lex.relations[node.rel[: -len(REVERSED)]]))
         return self.lex.relations[node.rel]
 
     def value(self, node: Node):
