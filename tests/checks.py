@@ -165,12 +165,15 @@ WORDING_RULES = {
 def lint_row(row: dict, rules: dict) -> list[str]:
     """Problems `rules` (name -> regex) find in the text a user reads: every user message and the final answer.
     Gold answers that are URLs (values of link attributes such as an image) are allowed in the answer, nowhere
-    else. Returns "rule: snippet" strings (empty: clean)."""
+    else, and so are numbers in parentheses that a tool returned. Returns "rule: snippet" strings (empty: clean)."""
     urls = [a for a in row["answers"] if str(a).startswith(("http://", "https://"))]
     texts = [m["content"] for m in row["messages"] if m["role"] == "user"]
     final = row["messages"][-1]["content"]
     for url in urls:
         final = final.replace(url, "URL")
+    results = " ".join(str(m["content"]) for m in row["messages"] if m["role"] == "tool")
+    # a number a tool returned is data ("won the prize later (2007) than B (1946)"), not a name's disambiguator
+    final = re.sub(r"\((\d{3,})\)", lambda m: "(N)" if re.search(rf"\b{m[1]}\b", results) else m[0], final)
     problems = []
     for text in texts + [final]:
         for name, rx in rules.items():

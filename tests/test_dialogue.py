@@ -31,6 +31,7 @@ def test_dialogue_shapes_pass_verification(shape, small_kg):
             assert row["messages"][1]["role"] == "assistant" and not row["messages"][1].get("tool_calls")
             arg = next(iter(row["messages"][3]["tool_calls"][0]["function"]["arguments"].values()))
             assert arg in users[1]["content"] and arg not in users[0]["content"]
+            assert "name" in users[0]["content"] or "I'll tell you which" in users[0]["content"]  # it will follow
 
 
 def test_every_dialogue_shape_has_one_builder(small_kg):
@@ -68,18 +69,16 @@ def test_error_recovery_teaches_the_right_thing(small_kg):
 
 
 def test_missing_info_leaves_the_entity_out_as_a_person_would_and_typos_are_human_slips():
-    """The first turn of missing_info says "my neighbor" / "my university" / "my favorite film", never "this
-    person" (a reader asks: which person?); a user's typo is a swapped, dropped or doubled letter inside a word
-    of five or more letters, and digits stay as written."""
+    """The first turn of missing_info says "someone" / "a laureate" / "an organization" and that the name will
+    follow, never "this person" or "my neighbor" (readers: which person?); a user's typo is a swapped, dropped or
+    doubled letter inside a word of five or more letters, and digits stay as written."""
     import random
 
     from kg2tool.synth.dialogue import DialogueBuilder, untold
     from kg2tool.synth.traces import Call
 
     rng = random.Random(0)
-    assert untold("university", rng) == "my university" and untold("person", rng) == "my neighbor"
-    assert {untold("film", random.Random(s)) for s in range(20)} == {"my favorite film", "the film I'm reading about"}
-    assert untold("film", rng, possessive=True) == "my favorite film"
+    assert (untold("person"), untold("laureate"), untold("organization")) == ("someone", "a laureate", "an organization")
     first = Call("get_laureate", {"entity": "Physiology or Medicine 1908"}, None, 0)
     question = "Who are the laureates of Physiology or Medicine 1908?"
     for seed in range(30):

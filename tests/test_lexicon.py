@@ -189,19 +189,19 @@ def test_synth_writes_the_lexicon_and_reads_an_edited_one_back(tmp_path, small_g
 
 def test_class_labels_become_common_nouns(tmp_path):
     """A graph's own class labels name the kinds as common nouns: `University` -> `university` (so `universities`,
-    not inflect's proper-noun `Universitys`), `LaureateAward` -> `laureate award`."""
+    not inflect's proper-noun `Universitys`), `ResearchAward` -> `research award`."""
     from kg2tool.graph.build import load_graph
     from kg2tool.synth.lexicon import derive_lexicon, plural
 
     lines = ["@prefix ex: <http://example.org/> .", "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .",
-             'ex:University rdfs:label "University" .', 'ex:LaureateAward rdfs:label "LaureateAward" .']  # fmt: skip
+             'ex:University rdfs:label "University" .', 'ex:ResearchAward rdfs:label "ResearchAward" .']  # fmt: skip
     for i in range(6):
         lines += [f'ex:u{i} a ex:University ; rdfs:label "Uni {i}" .',
-                  f'ex:a{i} a ex:LaureateAward ; rdfs:label "Award {i}" ; ex:givenBy ex:u{i} .']  # fmt: skip
+                  f'ex:a{i} a ex:ResearchAward ; rdfs:label "Award {i}" ; ex:givenBy ex:u{i} .']  # fmt: skip
     path = tmp_path / "g.ttl"
     path.write_text("\n".join(lines) + "\n")
     kg = load_graph([path])
     lex = derive_lexicon(kg)
     kinds = {name: lex.kind_of(kg.resolve(name)) for name in ("Uni 0", "Award 0")}
-    assert kinds == {"Uni 0": "university", "Award 0": "laureate award"}
+    assert kinds == {"Uni 0": "university", "Award 0": "research award"}
     assert plural(kinds["Uni 0"]) == "universities"

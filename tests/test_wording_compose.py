@@ -258,14 +258,15 @@ def test_a_noun_relation_with_a_verb_mirror_is_said_with_the_verb_in_clauses(pri
 
 
 def test_a_named_entitys_set_is_asked_as_a_choice_among_it(prizes):
-    """An intersection of one name's noun set (two or more) and what its members have: "Which of Ada Smith's
-    affiliations are in Paris", not "What are the universities that are the affiliations of ..."."""
+    """An intersection of one name's set (two or more) and what its members have: "Which of the universities where
+    Ada Smith worked are in Paris" ("Which of Norrish's affiliations ..." for a noun relation), not "What are the
+    universities that are the affiliations of ..."."""
     kg, sp, rel = prizes
     own = Project(rel["affiliation"], Anchor(kg.resolve("Ada Smith")))
     in_paris = Project(rel["city"], Anchor(kg.resolve("Paris")), inverse=True)
     node = SetOp("intersection", (own, in_paris))
     assert {kg.name(e) for e in execute(kg, node)} == {"Sorbonne", "Paris Institute"}
-    assert sp.wh(node) == "Which of Ada Smith's affiliations are in Paris"
+    assert sp.wh(node) == "Which of the universities where Ada Smith worked are in Paris"  # affiliation: "worked at"
     # what the name's own set is asked with must be said of its members: a forward step is not
     other = Project(rel["affiliation"], Anchor(kg.resolve("Bo Lee")))
     assert not sp.wh(SetOp("intersection", (own, other))).startswith("Which of")
@@ -361,7 +362,7 @@ def test_a_step_from_one_entity_of_an_intersection_is_two_sentences(prizes):
                                  Project(rel["born in"], Anchor(kg.resolve("Lyon")), inverse=True)))  # fmt: skip
     assert {kg.name(e) for e in execute(kg, who)} == {"Bo Lee"}
     q = sp.wh(Project(rel["affiliation"], who))
-    assert q == "Someone won Physics 1956 and was born in Lyon. What are that person's affiliations"  # multi
+    assert q == "Someone won Physics 1956 and was born in Lyon. Where did that person work"  # affiliation: worked at
     many = SetOp("intersection", (Project(rel["won"], Anchor(kg.resolve("Physics 1956")), inverse=True),
                                   Project(rel["born in"], Anchor(kg.resolve("Paris")), inverse=True)))  # fmt: skip
     assert not sp.wh(Project(rel["affiliation"], SetOp("union", (who, many)))).startswith("Someone")

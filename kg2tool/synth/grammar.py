@@ -55,6 +55,12 @@ def unprep(phrase: str) -> str:
     return head if head and last in ("in", "at", "on") else phrase
 
 
+def in_place(phrase: str) -> str:
+    """A predicate whose object is now a containing place: `work at` -> `work in` ("Which city did X work in?")."""
+    head, _, last = phrase.rpartition(" ")
+    return f"{head} in" if head and last == "at" else phrase
+
+
 _THE_START = ("United ", "Republic of ", "People's Republic", "Kingdom of ", "Democratic Republic", "Federal Republic",
               "Soviet Union", "European ", "Holy Roman", "Ottoman Empire", "British Empire", "Russian Empire")
 _THE_END = (" Islands", " Republic", " Union", " Emirates", " States", " Kingdom")

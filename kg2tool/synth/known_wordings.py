@@ -32,6 +32,8 @@ _HQ = {"noun": "headquarters", "form": "prep", "verb": "headquartered in", "verb
 _FORMED = {"noun": "place of formation", "form": "prep", "verb": "formed in", "verbs": "formed in", "tense": "past", "where": True}
 _LOCATED = {"noun": "location", "form": "prep", "verb": "located in", "verbs": "located in", "where": True}
 _IN = {"form": "prep", "verb": "in", "verbs": "in"}
+_AFFILIATED = {"noun": "affiliation", "form": "verb", "verb": "worked at", "verbs": "worked at", "base": "work at",
+               "tense": "past", "where": True}  # fmt: skip
 _FIELD = {"noun": "field of work", "form": "verb", "verb": "works in", "verbs": "work in", "base": "work in", "kind": "field"}
 _COMES = {"noun": "homeworld", "form": "verb", "verb": "comes from", "verbs": "come from", "base": "come from", "where": True,
           "kind": "planet"}  # fmt: skip
@@ -55,6 +57,7 @@ KNOWN: dict[str, dict] = {
     **dict.fromkeys(("country of citizenship", "citizenship", "citizen of", "nationality"), _CITIZEN),
     **dict.fromkeys(("educated at", "alma mater", "alumni of", "alumnus of"), _EDUCATED),
     **dict.fromkeys(("employer", "works for", "worked for", "employed by"), _WORKED),
+    **dict.fromkeys(("affiliation", "affiliations", "affiliated with"), _AFFILIATED),  # readers: "whose affiliation is"
     **dict.fromkeys(("award received", "awards received", "award", "awards"), _RECEIVED),
     **dict.fromkeys(("nobel prize", "prize", "prizes", "won"), _WON),
     **dict.fromkeys(("spouse", "married to", "spouses"), _MARRIED),
@@ -82,7 +85,11 @@ KNOWN: dict[str, dict] = {
     # Wikidata's "unmarried partner" is what people call a partner; a medical condition is something one has
     **dict.fromkeys(("unmarried partner", "partner", "domestic partner"), {"noun": "partner", "kind": "person"}),
     **dict.fromkeys(("medical condition", "health condition"), _HAD),
+    # the subject headings of an award record (the Nobel data's "laureate award keywords"): a laureate's fields
+    **dict.fromkeys(("keywords", "award keywords", "laureate award keywords"), {"noun": "field", "kind": "field"}),
 }
+# Class labels said by the word people use for their members ("Which prize did X win?").
+KIND_NAMES = {"laureate award": "prize"}
 # The kind of a relation's subjects, where the relation says it (the subjects of `cast member` are films).
 SUBJECT_KINDS = {
     **dict.fromkeys(("cast member", "director", "directed by", "starring", "screenwriter", "filming location",
@@ -115,9 +122,13 @@ IS_A = frozenset(("occupation", "occupations", "profession", "position held", "j
 # for the larger value, then for the smaller. Others are "Which has the larger <attribute>".
 _BORN_LATER = ("was born later", "was born earlier")
 _DIED_LATER = ("died later", "died earlier")
+# Attribute labels that are no English noun, as a person says them (Nobel's "laureate deaddate").
+ATTRIBUTE_NOUNS = {"deaddate": "date of death", "deathdate": "date of death"}
+
 COMPARATIVES = {
     **dict.fromkeys(("date of birth", "birth date", "birthday", "birthdate", "born"), _BORN_LATER),
     **dict.fromkeys(("date of death", "death date", "deathdate", "died"), _DIED_LATER),
+    **dict.fromkeys(("award year", "prize year"), ("won the prize later", "won the prize earlier")),
     "height": ("is taller", "is shorter"),
     **dict.fromkeys(("length", "running time", "duration"), ("is longer", "is shorter")),
     **dict.fromkeys(("mass", "weight"), ("is heavier", "is lighter")),

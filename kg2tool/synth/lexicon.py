@@ -28,7 +28,7 @@ from dataclasses import asdict, dataclass, replace
 from functools import lru_cache
 
 from ..graph.model import KnowledgeGraph
-from .known_wordings import KNOWN, SUBJECT_KINDS
+from .known_wordings import ATTRIBUTE_NOUNS, KIND_NAMES, KNOWN, SUBJECT_KINDS
 from .lexicon_mirror import mirrors
 from .lexicon_verbs import is_participle, participle_of, past, third_person
 from .walk_index import sorted_keys
@@ -348,9 +348,8 @@ def derive_lexicon(kg: KnowledgeGraph) -> Lexicon:
         attr = kg.attributes[iri]
         subj = list(itertools.islice(sorted_keys(attr.values), SAMPLE))
         subject = _majority([kind(e) for e in subj])
-        noun = split_label(attr.label)
-        attrs[iri] = AttrWording(attr.label, _without_kind(noun, subject) if _fold_words(iri, "?class") else noun,
-                                 subject)  # fmt: skip
+        noun = _without_kind(split_label(attr.label), subject)  # a laureate's "laureate deaddate": "deaddate"
+        attrs[iri] = AttrWording(attr.label, ATTRIBUTE_NOUNS.get(noun, noun), subject)
     return Lexicon(words, attrs, voted, kind)
 
 
@@ -406,7 +405,8 @@ def _entity_kind(kg: KnowledgeGraph, eid: int, words: dict[str, Wording], hints:
     """The graph's most common type of the entity, else a kind voted by its relations, else `item`."""
     types = kg.types[eid]
     if types:  # a class label as a common noun: `University` -> `university`, `LaureateAward` -> `laureate award`
-        return split_label(sorted(types)[0])
+        said = split_label(sorted(types)[0])
+        return KIND_NAMES.get(said.lower(), said)
     votes: Counter = Counter()
     for iri, w in words.items():
         rel = kg.relations[iri]

@@ -292,8 +292,9 @@ def targets_of(row: dict, followups: bool = True, relations: bool = True) -> lis
     first = Target(row, users[0], [], [], labels)
     if row["pattern"] != "missing_info":
         first.required, first.rules = plan_names(row["plan"]), plan_rules(row["plan"])
-    else:  # the first turn leaves the entity out on purpose: the rewrite keeps how ("my neighbor", "... I'm reading about")
-        said = re.search(r"\bmy (?:favorite )?[\w ]+?(?='s\b|[ ?.,]|$)|the [\w ]+? I'm reading about", first.text)
+    else:  # the first turn leaves the entity out on purpose: the rewrite keeps how ("someone", "a laureate")
+        kind = re.escape(str(row["plan"].get("of", {}).get("kind", "")))
+        said = re.search(rf"\bsomeone\b|\ban? {kind}\b" if kind else r"\bsomeone\b", first.text)
         first.required = [said.group(0)] if said else []
     out = [first]
     if followups and row["pattern"] == "followup" and len(users) > 1:

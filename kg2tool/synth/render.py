@@ -8,6 +8,7 @@ enters as a variable value, so it is printed, never executed. The plan's noun ph
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 from jinja2 import StrictUndefined, TemplateError
@@ -60,12 +61,15 @@ def _lowerstart(s: str) -> str:
 
 
 def _finish(text: str) -> str:
-    """One space between words and one final mark: a name that ends with a period (`Acme Inc.`) is not followed by
-    another."""
-    text = " ".join(text.split())
-    if text.endswith(("..", "?.", "!.", "??")) and not text.endswith("..."):  # a name that ends with its own mark
+    """One space between words and one mark after each sentence: a name that ends with a period (`Warner Bros.`)
+    is not followed by another, at the end or inside ("X worked for Warner Bros. The genre of X is ...")."""
+    text = _DOUBLE_MARK.sub(r"\1", " ".join(text.split()))
+    if text.endswith("??"):
         text = text[:-1]
     return text
+
+
+_DOUBLE_MARK = re.compile(r"(?<![.])([.?!])\.(?![.])")  # "Bros.." / "Bros?." -> one mark; an ellipsis stays
 
 
 class Renderer:
@@ -160,6 +164,7 @@ class Renderer:
                               "wh": sp.wh(child), "stmt": sp.statement(child, ans)})  # fmt: skip
             ctx |= {"items": items, "qs": [it["q"] for it in items], "each": "", "own": "", "then": ""}
             ctx["own"] = self._own(sp, kg, plan, extra["per_item"])
+            ctx["own_wh"] = _own_wh(sp, kg, plan, [it["wh"] for it in items])
             kids = plan.children
             # one question about several entities: "Where were A and B born?"; or the first asked and then the
             # others: "Where was A born? What about B and C?" (one relation, each anchor once)
@@ -269,6 +274,50 @@ class Renderer:
         if not templates:
             raise InputError(f"{self.dir / (shape + '.yaml')}: needs a non-empty `{key}` list")
         return _finish(rng.choice(templates).render(ctx))
+
+
+def _own_wh(sp: Speaker, kg: KnowledgeGraph, plan: Parallel, whs: list[str]) -> str:
+    """Two or three questions about one entity asked as one, the later ones with a pronoun: `Where was Ada born
+    and where did she die` (the graph's gender attribute), `Which country is X part of and which continent is it
+    in`; a person of no known gender named again; "" when the questions are not all about one entity (readers
+    rejected the lists of fields these replace: "I need X's place of death and affiliation, please.")."""
+    kids = plan.children
+    if not (2 <= len(kids) <= 3 and all(isinstance(k, Project) and isinstance(k.child, Anchor) and not k.inverse
+                                        for k in kids)) or len({k.child.eid for k in kids}) != 1:  # fmt: skip
+        return ""
+    said, eid = sp.name(kids[0].child.eid), kids[0].child.eid
+    # a person the graph gives no gender is named again: "Which instruments does Iggy Pop play and what are Iggy
+    # Pop's record labels" (a surname guess says "Pop's")
+    again = (said, said, possessive(said))
+    words = (pronouns(kg, eid) or again) if sp.person(kids[0].child) else ("it", "it", "its")
+    if words is None or not all(said in w for w in whs):
+        return ""
+    rest = []
+    for w in whs[1:]:
+        i = w.rfind(said)
+        start = i - 4 if w[:i].endswith(("the ", "The ")) else i
+        head, after = w[:start], w[i + len(said):]
+        own = next((m for m in ("'s ", "' ") if after.startswith(m)), "")
+        if not after and (of := re.search(r"\bthe ([\w ]+) of $", head)):  # what are the vehicles of X: his vehicles
+            head, own, after = head[: of.start()], " ", " " + of[1]
+        if own and not words[2]:
+            return ""  # a name that takes no possessive ("Cori, née Radnitz")
+        by = words[2] + " " if own else words[1] if not after else words[0]  # his X / ... him / he ...
+        rest.append(_lowerfirst(head + by + after[len(own):]))
+    return _join([whs[0]] + rest, "and") if len(rest) == 1 else f"{whs[0]}, {_join(rest, 'and')}"
+
+
+GENDER_LABELS = frozenset(("gender", "sex", "sex or gender"))
+_PRONOUNS = {"male": ("he", "him", "his"), "female": ("she", "her", "her")}
+
+
+def pronouns(kg: KnowledgeGraph, eid: int) -> tuple[str, str, str] | None:
+    """(subject, object, possessive) pronouns of a person from the graph's gender attribute (`foaf:gender "male"`),
+    or None when the graph does not say."""
+    for attr in kg.attributes.values():
+        if attr.label.lower() in GENDER_LABELS and len(vals := attr.values.get(eid, ())) == 1:
+            return _PRONOUNS.get(str(vals[0]).lower())
+    return None
 
 
 def swap_name(text: str, name: str, by: str) -> str:

@@ -25,7 +25,7 @@ from functools import cached_property
 
 from ..graph.model import KnowledgeGraph
 from .known_wordings import is_document_kind
-from .lexicon import Lexicon, derive_lexicon
+from .lexicon import PLACE_KINDS, Lexicon, derive_lexicon
 from .plans import Anchor, Attr, Compare, Count, Node, Project, SetOp, anchors, execute, passed_through, topic
 from .tools import ToolSet
 from .walk_co import StepKinds, kind_out, sample_co
@@ -344,7 +344,7 @@ class Walker:
 
     def _difference(self, rng, include: Node | None, hi: int | None = None) -> SetOp | None:
         """include minus a 1p branch that removes some but not all of include (leaving 1 to `hi` entities, default
-        max_answers)."""
+        max_answers); a lookup from a name loses its members by the same relation from another name."""
         hi = hi or self.cfg.max_answers
         if include is None:
             return None
@@ -352,12 +352,17 @@ class Walker:
         if not 2 <= len(inc) <= self.cfg.max_set:
             return None
         top, joins, members = topic(include), self._joining(include), sorted(inc)
+        same = _lookup_from_name(include)
+        w = self.lex.relations.get(same[0]) if same else None
+        if w is not None and (not w.multi or (w.where and not same[1])):
+            return None  # "the city A was born in (died in) but B was not": one place each, nothing to leave out
         branches: dict[int, list] = {}  # member -> its branches: a member drawn again is not filtered again
         for _ in range(self.cfg.tries):
             m = rng.choice(members)
             opts = branches.get(m)
             if opts is None:
-                opts = branches[m] = [o for o in self.incoming.get(m, ()) if o[2] != top and o[2] not in inc and o[:2] in joins]
+                opts = branches[m] = [o for o in self.incoming.get(m, ()) if o[2] != top and o[2] not in inc
+                                      and (o[:2] == same if same else o[:2] in joins)]  # fmt: skip
             for r, inv, a in rng.sample(opts, min(len(opts), 8)):  # a few branches through m, not just one
                 exc_ids = self.adj(r, inv)[a]  # the branch's value (a sorted tuple of distinct ids), not copied
                 if len(exc_ids) <= self.cfg.max_set and 1 <= len(inc.difference(exc_ids)) <= hi:
@@ -402,6 +407,8 @@ class Walker:
     def _compare(self, rng):
         if self.attrs and rng.random() < 0.5:
             attr = rng.choice(self.attrs)
+            if attr.startswith("urn:kg2tool:fold?") and getattr(self.lex.attributes.get(attr), "subject", "") in PLACE_KINDS:
+                return None  # "Which has the earlier film release date, Poland or Hungary?": one of many events there
             vals = self.kg.attributes[attr].values
             picks = self.distinct(rng, self.attr_keys[attr], lambda e: len(vals[e]) == 1, 2)
             if picks:
@@ -431,6 +438,12 @@ def _redrawn(draw, rounds: int = 5):
         if plan is not None:
             return plan
     return None
+
+
+def _lookup_from_name(node) -> tuple | None:
+    """(relation, inverse) of a lookup from a name: what it leaves out uses the same one (`A's genres that B does
+    not have`, `who was influenced by A but not by B`); readers rejected mixed ones (`born in A but did not die in B`)."""
+    return (node.rel, node.inverse) if isinstance(node, Project) and isinstance(node.child, Anchor) else None
 
 
 def _two_anchors(opts) -> bool:

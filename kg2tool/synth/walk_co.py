@@ -21,7 +21,7 @@ import itertools
 import random
 from collections import Counter
 
-from .lexicon import FALLBACK_KIND, SAMPLE, Lexicon
+from .lexicon import FALLBACK_KIND, PERSON_KINDS, SAMPLE, Lexicon
 from .plans import Anchor, Node, Project, SetOp, co_plan
 
 
@@ -100,6 +100,8 @@ def sample_co(walker, rng: random.Random, hi: int | None = None) -> SetOp | None
         src = walker.sources[(rel, inv)]
         if not src:
             continue
+        if _unsaid(walker.lex.relations.get(rel), rel, inv):
+            continue
         x = rng.choice(src)
         mids = walker.adj(rel, inv)[x]
         if len(mids) > cfg.max_fanout:
@@ -110,3 +112,10 @@ def sample_co(walker, rng: random.Random, hi: int | None = None) -> SetOp | None
         if 1 <= len(others) <= hi and all(_same(walker.lex.kind_of(e), kind) for e in others):
             return co_plan(x, rel, inv)
     return None
+
+
+def _unsaid(w, rel: str, inverse: bool) -> bool:
+    """True when the others would "share a person" with the topic (countries that share a citizen, people that share
+    someone they influenced; said only for symmetric relations: a sibling's other siblings) or an event record
+    ("Which other countries have the same film release as China?")."""
+    return w is not None and ((inverse and w.subject in PERSON_KINDS and w.mirror != rel) or bool(w.reverse))

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ..graph.model import KnowledgeGraph
-from .grammar import a_kind, and_join, base, be, cap, do, passive, possessive, the_name, unprep
+from .grammar import a_kind, and_join, base, be, cap, do, in_place, passive, possessive, the_name, unprep
 from .known_wordings import CONTAINING, IS_A
 from .lexicon import (
     FALLBACK_KIND,
@@ -30,6 +30,7 @@ from .wording_choice import ChoiceWording
 from .wording_co import co_bare
 from .wording_counts import CountWording
 from .wording_negation import NegationWording
+from .wording_places import PlaceWording
 
 KIND_SAMPLE = 50  # answers looked at to name their kind
 REVERSED = "\t(said the other way round)"  # the IRI suffix of a relation said by its `reverse` wording
@@ -64,7 +65,7 @@ def _remembered(cache: dict, key, make):
     return got
 
 
-class Speaker(CountWording, NegationWording, ChoiceWording):
+class Speaker(CountWording, NegationWording, ChoiceWording, PlaceWording):
     """Says plan nodes of one graph with its lexicon (see the module docstring)."""
 
     def __init__(self, kg: KnowledgeGraph, lexicon: Lexicon):
@@ -234,19 +235,6 @@ class Speaker(CountWording, NegationWording, ChoiceWording):
                 return f"{own} {w.noun if n == 1 else w.plural}"
         return "the " + self.bare(node, n)
 
-    def _where_in(self, node: Node) -> Project | None:
-        """The where-step of `node` when node says what place a where-relation's answer lies in (`the country of
-        the place where X was born`: a CONTAINING relation forward from a where-relation forward from an anchor),
-        said as one clause: `the country where X was born`; None otherwise."""
-        if not (isinstance(node, Project) and not node.inverse and isinstance(node.child, Project)):
-            return None
-        inner = node.child
-        if inner.inverse or not isinstance(inner.child, Anchor) or not self.w(inner).where:
-            return None
-        if split_label(self.w(node).label).lower() not in CONTAINING or self.kind(node) == FALLBACK_KIND:
-            return None
-        return inner
-
     def bare(self, node: Node, n: int) -> str:
         """The noun phrase without its article (`places of birth of X`), for `how many ...` and `the ...`;
         remembered, like `value` (the question, the answer and the templates' phrases share their parts)."""
@@ -270,7 +258,7 @@ class Speaker(CountWording, NegationWording, ChoiceWording):
             if not node.inverse and not isinstance(node.child, Anchor) and w.form == "prep" and known and contains:
                 # `the country of the place where X lives`, not `the country that the place where X lives is in`
                 return f"{self.kinds(node, n)} of {self.np(node.child)}"
-            return f"{self.kinds(node, n)} {self.clause(node, n)}"
+            return self._in_place(node, n) or f"{self.kinds(node, n)} {self.clause(node, n)}"
         if isinstance(node, SetOp):
             node = SetOp(node.op, tuple(self.said_as(k) for k in node.children))  # the films released in A or B
             kids = node.children
@@ -336,12 +324,12 @@ class Speaker(CountWording, NegationWording, ChoiceWording):
         if (inner := self._where_in(node)) is not None:  # Which country was X born in? Which city did X die in?
             w, name, head = self.w(inner), self.name(inner.child.eid), f"Which {self.kinds(node, 2 if many else 1)}"
             if w.form == "verb":
-                return f"{head} {do(1, w.tense)} {name} {base(w)}"
-            return f"{head} {be(1, w.tense)} {name} {w.verb}"
+                return f"{head} {do(1, w.tense)} {name} {in_place(base(w))}"
+            return f"{head} {be(1, w.tense)} {name} {in_place(w.verb)}"
         n = 2 if many else 1
         if isinstance(node, SetOp) and node.op == "union" and (together := self.wh_together(list(node.children))):
             return together  # Which organizations did A and B work for (one list: the union)
-        direct = self._which_of(node, n) or self._direct_wh(node, n) or self._wh_of_set(node, n) or self._two_sentences(node)
+        direct = self._which_of(node, n) or self._wh_not_shared(node, n) or self._direct_wh(node, n) or self._wh_of_set(node, n) or self._two_sentences(node)
         if direct:
             return direct
         if self.person(node):

@@ -50,14 +50,21 @@ class ChoiceWording:
         return f"{which} {be(2, w.tense)} {names} {w.verbs}"
 
     def _which_of(self, node: Node, n: int) -> str:
-        """An intersection with one named entity's set of a noun relation asked as a choice among that set: `Which
-        of Norrish's affiliations are in Cambridge`, `Which of Ada's siblings was born in Paris and whose ...`; ""
+        """An intersection with one named entity's set of a noun or verb relation asked as a choice among that set:
+        `Which of Norrish's affiliations are in Cambridge`, `Which of Ada's siblings was born in Paris and whose
+        ...`, `Which of the universities where Ada worked are in Paris`; ""
         when no branch is such a set of two or more, or its name takes no possessive."""
         if not (isinstance(node, SetOp) and node.op == "intersection"):
             return ""
         owned = [k for k in node.children if isinstance(k, Project) and isinstance(k.child, Anchor) and not k.inverse
-                 and self.w(k).form == "noun" and self.size(k) > 1]  # fmt: skip
-        own = possessive(self.kg.name(owned[0].child.eid)) if owned else ""
+                 and self.w(k).form in ("noun", "verb") and self.size(k) > 1]  # fmt: skip
+        if not owned:
+            return ""
+        if self.w(owned[0]).form == "noun":  # Norrish's affiliations
+            own = possessive(self.kg.name(owned[0].child.eid))
+            own = own and f"{own} {self.w(owned[0]).plural}"
+        else:  # the universities where Ada worked, the languages Ada speaks
+            own = self.np(owned[0], 2)
         if not own:
             return ""
         person, k = self.person(node), owned[0]
@@ -78,7 +85,7 @@ class ChoiceWording:
                 preds.append(f"{be(n, self.w(first).tense if isinstance(first, Project) else 'present')} {c}")
         if any(" one of " in p for p in preds):
             return ""
-        return f"Which of {own} {self.w(k).plural} {and_join(preds)}"
+        return f"Which of {own} {and_join(preds)}"
 
     def _two_sentences(self, node: Node) -> str:
         """One step from the single entity an intersection gives, said as two sentences the way people set up a

@@ -8,8 +8,8 @@
     by     directed by      Which other films were directed by the same person as x?
     verb   produces         Which other companies produce the same product as x?
 
-When the first step walks the relation backwards (x is the object: x <-r- M -r-> y) the phrase is built from the
-Speaker's own noun phrase: "the other children of the people whose child is x". `co_bare` is the noun phrase
+When the first step walks the relation backwards (x is the object: x <-r- M -r-> y) the others share an M with x:
+"Which other characters share a starship with Han Solo?" (pilot), "Who else shares a film with X?" (cast member). `co_bare` is the noun phrase
 without its article (Speaker.bare's hook, so a co set nests in longer plans: `cop`); `co_context` gives the
 template variables of a co question (`wh`, `else_wh`, `same_wh`, `q`, `stmt`), or {} for any other plan.
 """
@@ -36,6 +36,12 @@ def _pred(w: Wording, x: str, mid: str, m: int, n: int) -> str:
     return f"{'was' if one else 'were'} {w.verb} {target or f'one of the {mids} {x} was {w.verb}'}"
 
 
+def _share(mid: str, x: str, n: int) -> str:
+    """`share(s) a film with x`: the others and x are both objects of one subject of kind `mid`."""
+    mid = UNKNOWN_NOUN if mid == FALLBACK_KIND else mid  # "thing": such a question is not asked (no_kind)
+    return f"{'shares' if n == 1 else 'share'} {article(mid)} with {x}"
+
+
 def _same(w: Wording, x: str, mid: str, m: int, n: int) -> str:
     """The `have the same ...` variant of `_pred` (noun relations), else `_pred` itself."""
     if w.form != "noun":
@@ -58,10 +64,10 @@ def co_bare(sp, node: Node, n: int) -> str | None:
     if parts is None:
         return None
     first, back, x = parts
-    if first.inverse:  # x is the object: the other objects of the subjects that have x
-        return "other " + sp.bare(back, n)
     kind = _kind(sp, back, x)
     who = "who" if kind in PERSON_KINDS else "that"
+    if first.inverse:  # x is the object: the others that are the same relation's objects of one of its subjects
+        return f"other {kind if n == 1 else plural(kind)} {who} {_share(sp.kind(first), sp.kg.name(x.eid), n)}"
     return f"other {kind if n == 1 else plural(kind)} {who} {_pred(sp.w(back), sp.kg.name(x.eid), sp.kind(first), sp.size(first), n)}"
 
 
@@ -76,12 +82,12 @@ def co_context(sp, plan: Node, answers: list[str]) -> dict:
     kind = _kind(sp, back, x)
     person = kind in PERSON_KINDS
     q = "the " + co_bare(sp, plan, n)
-    if first.inverse:
-        wh = f"{'Who' if person else 'What'} are the other {sp.bare(back, 2)}"
-        return {"q": q, "wh": wh, "else_wh": f"Apart from {name}, which {sp.kinds(back, 2)} are {sp.np(back, 2)}",
-                "same_wh": wh, "stmt": f"{q[:1].upper()}{q[1:]} {'is' if n == 1 else 'are'} {ans}"}  # fmt: skip
     w, mid, m = sp.w(back), sp.kind(first), sp.size(first)
     kinds = plural(kind)
+    if first.inverse:  # readers rejected "apart from x, which Ns are the Rs of the Ms whose R is x"
+        wh = f"Which other {kinds} {_share(mid, name, 2)}"
+        else_wh = f"Who else {_share(mid, name, 1)}" if person else wh
+        return {"q": q, "wh": wh, "else_wh": else_wh, "same_wh": f"Which other {kinds} {_share(mid, name, 2)}", "stmt": f"{ans} {_share(mid, name, n)}"}  # fmt: skip
     wh = f"Which other {kinds} {_pred(w, name, mid, m, 2)}"
     else_wh = f"Who else {_pred(w, name, mid, m, 1)}" if person else f"What other {kinds} {_pred(w, name, mid, m, 2)}"
     return {"q": q, "wh": wh, "else_wh": else_wh, "same_wh": f"Which other {kinds} {_same(w, name, mid, m, 2)}",

@@ -95,6 +95,11 @@ class CountWording:
             return ask, f"{word.capitalize()} {kinds} {pred} {{w}} ({{vw}}) than {prep} {{l}} ({{vl}})"
         kind = self.kinds(node.child, 1) if isinstance(node.child, Anchor) else UNKNOWN_NOUN
         which = "Which one" if kind == UNKNOWN_NOUN else f"Which {kind}"
+        if w.form == "noun" and (kinds == "people" or kinds == plural(kind)):  # "Which organization is the record
+            # label of more people", "... the parent organization of more organizations" (readers read "has more
+            # people" as staff: "Which organization has fewer people, Parlophone or ...")
+            return (f"{which} is the {w.noun} of {word} {kinds}, {a} or {b}",
+                    f"{{w}} is the {w.noun} of {word} {kinds} ({{vw}}) than {{l}} ({{vl}})")
         if w.verb == "in" or w.form == "noun":  # "Which country has more universities", "Which university has
             # more laureates" (whose affiliation it is)
             return f"{which} has {word} {kinds}, {a} or {b}", f"{{w}} has {word} {kinds} ({{vw}}) than {{l}} ({{vl}})"

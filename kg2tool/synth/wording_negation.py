@@ -28,6 +28,28 @@ class NegationWording:
             return f"{self.kinds(node, n)} {rel} {a} {verb} but {b} {do(b_n, w.tense)} not"
         return f"{self.kinds(node, n)} {rel} {a} {be(a_n, w.tense)} {verb} but {b} {be(b_n, w.tense)} not"
 
+    def _wh_not_shared(self, node: Node, n: int) -> str:
+        """What name A has by a relation and name B has not, asked the way people ask it: `Which genres does A have
+        that B doesn't`, `Which languages does A speak that B doesn't`, `Which organizations is A a member of that B
+        isn't`; "" for other plans (readers rejected "What is the genre of A that B does not have")."""
+        kids = tuple(map(self.said_as, node.children)) if isinstance(node, SetOp) and node.op == "difference" else ()
+        if len(kids) != 2 or not all(isinstance(k, Project) and k.inverse == kids[0].inverse and k.rel == kids[0].rel
+                                     and isinstance(k.child, Anchor) for k in kids):  # fmt: skip
+            return ""
+        w, (a, b) = self.w(kids[0]), (self.name(k.child.eid) for k in kids)
+        if kids[0].inverse:  # Which films were released in A but not B, Who is a citizen of A but not B
+            who = "Who" if self.person(node) else f"Which {self.kinds(node, n)}"
+            k = 1 if who == "Who" else n
+            return f"{who} {be(k, w.tense)} {w.verb if k == 1 else w.verbs} {a} but not {b}" if w.form == "prep" else ""
+        which = f"Which {w.noun if n == 1 else w.plural}" if w.form == "noun" else f"Which {self.kinds(node, n)}"
+        if w.form == "noun":
+            return f"{which} does {a} have that {b} doesn't"
+        if w.form == "verb":
+            return f"{which} {do(1, w.tense)} {a} {base(w)} that {b} {do(1, w.tense)}n't"
+        if w.form == "prep" and not w.where:
+            return f"{which} {be(1, w.tense)} {a} {w.verb} that {b} {be(1, w.tense)}n't"
+        return ""
+
     def _owner(self, node: Node) -> tuple[str, int]:
         """How to name the subject of a lookup (a name, or a set's noun phrase) and its grammatical number."""
         if isinstance(node, Anchor):

@@ -1,0 +1,37 @@
+"""Places said the way people say them (the part of the Speaker, kg2tool.synth.wording, for what lies in what):
+
+    the country of the place where X was born   ->  the country where X was born       (`_where_in`)
+    the universities that are in Jerusalem      ->  the universities in Jerusalem      (`_in_place`)
+"""
+
+from __future__ import annotations
+
+from .known_wordings import CONTAINING
+from .lexicon import FALLBACK_KIND, split_label
+from .plans import Anchor, Node, Project
+
+
+class PlaceWording:
+    """Mixed into `wording.Speaker`: uses its `w`, `kind`, `kinds` and `name`."""
+
+    def _where_in(self, node: Node) -> Project | None:
+        """The where-step of `node` when node says what place a where-relation's answer lies in (`the country of
+        the place where X was born`: a CONTAINING relation forward from a where-relation forward from an anchor),
+        said as one clause: `the country where X was born`; None otherwise."""
+        if not (isinstance(node, Project) and not node.inverse and isinstance(node.child, Project)):
+            return None
+        inner = node.child
+        if inner.inverse or not isinstance(inner.child, Anchor) or not self.w(inner).where:
+            return None
+        if split_label(self.w(node).label).lower() not in CONTAINING or self.kind(node) == FALLBACK_KIND:
+            return None
+        return inner
+
+    def _in_place(self, node: Project, n: int) -> str:
+        """`universities in Jerusalem` (no article) for the entities a place contains, looked up from its name,
+        where readers rejected `the university that is in Jerusalem`; "" for any other node."""
+        if not (node.inverse and isinstance(node.child, Anchor) and self.w(node).verb == "in"):
+            return ""
+        if self.w(node).form != "prep" or self.kind(node) == FALLBACK_KIND:
+            return ""
+        return f"{self.kinds(node, n)} in {self.name(node.child.eid)}"
