@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 from checks import check_row
+
 from kg2tool.graph.build import load_graph
-from kg2tool.synth.lexicon import PLACE_KINDS, PERSON_KINDS
+from kg2tool.synth.lexicon import PERSON_KINDS, PLACE_KINDS
 from kg2tool.synth.plans import Anchor, Attr, Compare, Count, Project, co_parts
 from kg2tool.synth.synthesizer import DEFAULT_MIX, SynthConfig, Synthesizer
 from kg2tool.synth.tools import ToolSet
