@@ -12,7 +12,8 @@ import pytest
 from checks import check_row
 
 from kg2tool.graph.build import load_graph
-from kg2tool.synth.lexicon import PERSON_KINDS, PLACE_KINDS
+from kg2tool.synth.known_wordings import COMPARATIVES
+from kg2tool.synth.lexicon import PERSON_KINDS
 from kg2tool.synth.plans import Anchor, Attr, Compare, Count, Project, co_parts
 from kg2tool.synth.synthesizer import DEFAULT_MIX, SynthConfig, Synthesizer
 from kg2tool.synth.tools import ToolSet
@@ -77,12 +78,13 @@ def test_the_others_that_share_a_subject_with_the_topic_are_said_as_sharing(swap
         plan = synth.walker.sample("co", random.Random(_))
         if plan is not None and (parts := co_parts(plan))[0].inverse:
             w = synth.walker.lex.relations[parts[0].rel]
-            assert w.subject not in PERSON_KINDS or w.mirror == parts[0].rel
+            assert (w.subject not in PERSON_KINDS and w.subject != w.object) or w.mirror == parts[0].rel
 
 
 def test_comparisons_say_what_they_compare(example_kg, swapi_kg):
     """A count of people by a noun relation is "the record label of more people", not "has more people" (read as
-    staff); a folded event's attribute of a place ("a country's film release date") is not compared."""
+    staff); a folded record's attribute ("a country's film release date", "the earlier award recognition award
+    date") is compared only where it has a comparative ("Who won the prize later?")."""
     rows, _ = Synthesizer(example_kg, SynthConfig(seed=3, shard_size=120, mix={"compare": 1.0})).shard(0)
     counts = [r for r in rows if r["plan"]["of"][0]["op"] == "count"]
     assert len(counts) >= 20 and not any(re.search(r"has (more|fewer) people\b", question(r)) for r in counts)
@@ -94,7 +96,7 @@ def test_comparisons_say_what_they_compare(example_kg, swapi_kg):
         if isinstance(plan, Compare) and isinstance(plan.items[0], Attr):
             attrs += 1
             a = walker.lex.attributes[plan.items[0].attr]
-            assert not (plan.items[0].attr.startswith("urn:kg2tool:fold?") and a.subject in PLACE_KINDS), a.noun
+            assert not plan.items[0].attr.startswith("urn:kg2tool:fold?") or a.noun in COMPARATIVES, a.noun
         else:
             assert plan is None or isinstance(plan.items[0], Count)
     assert attrs >= 30
@@ -154,3 +156,12 @@ def test_what_one_name_has_and_another_has_not_is_asked_as_people_ask_it(example
         assert re.search(r"(?:that .+ (?:doesn't|don't|didn't|isn't|wasn't)\?|but (?:\w+ )?not .+[?.])$", q), q
         assert "does not have" not in q, q
     assert sum("doesn't?" in question(r) or "isn't?" in question(r) for r in named) >= len(named) // 3
+
+
+def test_counts_are_asked_with_the_wording_questions_use(swapi_kg):
+    """"How many countries was Star Wars released in?" (the reverse wording), not "How many countries have Star
+    Wars as their film release?"."""
+    rows, _ = Synthesizer(swapi_kg, SynthConfig(seed=2, min_support=3, shard_size=150, mix={"count": 1.0})).shard(0)
+    text = [question(r) for r in rows]
+    assert any(re.search(r"^how many countries was .+ released in\?$", q, re.I) for q in text)
+    assert not any("as their film release" in q for q in text)

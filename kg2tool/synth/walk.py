@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from ..graph.model import KnowledgeGraph
-from .known_wordings import is_document_kind
-from .lexicon import PLACE_KINDS, Lexicon, derive_lexicon
+from .known_wordings import COMPARATIVES, is_document_kind
+from .lexicon import Lexicon, derive_lexicon
 from .plans import Anchor, Attr, Compare, Count, Node, Project, SetOp, anchors, execute, passed_through, topic
 from .tools import ToolSet
 from .walk_co import StepKinds, kind_out, sample_co
@@ -407,8 +407,8 @@ class Walker:
     def _compare(self, rng):
         if self.attrs and rng.random() < 0.5:
             attr = rng.choice(self.attrs)
-            if attr.startswith("urn:kg2tool:fold?") and getattr(self.lex.attributes.get(attr), "subject", "") in PLACE_KINDS:
-                return None  # "Which has the earlier film release date, Poland or Hungary?": one of many events there
+            if attr.startswith("urn:kg2tool:fold?") and getattr(self.lex.attributes.get(attr), "noun", "") not in COMPARATIVES:
+                return None  # a record's date said of a participant: "the earlier award recognition award date"
             vals = self.kg.attributes[attr].values
             picks = self.distinct(rng, self.attr_keys[attr], lambda e: len(vals[e]) == 1, 2)
             if picks:

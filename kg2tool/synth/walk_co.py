@@ -116,6 +116,10 @@ def sample_co(walker, rng: random.Random, hi: int | None = None) -> SetOp | None
 
 def _unsaid(w, rel: str, inverse: bool) -> bool:
     """True when the others would "share a person" with the topic (countries that share a citizen, people that share
-    someone they influenced; said only for symmetric relations: a sibling's other siblings) or an event record
-    ("Which other countries have the same film release as China?")."""
-    return w is not None and ((inverse and w.subject in PERSON_KINDS and w.mirror != rel) or bool(w.reverse))
+    someone they influenced) or something of their own kind (organizations that share a subsidiary: "share an
+    organization"), said only for symmetric relations (a sibling's other siblings); or an event record ("Which
+    other countries have the same film release as China?")."""
+    if w is None:
+        return False
+    shares_own_kind = w.subject in PERSON_KINDS or w.subject == w.object  # "organizations that share an organization"
+    return (inverse and shares_own_kind and w.mirror != rel) or bool(w.reverse)

@@ -36,9 +36,12 @@ def _pred(w: Wording, x: str, mid: str, m: int, n: int) -> str:
     return f"{'was' if one else 'were'} {w.verb} {target or f'one of the {mids} {x} was {w.verb}'}"
 
 
-def _share(mid: str, x: str, n: int) -> str:
-    """`share(s) a film with x`: the others and x are both objects of one subject of kind `mid`."""
+def _share(mid: str, x: str, n: int, w: Wording | None = None) -> str:
+    """`share(s) a film with x`: the others and x are both objects of one subject of kind `mid`; a person said by
+    the relation's noun (`share a sibling with x`, not `share a person`)."""
     mid = UNKNOWN_NOUN if mid == FALLBACK_KIND else mid  # "thing": such a question is not asked (no_kind)
+    if mid in PERSON_KINDS and w is not None and w.form == "noun":
+        mid = w.noun
     return f"{'shares' if n == 1 else 'share'} {article(mid)} with {x}"
 
 
@@ -67,7 +70,7 @@ def co_bare(sp, node: Node, n: int) -> str | None:
     kind = _kind(sp, back, x)
     who = "who" if kind in PERSON_KINDS else "that"
     if first.inverse:  # x is the object: the others that are the same relation's objects of one of its subjects
-        return f"other {kind if n == 1 else plural(kind)} {who} {_share(sp.kind(first), sp.kg.name(x.eid), n)}"
+        return f"other {kind if n == 1 else plural(kind)} {who} {_share(sp.kind(first), sp.kg.name(x.eid), n, sp.w(back))}"
     return f"other {kind if n == 1 else plural(kind)} {who} {_pred(sp.w(back), sp.kg.name(x.eid), sp.kind(first), sp.size(first), n)}"
 
 
@@ -85,9 +88,9 @@ def co_context(sp, plan: Node, answers: list[str]) -> dict:
     w, mid, m = sp.w(back), sp.kind(first), sp.size(first)
     kinds = plural(kind)
     if first.inverse:  # readers rejected "apart from x, which Ns are the Rs of the Ms whose R is x"
-        wh = f"Which other {kinds} {_share(mid, name, 2)}"
-        else_wh = f"Who else {_share(mid, name, 1)}" if person else wh
-        return {"q": q, "wh": wh, "else_wh": else_wh, "same_wh": f"Which other {kinds} {_share(mid, name, 2)}", "stmt": f"{ans} {_share(mid, name, n)}"}  # fmt: skip
+        wh = f"Which other {kinds} {_share(mid, name, 2, w)}"
+        else_wh = f"Who else {_share(mid, name, 1, w)}" if person else wh
+        return {"q": q, "wh": wh, "else_wh": else_wh, "same_wh": wh, "stmt": f"{ans} {_share(mid, name, n, w)}"}
     wh = f"Which other {kinds} {_pred(w, name, mid, m, 2)}"
     else_wh = f"Who else {_pred(w, name, mid, m, 1)}" if person else f"What other {kinds} {_pred(w, name, mid, m, 2)}"
     return {"q": q, "wh": wh, "else_wh": else_wh, "same_wh": f"Which other {kinds} {_same(w, name, mid, m, 2)}",

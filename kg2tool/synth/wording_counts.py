@@ -20,7 +20,9 @@ class CountWording:
 
     def how_many(self, node: Node) -> str:
         """`How many genres does X have` / `How many people were educated at Y` / `How many languages does X
-        speak` (no final mark)."""
+        speak`; a relation said by its mirror or the other way round as in questions: `How many laureates won X`,
+        `How many countries was X released in` (no final mark)."""
+        node = self.said_as(node)
         if isinstance(node, Project) and isinstance(node.child, Anchor):
             w, name, kinds = self.w(node), self.name(node.child.eid), self.kinds(node)
             if kinds == plural(UNKNOWN_NOUN) and w.form != "noun":
@@ -95,7 +97,7 @@ class CountWording:
             return ask, f"{word.capitalize()} {kinds} {pred} {{w}} ({{vw}}) than {prep} {{l}} ({{vl}})"
         kind = self.kinds(node.child, 1) if isinstance(node.child, Anchor) else UNKNOWN_NOUN
         which = "Which one" if kind == UNKNOWN_NOUN else f"Which {kind}"
-        if w.form == "noun" and (kinds == "people" or kinds == plural(kind)):  # "Which organization is the record
+        if w.form == "noun" and w.mirror != node.rel and (kinds == "people" or kinds == plural(kind)):  # "Which organization is the record
             # label of more people", "... the parent organization of more organizations" (readers read "has more
             # people" as staff: "Which organization has fewer people, Parlophone or ...")
             return (f"{which} is the {w.noun} of {word} {kinds}, {a} or {b}",
