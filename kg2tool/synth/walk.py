@@ -354,8 +354,8 @@ class Walker:
         top, joins, members = topic(include), self._joining(include), sorted(inc)
         same = _lookup_from_name(include)
         w = self.lex.relations.get(same[0]) if same else None
-        if w is not None and (not w.multi or (w.where and not same[1])):
-            return None  # "the city A was born in (died in) but B was not": one place each, nothing to leave out
+        if w is not None and (not w.multi or (w.where and not same[1]) or (w.form == "noun" and same[1])):
+            return None  # "the city A was born in but B was not" (one place each); "whose pilot is A but not B"
         branches: dict[int, list] = {}  # member -> its branches: a member drawn again is not filtered again
         for _ in range(self.cfg.tries):
             m = rng.choice(members)
