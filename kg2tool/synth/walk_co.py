@@ -115,11 +115,12 @@ def sample_co(walker, rng: random.Random, hi: int | None = None) -> SetOp | None
 
 
 def _unsaid(w, rel: str, inverse: bool) -> bool:
-    """True when the others would "share a person" with the topic (countries that share a citizen, people that share
-    someone they influenced) or something of their own kind (organizations that share a subsidiary: "share an
-    organization"), said only for symmetric relations (a sibling's other siblings); or an event record ("Which
-    other countries have the same film release as China?")."""
+    """True when the others would share a person with the topic (countries that share a citizen; "Who else shares a
+    sibling with X?" was rejected too) or something of their own kind (organizations that share a subsidiary:
+    "share an organization"; symmetric relations aside), or an event record ("Which other countries have the same
+    film release as China?")."""
     if w is None:
         return False
-    shares_own_kind = w.subject in PERSON_KINDS or w.subject == w.object  # "organizations that share an organization"
-    return (inverse and shares_own_kind and w.mirror != rel) or bool(w.reverse)
+    if (inverse or w.object in PERSON_KINDS) and w.subject in PERSON_KINDS:
+        return True  # readers rejected "share a sibling / child / partner with X" too, either way round
+    return (inverse and w.subject == w.object and w.mirror != rel) or bool(w.reverse)

@@ -84,7 +84,9 @@ class CountWording:
         """Two anchors compared by how many entities take a verb relation to them, asked and stated the way people
         say it: ("Where did more laureates die, A or B", "More laureates died in {w} ({v}) than in {l} ({v})")
         with `{w}`, `{l}` and the values for the template to fill; ("", "") for other relations."""
-        node = self.said_as(node)
+        said = self.said_as(node)
+        # a symmetric relation said forward (the people whose sibling is A: A's siblings) stays a count of its own
+        node = node if isinstance(said, Project) and said.rel == getattr(node, "rel", None) else said
         if not (isinstance(node, Project) and node.inverse and self.w(node).form in ("verb", "prep", "noun")):
             return "", ""
         w, kinds, word = self.w(node), self.kinds(node), "more" if more else "fewer"
@@ -97,9 +99,12 @@ class CountWording:
             return ask, f"{word.capitalize()} {kinds} {pred} {{w}} ({{vw}}) than {prep} {{l}} ({{vl}})"
         kind = self.kinds(node.child, 1) if isinstance(node.child, Anchor) else UNKNOWN_NOUN
         which = "Which one" if kind == UNKNOWN_NOUN else f"Which {kind}"
-        if w.form == "noun" and w.mirror != node.rel and (kinds == "people" or kinds == plural(kind)):  # "Which organization is the record
-            # label of more people", "... the parent organization of more organizations" (readers read "has more
-            # people" as staff: "Which organization has fewer people, Parlophone or ...")
+        if w.form == "noun" and kinds == plural(kind):  # one kind both ways, as good as symmetric: "Which
+            # country has more diplomatic relations", "Who has fewer siblings" (not "is the sibling of fewer people")
+            return (f"{'Who' if self.person(node) else which} has {word} {w.plural}, {a} or {b}",
+                    f"{{w}} has {word} {w.plural} ({{vw}}) than {{l}} ({{vl}})")
+        if w.form == "noun" and kinds == "people":  # "Which organization is the record label of more people"
+            # (readers read "has more people" as staff: "Which organization has fewer people, Parlophone or ...")
             return (f"{which} is the {w.noun} of {word} {kinds}, {a} or {b}",
                     f"{{w}} is the {w.noun} of {word} {kinds} ({{vw}}) than {{l}} ({{vl}})")
         if w.verb == "in" or w.form == "noun":  # "Which country has more universities", "Which university has

@@ -1,0 +1,92 @@
+"""Copy-constrained decoding of tool-call strings (`kg2tool eval --constrain copy`, transformers backend only).
+
+Inside a `<tool_call>` block, every JSON string the model writes (function names, keys and argument values) is
+restricted to a run of tokens copied from the prompt: the first token of a string is any token of the prompt, each
+next one a token that follows the tokens written so far somewhere in the prompt, and a token holding a quote
+closes the string. Names, tool names, enum values and refs all appear in the prompt (the question, the tool
+list, earlier tool results), so a call the model means to make is never blocked; what the constraint removes is a
+name made up from pieces. It needs a tokenizer that cuts letters from punctuation and spaces (kg2tool's own
+tokenizers do: "Lewis Carroll" is the same tokens in the question and in the call).
+
+This changes what is measured: scores with the constraint say what the model picks among the prompt's spans, not
+whether it can copy one; reports name the mode (`constrain` in summary.json) and the two are never mixed.
+Hand-written rather than a grammar library (outlines, lm-format-enforcer) because the rule is a copy from the
+prompt, which a JSON-schema grammar does not express, and those libraries pull in dependencies for one rule.
+"""
+
+from __future__ import annotations
+
+MODES = ("none", "copy")
+_CALL_OPEN, _CALL_CLOSE = "<tool_call>", "</tool_call>"
+
+
+class CopyStrings:
+    """A transformers logits processor (duck-typed: transformers calls it with input_ids and scores).
+
+    Parameters:
+        tokenizer: the model's tokenizer (token texts are read once).
+        prompt_len: the padded prompt length of the batch (generated tokens start there).
+        pad_id: the padding token id (left padding is stripped from each row's prompt).
+    """
+
+    def __init__(self, tokenizer, prompt_len: int, pad_id: int | None):
+        vocab = len(tokenizer)
+        self.texts = [tokenizer.decode([i], skip_special_tokens=False) for i in range(vocab)]
+        # a token that closes a string: a quote after nothing but punctuation ('"', '"}}', '",', '."}}')
+        self.closing = [i for i, t in enumerate(self.texts) if '"' in t and not any(c.isalnum() for c in t.split('"')[0])]
+        self.prompt_len = prompt_len
+        self.pad_id = pad_id
+        self._prompts: dict[int, list[int]] = {}
+
+    def _prompt(self, row: int, ids) -> list[int]:
+        if row not in self._prompts:
+            toks = ids[: self.prompt_len].tolist()
+            start = 0
+            while start < len(toks) and toks[start] == self.pad_id:
+                start += 1
+            self._prompts[row] = toks[start:]
+        return self._prompts[row]
+
+    def open_string(self, generated: list[int]) -> list[int] | None:
+        """The tokens written so far inside the JSON string the model is in, or None when it is not inside one
+        (outside a tool call, or between strings)."""
+        text_so_far = ""
+        start = None
+        for i, tok in enumerate(generated):
+            text_so_far += self.texts[tok]
+            if _CALL_CLOSE in self.texts[tok]:
+                start = None
+                continue
+            if _CALL_OPEN in self.texts[tok]:
+                start = -1  # in a call, between strings
+                continue
+            if start is None:
+                continue
+            quotes = self.texts[tok].count('"') - self.texts[tok].count('\\"')
+            if quotes % 2 == 1:
+                start = i + 1 if start == -1 else -1  # a quote opens a string or closes the open one
+        return None if start is None or start == -1 else generated[start:]
+
+    def allowed(self, prompt: list[int], written: list[int]) -> set[int]:
+        """Tokens the string may go on with: any prompt token first, then continuations of `written` found in the
+        prompt, and a closing token once something is written."""
+        if not written:
+            return set(prompt)
+        k = len(written)
+        nxt = {prompt[j + k] for j in range(len(prompt) - k) if prompt[j : j + k] == written}
+        return nxt | set(self.closing)
+
+    def __call__(self, input_ids, scores):
+        for row in range(input_ids.shape[0]):
+            ids = input_ids[row]
+            written = self.open_string(ids[self.prompt_len :].tolist())
+            if written is None:
+                continue
+            keep = self.allowed(self._prompt(row, ids), written)
+            if not keep:
+                continue  # nothing in the prompt goes on from here: leave the model's choice
+            mask = scores.new_full((scores.shape[1],), float("-inf"))
+            idx = [i for i in keep if i < scores.shape[1]]
+            mask[idx] = 0.0
+            scores[row] = scores[row] + mask
+        return scores
