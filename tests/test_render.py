@@ -33,3 +33,13 @@ def test_renderer_rejects_broken_templates(tmp_path):
     (tmp_path / "simple.yaml").write_text('questions: ["What is {{ q "]\nanswers: ["x"]\n')
     with pytest.raises(InputError, match=r"simple\.yaml:questions\[0\]: template error"):
         Renderer(tmp_path, shapes=["simple"])
+
+
+def test_a_name_that_ends_with_a_period_takes_no_second_one_inside_or_at_the_end():
+    """"Ross worked for Warner Bros.. The genre ..." read as a typo to a reader: one mark after such a name,
+    mid-text and at the end; an ellipsis and names made of dots stay as written."""
+    from kg2tool.synth.render import _finish
+
+    assert _finish("X worked for Warner Bros.. X plays piano.") == "X worked for Warner Bros. X plays piano."
+    assert _finish("Who is Acme Inc.?.") == "Who is Acme Inc.?" and _finish("It was Bros..") == "It was Bros."
+    assert _finish("Wait...") == "Wait..." and _finish(r"what is ..\..\windows of?") == r"what is ..\..\windows of?"

@@ -125,8 +125,15 @@ def t_valid_arguments(synth, rows):
     return run_verify(synth, row)
 
 
+def free_text(row) -> bool:
+    """A simple row whose call takes a name of any entity (no enum of a small set of values)."""
+    call = first_call(row)
+    tool = next(t["function"] for t in row["tools"] if t["function"]["name"] == call["name"])
+    return row["category"] == "simple" and not any("enum" in p for p in tool["parameters"]["properties"].values())
+
+
 def t_grounded_arguments(synth, rows):
-    row = copied(pick(rows, "1p", lambda r: r["category"] == "simple"))
+    row = copied(pick(rows, "1p", free_text))
     key, other, result = unmentioned_entity(synth, row, first_call(row)["name"])
     first_call(row)["arguments"] = {key: other}
     row["messages"][2]["content"] = result_json(result)  # the tool message is the true result of the new call
@@ -134,7 +141,7 @@ def t_grounded_arguments(synth, rows):
 
 
 def t_executes(synth, rows):
-    row = copied(pick(rows, "1p", lambda r: r["category"] == "simple"))
+    row = copied(pick(rows, "1p", free_text))
     key, name = next(iter(first_call(row)["arguments"].items()))
     # a piece of the question (so grounded) that names no entity
     piece = next(name[:k] for k in range(len(name) - 1, 0, -1) if synth.kg.resolve(name[:k]) is None)

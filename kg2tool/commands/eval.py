@@ -137,6 +137,14 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
     run.add_argument("--max-steps", type=int, default=6, help="call turns allowed per user turn (default 6)")
     run.add_argument("--max-new-tokens", type=int, default=512, help="tokens generated per turn (default 512)")
     run.add_argument("--batch-size", type=int, default=8, help="prompts per generate() call (transformers)")
+    run.add_argument(
+        "--constrain",
+        choices=["none", "copy"],
+        default="none",
+        help="transformers: 'copy' restricts every string inside a tool call to tokens copied from the prompt "
+        "(names, tool names, enum values, refs); scores then say what the model picks, not whether it can copy "
+        "(default none)",
+    )
     run.add_argument("--device", default="auto", help="transformers: auto, cpu, cuda, cuda:N (default auto)")
     run.add_argument("--dtype", default="auto", help="auto, float32, bfloat16, float16 (default auto)")
     run.add_argument("--base-url", help="openai: the endpoint, e.g. http://localhost:8000/v1")
@@ -307,6 +315,7 @@ def eval_options(args: argparse.Namespace):
             "dtype": args.dtype,
             "batch_size": args.batch_size,
             "max_new_tokens": args.max_new_tokens,
+            "constrain": args.constrain,
             "base_url": args.base_url,
             "api_key_env": args.api_key_env,
             "concurrency": args.concurrency,

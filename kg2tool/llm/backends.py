@@ -77,8 +77,8 @@ def make_backend(
 ) -> Backend:
     """The backend for ``--model``/``--backend``: the reference models by name, else a real backend.
 
-    ``options``: device, dtype, batch_size, max_new_tokens (local backends); base_url, api_key_env, concurrency,
-    timeout (openai). Options a backend does not use are ignored.
+    ``options``: device, dtype, batch_size, max_new_tokens (local backends), constrain (transformers); base_url,
+    api_key_env, concurrency, timeout (openai). Options a backend does not use are ignored.
     """
     if model == "gold":
         return GoldModel(oracle or {}, parser)
@@ -94,7 +94,10 @@ def make_backend(
             dtype=options.get("dtype", "auto"),
             batch_size=options.get("batch_size", 8),
             max_new_tokens=max_new,
+            constrain=options.get("constrain") or "none",
         )
+    if (options.get("constrain") or "none") != "none":
+        raise UsageError(f"--constrain {options['constrain']} needs --backend transformers (got {backend})")
     if backend == "vllm":
         return VllmBackend(model, dtype=options.get("dtype", "auto"), max_new_tokens=max_new)
     if backend == "openai":

@@ -20,20 +20,24 @@ MODES = ("none", "copy")
 _CALL_OPEN, _CALL_CLOSE = "<tool_call>", "</tool_call>"
 
 
+def token_texts(tokenizer) -> list[str]:
+    """The text of every token id (special tokens as written: `<tool_call>`)."""
+    return [tokenizer.decode([i], skip_special_tokens=False) for i in range(len(tokenizer))]
+
+
 class CopyStrings:
     """A transformers logits processor (duck-typed: transformers calls it with input_ids and scores).
 
     Parameters:
-        tokenizer: the model's tokenizer (token texts are read once).
+        texts: each token id's text (`token_texts`, read once per tokenizer).
         prompt_len: the padded prompt length of the batch (generated tokens start there).
         pad_id: the padding token id (left padding is stripped from each row's prompt).
     """
 
-    def __init__(self, tokenizer, prompt_len: int, pad_id: int | None):
-        vocab = len(tokenizer)
-        self.texts = [tokenizer.decode([i], skip_special_tokens=False) for i in range(vocab)]
+    def __init__(self, texts: list[str], prompt_len: int, pad_id: int | None):
+        self.texts = texts
         # a token that closes a string: a quote after nothing but punctuation ('"', '"}}', '",', '."}}')
-        self.closing = [i for i, t in enumerate(self.texts) if '"' in t and not any(c.isalnum() for c in t.split('"')[0])]
+        self.closing = [i for i, t in enumerate(texts) if '"' in t and not any(c.isalnum() for c in t.split('"')[0])]
         self.prompt_len = prompt_len
         self.pad_id = pad_id
         self._prompts: dict[int, list[int]] = {}
@@ -68,13 +72,19 @@ class CopyStrings:
         return None if start is None or start == -1 else generated[start:]
 
     def allowed(self, prompt: list[int], written: list[int]) -> set[int]:
-        """Tokens the string may go on with: any prompt token first, then continuations of `written` found in the
-        prompt, and a closing token once something is written."""
+        """Tokens the string may go on with: first a prompt token that holds a letter or digit, then continuations
+        of `written` found in the prompt (no line break, markup or quote: a string never runs into the prompt's
+        next line or into `</tool_call>`), and a closing token once something is written."""
         if not written:
-            return set(prompt)
+            return {t for t in set(prompt) if any(c.isalnum() for c in self.texts[t]) and self._inline(t)}
         k = len(written)
         nxt = {prompt[j + k] for j in range(len(prompt) - k) if prompt[j : j + k] == written}
-        return nxt | set(self.closing)
+        return {t for t in nxt if self._inline(t) and '"' not in self.texts[t]} | set(self.closing)
+
+    def _inline(self, tok: int) -> bool:
+        """True for a token that can sit inside a JSON string: no line break, no chat or call markup."""
+        text = self.texts[tok]
+        return "\n" not in text and not (text.startswith("<") and text.endswith(">") and len(text) > 2)
 
     def __call__(self, input_ids, scores):
         for row in range(input_ids.shape[0]):

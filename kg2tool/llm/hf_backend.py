@@ -14,6 +14,7 @@ from pathlib import Path
 
 from ..common.errors import InputError, UsageError
 from .backend import Backend, Completion, need_extra
+from .copy_constraint import MODES, CopyStrings, token_texts
 
 
 def load_tokenizer(path: str):
@@ -47,13 +48,26 @@ class TransformersBackend(Backend):
         dtype: ``auto`` (bfloat16 on a GPU that supports it, float32 on CPU), ``float32``, ``bfloat16``, ``float16``.
         batch_size: prompts per ``generate`` call (prompts are sorted by length first, to pad less).
         max_new_tokens: generation budget per turn.
+        constrain: ``none``, or ``copy``: every string inside a tool call is copied from the prompt
+            (`kg2tool.llm.copy_constraint`; scores then measure a different thing and are reported as such).
     """
 
     name = "transformers"
 
     def __init__(
-        self, path: str, *, device: str = "auto", dtype: str = "auto", batch_size: int = 8, max_new_tokens: int = 512
+        self,
+        path: str,
+        *,
+        device: str = "auto",
+        dtype: str = "auto",
+        batch_size: int = 8,
+        max_new_tokens: int = 512,
+        constrain: str = "none",
     ):
+        if constrain not in MODES:
+            raise UsageError(f"unknown --constrain {constrain!r}; choose {' or '.join(MODES)}")
+        self.constrain = constrain
+        self._texts: list[str] | None = None
         self.path = path
         self.device = device
         self.dtype = dtype
@@ -131,11 +145,22 @@ class TransformersBackend(Backend):
                     pad_token_id=tok.pad_token_id,
                     eos_token_id=self.eos_ids,
                     use_cache=True,
+                    **self._processors(enc["input_ids"].shape[1]),
                 )
             new = out[:, enc["input_ids"].shape[1] :]
             for i, text in zip(chunk, tok.batch_decode(new, skip_special_tokens=True), strict=True):
                 texts[i] = text
         return [Completion(t) for t in texts]
+
+    def _processors(self, prompt_len: int) -> dict:
+        """generate()'s logits_processor for `constrain` (empty for none)."""
+        if self.constrain != "copy":
+            return {}
+        from transformers import LogitsProcessorList
+
+        if self._texts is None:
+            self._texts = token_texts(self.tokenizer)
+        return {"logits_processor": LogitsProcessorList([CopyStrings(self._texts, prompt_len, self.tokenizer.pad_token_id)])}
 
     def unload(self) -> None:
         self.model = None

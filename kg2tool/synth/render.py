@@ -69,7 +69,7 @@ def _finish(text: str) -> str:
     return text
 
 
-_DOUBLE_MARK = re.compile(r"(?<![.])([.?!])\.(?![.])")  # "Bros.." / "Bros?." -> one mark; an ellipsis stays
+_DOUBLE_MARK = re.compile(r"(?<![.])([.?!])\.(?=\s|$)")  # "Bros.. " / "Bros?." -> one mark; "...", "..\\x" stay
 
 
 class Renderer:
