@@ -64,7 +64,7 @@ def _finish(text: str) -> str:
     """One space between words and one mark after each sentence: a name that ends with a period (`Warner Bros.`)
     is not followed by another, at the end or inside ("X worked for Warner Bros. The genre of X is ...")."""
     text = _DOUBLE_MARK.sub(r"\1", " ".join(text.split()))
-    if text.endswith("??"):
+    if text.endswith(("..", "?.", "!.", "??")) and not text.endswith("..."):  # "Acme Inc.?." -> "Acme Inc.?"
         text = text[:-1]
     return text
 
