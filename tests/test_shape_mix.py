@@ -170,3 +170,12 @@ def test_counts_are_asked_with_the_wording_questions_use(swapi_kg):
     text = [question(r) for r in rows]
     assert any(re.search(r"^how many countries was .+ released in\?$", q, re.I) for q in text)
     assert not any("as their film release" in q for q in text)
+
+
+def test_a_place_named_by_where_something_happened_is_said_with_where(example_kg):
+    """"What is the organization headquartered where Pasolini died?", not "... headquartered in the place where
+    Pasolini died" (readers rejected "the location where X lived")."""
+    rows, _ = Synthesizer(example_kg, SynthConfig(seed=2, shard_size=200, mix={"2p": 1.0})).shard(0)
+    text = [question(r) for r in rows]
+    assert any(re.search(r"\b(born|died|lived|headquartered|buried|educated) where ", q) for q in text), text[:20]
+    assert not any(re.search(r"\b(born|died|lived|headquartered) in the (place|location) where", q) for q in text)

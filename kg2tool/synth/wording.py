@@ -148,6 +148,8 @@ class Speaker(CountWording, NegationWording, ChoiceWording, PlaceWording):
                     w, inverse = self.lex.relations[m], True
             if isinstance(node.child, Anchor):
                 return self._clause(w, inverse, self.name(node.child.eid), n, person)
+            if (where := self._where_where(w, inverse, node.child, n, person)):
+                return where  # "who was born where X lived", not "born in the location where X lived"
             sub_n = self.size(node.child)
             return self._clause(w, inverse, self.np(node.child, sub_n), n, person, sub_n)
         if isinstance(node, SetOp) and node.op == "intersection" and self._same_relation(node.children):

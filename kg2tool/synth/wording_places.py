@@ -2,17 +2,19 @@
 
     the country of the place where X was born   ->  the country where X was born       (`_where_in`)
     the universities that are in Jerusalem      ->  the universities in Jerusalem      (`_in_place`)
+    who was born in the place where X lived     ->  who was born where X lived         (`_where_where`)
 """
 
 from __future__ import annotations
 
+from .grammar import be, unprep
 from .known_wordings import CONTAINING
-from .lexicon import FALLBACK_KIND, split_label
+from .lexicon import FALLBACK_KIND, Wording, needs_be, split_label
 from .plans import Anchor, Node, Project
 
 
 class PlaceWording:
-    """Mixed into `wording.Speaker`: uses its `w`, `kind`, `kinds` and `name`."""
+    """Mixed into `wording.Speaker`: uses its `w`, `kind`, `kinds`, `name` and `_clause`."""
 
     def _where_in(self, node: Node) -> Project | None:
         """The where-step of `node` when node says what place a where-relation's answer lies in (`the country of
@@ -35,3 +37,19 @@ class PlaceWording:
         if self.w(node).form != "prep" or self.kind(node) == FALLBACK_KIND:
             return ""
         return f"{self.kinds(node, n)} in {self.name(node.child.eid)}"
+
+    def _where_where(self, w: Wording, inverse: bool, child: Node, n: int, person: bool) -> str:
+        """The subjects of a where-relation whose place is the place of another where-relation of a name, said
+        with `where` twice: `who was born where X lived`, `headquartered where X died` (readers rejected "born
+        in the location where X lived"); "" for any other step."""
+        if not (inverse and w.where and isinstance(child, Project) and not child.inverse):
+            return ""
+        if not (isinstance(child.child, Anchor) and self.w(child).where):
+            return ""
+        inner = self._clause(self.w(child), False, self.name(child.child.eid), 1, person)
+        if not inner.startswith("where "):
+            return ""
+        rel, verb = "who" if person else "that", unprep(w.verb if n == 1 else w.verbs)
+        if w.form == "verb":
+            return f"{rel} {verb} {inner}"
+        return f"{rel} {be(n, w.tense)} {verb} {inner}" if needs_be(w) else f"{verb} {inner}"
