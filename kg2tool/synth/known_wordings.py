@@ -86,7 +86,9 @@ KNOWN: dict[str, dict] = {
     **dict.fromkeys(("unmarried partner", "partner", "domestic partner"), {"noun": "partner", "kind": "person"}),
     **dict.fromkeys(("medical condition", "health condition"), _HAD),
     # the subject headings of an award record (the Nobel data's "laureate award keywords"): a laureate's fields
-    **dict.fromkeys(("keywords", "award keywords", "laureate award keywords"), {"noun": "field", "kind": "field"}),
+    **dict.fromkeys(("keywords", "award keywords", "laureate award keywords"),
+                    {"noun": "field", "form": "verb", "verb": "worked in", "verbs": "worked in", "base": "work in",
+                     "tense": "past", "kind": "field"}),  # fmt: skip
 }
 # Class labels said by the word people use for their members ("Which prize did X win?").
 KIND_NAMES = {"laureate award": "prize"}
