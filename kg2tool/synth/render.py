@@ -233,7 +233,8 @@ class Renderer:
         ctx["ask"] = ctx["tell"] = ctx["comparative"] = ""
         if kind == "count":
             ctx["verb"], ctx["measure"] = sp.measure(inner.child)
-            ctx["ask"], tell = sp.compared(inner.child, a, b, plan.mode == "max")  # Where did more people die
+            # Where did more people die; the second item checks that "has more siblings" holds of both
+            ctx["ask"], tell = sp.compared(inner.child, a, b, plan.mode == "max", plan.items[1].child)
             vals = ctx["values"]
             ctx["tell"] = tell.format(w=ctx["winner"], l=ctx["loser"], vw=vals[ctx["winner"]], vl=vals[ctx["loser"]])
         else:

@@ -40,6 +40,12 @@ class CountWording:
             return f"How many {kinds} {self._predicate(w, 2)} {name}"
         return f"How many {self.bare(node, 2)} are there"
 
+    def _symmetric_here(self, node: Project) -> bool:
+        """True when the node's anchor has the same entities by its relation both ways round (its diplomatic
+        relations are the countries that have it as theirs), so "A has more diplomatic relations" is true of the
+        count."""
+        return self.value(Project(node.rel, node.child, not node.inverse)) == self.value(node)
+
     def count_statement(self, node: Node, number: str) -> str:
         """`X has 4 instruments` / `20 people were educated at Y` / `X speaks 3 languages` (no final mark)."""
         return cap(self._count_statement(node, number))
@@ -80,7 +86,7 @@ class CountWording:
             return w.active, self.kinds(node)
         return "has", f"{self.kinds(node)} {self._clause(w, True, 'it', 2, self.person(node))}"
 
-    def compared(self, node: Project, a: str, b: str, more: bool) -> tuple[str, str]:
+    def compared(self, node: Project, a: str, b: str, more: bool, other: Project | None = None) -> tuple[str, str]:
         """Two anchors compared by how many entities take a verb relation to them, asked and stated the way people
         say it: ("Where did more laureates die, A or B", "More laureates died in {w} ({v}) than in {l} ({v})")
         with `{w}`, `{l}` and the values for the template to fill; ("", "") for other relations."""
@@ -99,8 +105,9 @@ class CountWording:
             return ask, f"{word.capitalize()} {kinds} {pred} {{w}} ({{vw}}) than {prep} {{l}} ({{vl}})"
         kind = self.kinds(node.child, 1) if isinstance(node.child, Anchor) else UNKNOWN_NOUN
         which = "Which one" if kind == UNKNOWN_NOUN else f"Which {kind}"
-        if w.form == "noun" and kinds == plural(kind):  # one kind both ways, as good as symmetric: "Which
-            # country has more diplomatic relations", "Who has fewer siblings" (not "is the sibling of fewer people")
+        if w.form == "noun" and kinds == plural(kind) and all(self._symmetric_here(k) for k in (node, other) if k):  # "Which country has more
+            # diplomatic relations", "Who has fewer siblings" (not "is the sibling of fewer people"); not for
+            # parent organizations, whose count is of subsidiaries
             return (f"{'Who' if self.person(node) else which} has {word} {w.plural}, {a} or {b}",
                     f"{{w}} has {word} {w.plural} ({{vw}}) than {{l}} ({{vl}})")
         if w.form == "noun" and kinds == "people":  # "Which organization is the record label of more people"
