@@ -42,7 +42,7 @@ def test_a_string_in_a_call_goes_on_only_as_the_prompt_does(tok):
     assert not first & set(ids(tok, "\n<|im_end|>") + proc.closing)
     assert proc.allowed(prompt, [lewis]) - set(proc.closing) == {space}
     assert proc.allowed(prompt, [lewis, space]) - set(proc.closing) == {carroll}
-    assert ids(tok, '"}}')[0] in proc.closing
+    assert ids(tok, '"}}')[0] in proc.closing and not set(ids(tok, '{"')) & set(proc.closing)  # closes, opens nothing
 
 
 def test_the_processor_masks_every_token_the_prompt_does_not_continue_with(tok):

@@ -16,7 +16,10 @@ prompt, which a JSON-schema grammar does not express, and those libraries pull i
 
 from __future__ import annotations
 
+import re
+
 MODES = ("none", "copy")
+_CLOSING = re.compile(r"""^[.!?)']*"[}\],:]*$""")
 _CALL_OPEN, _CALL_CLOSE = "<tool_call>", "</tool_call>"
 
 
@@ -36,8 +39,9 @@ class CopyStrings:
 
     def __init__(self, texts: list[str], prompt_len: int, pad_id: int | None):
         self.texts = texts
-        # a token that closes a string: a quote after nothing but punctuation ('"', '"}}', '",', '."}}')
-        self.closing = [i for i, t in enumerate(texts) if '"' in t and not any(c.isalnum() for c in t.split('"')[0])]
+        # a token that closes a string and nothing else: one quote, after a name's own final mark at most, before
+        # JSON punctuation at most ('"', '"}}', '",', '"]', '":', '."}}'); not '{"' or '"]}}":'
+        self.closing = [i for i, t in enumerate(texts) if _CLOSING.match(t)]
         self.prompt_len = prompt_len
         self.pad_id = pad_id
         self._prompts: dict[int, list[int]] = {}
