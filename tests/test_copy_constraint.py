@@ -34,15 +34,18 @@ def test_a_string_in_a_call_goes_on_only_as_the_prompt_does(tok):
     head = ids(tok, '<tool_call>\n{"name": "get_place_of_birth", "arguments": {"entity": "')
     lewis, space, carroll = ids(tok, "Lewis Carroll")
     assert proc.open_string(ids(tok, "The answer is")) is None  # not in a call
-    assert proc.open_string(head) == [] and proc.open_string(head + [lewis]) == [lewis]
+    assert proc.open_string(head) == ([], "value") and proc.open_string(head + [lewis]) == ([lewis], "value")
     assert proc.open_string(head + [lewis, space, carroll] + ids(tok, '"}}')) is None  # closed
+    assert proc.open_string(ids(tok, '<tool_call>\n{"'))[1] == "key"  # "name" is a key: it closes with '":'
+    value = set(proc.closing["value"])
     first = proc.allowed(prompt, [])
     assert lewis in first and set(first) <= set(prompt)
     # never a line break, markup or an empty string: a call cut short reads as no call (irrelevance would gain)
-    assert not first & set(ids(tok, "\n<|im_end|>") + proc.closing)
-    assert proc.allowed(prompt, [lewis]) - set(proc.closing) == {space}
-    assert proc.allowed(prompt, [lewis, space]) - set(proc.closing) == {carroll}
-    assert ids(tok, '"}}')[0] in proc.closing and not set(ids(tok, '{"')) & set(proc.closing)  # closes, opens nothing
+    assert not first & set(ids(tok, "\n<|im_end|>") + proc.closing["value"] + proc.closing["key"])
+    assert proc.allowed(prompt, [lewis]) - value == {space}
+    assert proc.allowed(prompt, [lewis, space]) == {carroll}  # no close after a space: "Lewis " is no name
+    assert ids(tok, '"}}')[0] in value and not set(ids(tok, '{"')) & value  # closes, opens nothing
+    assert set(ids(tok, '":')) <= set(proc.closing["key"]) and not set(ids(tok, '":')) & value
 
 
 def test_the_processor_masks_every_token_the_prompt_does_not_continue_with(tok):
@@ -54,7 +57,7 @@ def test_the_processor_masks_every_token_the_prompt_does_not_continue_with(tok):
     proc = CopyStrings(texts, len(pad) + len(prompt), tok.pad_token_id)
     scores = proc(inputs, torch.zeros(1, len(texts)))
     kept = {i for i in range(len(texts)) if scores[0, i] > float("-inf")}
-    assert kept == {ids(tok, "Carroll")[0]} | set(proc.closing)
+    assert kept == {ids(tok, "Carroll")[0]}  # after "Lewis ": only the prompt's next token
     outside = torch.tensor([pad + prompt + ids(tok, "Lewis Carroll was")])  # no call: nothing masked
     assert torch.isfinite(proc(outside, torch.zeros(1, len(texts)))).all()
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 
 MODES = ("none", "copy")
-_CLOSING = re.compile(r"""^[.!?)']*"[}\],:]*$""")
+_CLOSING = {"key": re.compile(r'^":$'), "value": re.compile(r"""^[.!?)']*"[}\],]*$""")}
 _CALL_OPEN, _CALL_CLOSE = "<tool_call>", "</tool_call>"
 
 
@@ -39,9 +39,9 @@ class CopyStrings:
 
     def __init__(self, texts: list[str], prompt_len: int, pad_id: int | None):
         self.texts = texts
-        # a token that closes a string and nothing else: one quote, after a name's own final mark at most, before
-        # JSON punctuation at most ('"', '"}}', '",', '"]', '":', '."}}'); not '{"' or '"]}}":'
-        self.closing = [i for i, t in enumerate(texts) if _CLOSING.match(t)]
+        # a token that closes a string and nothing else: one quote, after a name's own final mark at most, then
+        # JSON punctuation that fits the string: a key's '":', a value's '"', '"}}', '",', '"]', '."}}'; never '{"'
+        self.closing = {kind: [i for i, t in enumerate(texts) if rx.match(t)] for kind, rx in _CLOSING.items()}
         self.prompt_len = prompt_len
         self.pad_id = pad_id
         self._prompts: dict[int, list[int]] = {}
@@ -55,35 +55,53 @@ class CopyStrings:
             self._prompts[row] = toks[start:]
         return self._prompts[row]
 
-    def open_string(self, generated: list[int]) -> list[int] | None:
-        """The tokens written so far inside the JSON string the model is in, or None when it is not inside one
-        (outside a tool call, or between strings)."""
-        text_so_far = ""
-        start = None
+    def open_string(self, generated: list[int]) -> tuple[list[int], str] | None:
+        """(the tokens written so far inside the JSON string the model is in, "key" or "value"), or None when it
+        is not inside one (outside a tool call, or between strings). A string opened right after `{`, or after `,`
+        inside an object, is a key."""
+        start = None  # None: outside a call; -1: in a call, between strings; else the first token of the string
+        kind, stack, last, escaped = "value", [], "", False
         for i, tok in enumerate(generated):
-            text_so_far += self.texts[tok]
-            if _CALL_CLOSE in self.texts[tok]:
+            text = self.texts[tok]
+            if _CALL_CLOSE in text:
                 start = None
                 continue
-            if _CALL_OPEN in self.texts[tok]:
-                start = -1  # in a call, between strings
+            if _CALL_OPEN in text:
+                start, stack, last = -1, [], ""
                 continue
             if start is None:
                 continue
-            quotes = self.texts[tok].count('"') - self.texts[tok].count('\\"')
-            if quotes % 2 == 1:
-                start = i + 1 if start == -1 else -1  # a quote opens a string or closes the open one
-        return None if start is None or start == -1 else generated[start:]
+            for ch in text:
+                if start != -1:  # inside a string
+                    if escaped:
+                        escaped = False
+                    elif ch == "\\":
+                        escaped = True
+                    elif ch == '"':
+                        start, last = -1, '"'
+                    continue
+                if ch == '"':
+                    key = last == "{" or (last == "," and stack[-1:] == ["{"])
+                    start, kind = i + 1, "key" if key else "value"
+                elif ch in "{[":
+                    stack.append(ch)
+                elif ch in "}]" and stack:
+                    stack.pop()
+                if not ch.isspace():
+                    last = ch
+        return None if start is None or start == -1 else (generated[start:], kind)
 
-    def allowed(self, prompt: list[int], written: list[int]) -> set[int]:
+    def allowed(self, prompt: list[int], written: list[int], kind: str = "value") -> set[int]:
         """Tokens the string may go on with: first a prompt token that holds a letter or digit, then continuations
         of `written` found in the prompt (no line break, markup or quote: a string never runs into the prompt's
-        next line or into `</tool_call>`), and a closing token once something is written."""
+        next line or into `</tool_call>`), and a closing token of its kind once something is written that does
+        not end with a space ("Janis " is no name)."""
         if not written:
             return {t for t in set(prompt) if any(c.isalnum() for c in self.texts[t]) and self._inline(t)}
         k = len(written)
         nxt = {prompt[j + k] for j in range(len(prompt) - k) if prompt[j : j + k] == written}
-        return {t for t in nxt if self._inline(t) and '"' not in self.texts[t]} | set(self.closing)
+        keep = {t for t in nxt if self._inline(t) and '"' not in self.texts[t]}
+        return keep if self.texts[written[-1]].isspace() and keep else keep | set(self.closing[kind])
 
     def _inline(self, tok: int) -> bool:
         """True for a token that can sit inside a JSON string: no line break, no chat or call markup."""
@@ -93,10 +111,10 @@ class CopyStrings:
     def __call__(self, input_ids, scores):
         for row in range(input_ids.shape[0]):
             ids = input_ids[row]
-            written = self.open_string(ids[self.prompt_len :].tolist())
-            if written is None:
+            got = self.open_string(ids[self.prompt_len :].tolist())
+            if got is None:
                 continue
-            keep = self.allowed(self._prompt(row, ids), written)
+            keep = self.allowed(self._prompt(row, ids), *got)
             if not keep:
                 continue  # nothing in the prompt goes on from here: leave the model's choice
             mask = scores.new_full((scores.shape[1],), float("-inf"))
