@@ -75,6 +75,8 @@ class ChoiceWording:
         for c in self._clauses(SetOp("intersection", tuple(rest)), n, person) if len(rest) > 1 else [self.clause(rest[0], n, person)]:
             if c.startswith(("who ", "that ")):
                 preds.append(c.split(" ", 1)[1])
+            elif c.startswith("whose ") and " is " not in c:
+                return ""  # "whose starships include A and B" takes no "has ... as" form
             elif c.startswith("whose "):  # whose city is Boston -> has Boston as its city
                 noun, _, name = c[6:].partition(" is ")
                 preds.append(f"{'has' if n == 1 else 'have'} {name} as {'their' if person or n > 1 else 'its'} {noun}")
