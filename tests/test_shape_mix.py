@@ -211,3 +211,17 @@ def test_a_choice_among_a_names_set_is_never_garbled(swapi_kg):
     text = [question(r) for r in rows]
     assert any(q.lower().startswith("which of ") for q in text)
     assert not any(re.search(r"\b(has|have) as ", q) for q in text), [q for q in text if " as " in q][:3]
+
+
+def test_sets_inside_a_question_and_a_bands_formation_read_as_english(example_kg):
+    """"Which languages do people born in A speak?" (no article before several entities a name picks out; "the
+    film released in Turkey" read as presuming one); Wikidata's location of formation, given here mostly to
+    people, is where they "started out", not where they were "formed"."""
+    lex = Synthesizer(example_kg, SynthConfig()).walker.lex
+    formed = lex.relations["http://www.wikidata.org/prop/direct/P740"]
+    assert (formed.subject, formed.verb, formed.where) == ("person", "started out in", True)
+    rows, _ = Synthesizer(example_kg, SynthConfig(seed=6, shard_size=300, mix={"2p": 1.0, "co": 1.0})).shard(0)
+    text = [question(r) for r in rows]
+    assert not any(re.search(r"\b(was|were) formed\b|\bformed in\b", q) for q in text)
+    assert any(re.search(r"\b(do|did) people (born|who|whose) ", q) for q in text) or any(
+        re.search(r" of people ", q) for q in text)  # fmt: skip

@@ -141,7 +141,7 @@ def test_what_a_name_or_set_has_and_another_has_not_is_said_with_does_not(graph)
 def test_a_step_from_a_set_is_asked_with_its_verb(graph):
     kg, sp, rel = graph
     born = Project(rel["place of birth"], Anchor(kg.resolve("Paris")), inverse=True)
-    assert sp.wh(Project(rel["languages spoken"], born)) == "Which languages do the people born in Paris speak"
+    assert sp.wh(Project(rel["languages spoken"], born)) == "Which languages do people born in Paris speak"
 
 
 def test_the_walker_leaves_out_circular_steps_and_document_relations(graph):

@@ -90,6 +90,13 @@ KNOWN: dict[str, dict] = {
                     {"noun": "field", "form": "verb", "verb": "worked in", "verbs": "worked in", "base": "work in",
                      "tense": "past", "kind": "field"}),  # fmt: skip
 }
+# Wordings of groups said otherwise where a graph gives them mostly to people (Wikidata's "location of formation"
+# of solo singers: readers rejected "Where was Ciara formed?"), in words that fit the bands and labels too:
+# "Where did Ciara start out?", "the organizations that started out in Berlin".
+_ORIGIN = {"noun": "place of origin", "plural": "places of origin", "form": "verb", "verb": "started out in",
+           "verbs": "started out in", "base": "start out in", "tense": "past", "where": True}  # fmt: skip
+GROUP_ONLY = dict.fromkeys(("location of formation", "formed in", "place of formation"), _ORIGIN)
+
 # Class labels said by the word people use for their members ("Which prize did X win?").
 KIND_NAMES = {"laureate award": "prize"}
 # The kind of a relation's subjects, where the relation says it (the subjects of `cast member` are films).

@@ -152,7 +152,7 @@ class Speaker(CountWording, NegationWording, ChoiceWording, PlaceWording):
             if (where := self._where_where(w, inverse, node.child, n, person)):
                 return where  # "who was born where X lived", not "born in the location where X lived"
             sub_n = self.size(node.child)
-            return self._clause(w, inverse, self.np(node.child, sub_n), n, person, sub_n)
+            return self._clause(w, inverse, self.inner_np(node.child, sub_n), n, person, sub_n)
         if isinstance(node, SetOp) and node.op == "intersection" and self._same_relation(node.children):
             w, first = self.w(node.children[0]), node.children[0]
             names = and_join([self.name(k.child.eid) for k in node.children])
@@ -254,7 +254,7 @@ class Speaker(CountWording, NegationWording, ChoiceWording, PlaceWording):
             w = self.w(node)
             if not node.inverse and w.form == "noun":
                 child_n = self.size(node.child) if not isinstance(node.child, Anchor) else 1
-                return f"{w.noun if n == 1 else w.plural} of {self.np(node.child, child_n)}"
+                return f"{w.noun if n == 1 else w.plural} of {self.inner_np(node.child, child_n)}"
             known = self.kind(node) != FALLBACK_KIND and not self.person(node)
             label = split_label(w.label).lower()  # `the countries of` for `country of citizenship`, not `the place of`
             contains = label in CONTAINING or label == "part of" or (label.startswith(f"{self.kind(node)} of ") and not w.where)

@@ -120,6 +120,14 @@ class ChoiceWording:
             return f"{setup}. {'Who' if self.person(node) else 'What'} {'are' if many else 'is'} {that}'s {w.plural if many else w.noun}"
         return f"{setup}. {self._wh_of(node, that)}"
 
+    def inner_np(self, node: Node, n: int) -> str:
+        """A set inside a longer question: several entities a name picks out said without an article (`people
+        born in A`, `films released in Turkey`: "Which languages do people born in A speak"); anything else as
+        `np` ("the film released in Turkey" read to readers as presuming there is one)."""
+        if n > 1 and isinstance(node, Project) and node.inverse and isinstance(node.child, Anchor):
+            return self.bare(node, n)
+        return self.np(node, n)
+
     def _wh_of_set(self, node: Node, n: int) -> str:
         """A forward step from a set asked with its verb: `Which languages do the people born in A speak`, `Which
         organizations were the people influenced by B members of`, `Who directed the films that C appears in`;
@@ -128,7 +136,7 @@ class ChoiceWording:
             return ""
         w, k = self.w(node), self.kinds(node, n)
         sub_n = self.size(node.child)
-        sub = self.np(node.child, sub_n)
+        sub = self.inner_np(node.child, sub_n)
         if w.form == "noun" or len(sub.split()) > 10 or " where " in sub or sub.split()[-1] in (*PREPOSITIONS, "about"):
             return ""  # a long subject loses the reader; "Which continents is the country that X is in in"
         if w.where:  # Where did the people born in A die?
