@@ -280,18 +280,19 @@ class Renderer:
 def _own_wh(sp: Speaker, kg: KnowledgeGraph, plan: Parallel, whs: list[str]) -> str:
     """Two or three questions about one entity asked as one, the later ones with a pronoun: `Where was Ada born
     and where did she die` (the graph's gender attribute), `Which country is X part of and which continent is it
-    in`; "they" for a person of no known gender; "" when the questions are not all about one entity (readers
+    in`; two questions for a person of no known gender; "" when the questions are not all about one entity (readers
     rejected the lists of fields these replace: "I need X's place of death and affiliation, please.")."""
     kids = plan.children
     if not (2 <= len(kids) <= 3 and all(isinstance(k, Project) and isinstance(k.child, Anchor) and not k.inverse
                                         for k in kids)) or len({k.child.eid for k in kids}) != 1:  # fmt: skip
         return ""
     said, eid = sp.name(kids[0].child.eid), kids[0].child.eid
-    # a person the graph gives no gender is "they" (readers rejected the name said again; a surname guess says
-    # "Pop's" for Iggy Pop)
-    words = pronouns(kg, eid) or (("they", "them", "their") if sp.person(kids[0].child) else ("it", "it", "its"))
-    if words is None or not all(said in w for w in whs):
+    if not all(said in w for w in whs):
         return ""
+    words = pronouns(kg, eid) or (None if sp.person(kids[0].child) else ("it", "it", "its"))
+    if words is None:  # a person of no known gender: two questions, each with the name (readers rejected "they"
+        # for one person, the name twice in one sentence, and a surname guess says "Pop's" for Iggy Pop)
+        return f"{whs[0]}? And {_lowerfirst(whs[1])}" if len(whs) == 2 else ""
     rest = []
     for w in whs[1:]:
         i = w.rfind(said)
@@ -303,13 +304,10 @@ def _own_wh(sp: Speaker, kg: KnowledgeGraph, plan: Parallel, whs: list[str]) -> 
         if own and not words[2]:
             return ""  # a name that takes no possessive ("Cori, née Radnitz")
         by = words[2] + " " if own else words[1] if not after else words[0]  # his X / ... him / he ...
-        if by == "they":  # "which instruments does X play" -> "which instruments do they play"
-            head = re.sub(r"\b(does|is|was|has) $", lambda m: _PLURAL_AUX[m[1]] + " ", head)
         rest.append(_lowerfirst(head + by + after[len(own):]))
     return _join([whs[0]] + rest, "and") if len(rest) == 1 else f"{whs[0]}, {_join(rest, 'and')}"
 
 
-_PLURAL_AUX = {"does": "do", "is": "are", "was": "were", "has": "have"}
 GENDER_LABELS = frozenset(("gender", "sex", "sex or gender"))
 _PRONOUNS = {"male": ("he", "him", "his"), "female": ("she", "her", "her")}
 

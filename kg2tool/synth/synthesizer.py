@@ -265,6 +265,8 @@ class Synthesizer:
         plan = self.dialogue.plan(shape, rng)
         if plan is None:
             return None, "sampling_failed"
+        if any(made_up_name(self.kg, e) for e in anchors(plan)):  # "Tell me the country whose successor is
+            return None, "made_up_name"  # Geece (resource)": a dialogue names its anchor too
         gold, _ = gold_answers(self.kg, plan)
         if not gold:
             return None, "empty_answer"

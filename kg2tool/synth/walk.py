@@ -421,7 +421,8 @@ class Walker:
             rel = rng.choice(self.rels)
             inv = rng.random() < self.cfg.inverse_prob
             adj = self.adj(rel, inv)
-            picks = self.distinct(rng, self.sources[(rel, inv)], lambda e, adj=adj: len(adj[e]) <= self.cfg.max_set, 2)
+            fits = lambda e, adj=adj: e not in adj[e] and len(adj[e]) <= self.cfg.max_set  # noqa: E731 (not "Which country has fewer countries": itself among them)
+            picks = self.distinct(rng, self.sources[(rel, inv)], fits, 2)
             if picks is None:
                 continue
             a, b = picks
@@ -441,8 +442,7 @@ def _redrawn(draw, rounds: int = 5):
 
 
 def _lookup_from_name(node) -> tuple | None:
-    """(relation, inverse) of a lookup from a name: what it leaves out uses the same one (`A's genres that B does
-    not have`, `who was influenced by A but not by B`); readers rejected mixed ones (`born in A but did not die in B`)."""
+    """(relation, inverse) of a lookup from a name: a negation leaves out by the same one ("A's genres B lacks")."""
     return (node.rel, node.inverse) if isinstance(node, Project) and isinstance(node.child, Anchor) else None
 
 
