@@ -188,7 +188,8 @@ def test_hub_questions_are_asked_with_refs(tmp_path):
 @pytest.mark.parametrize("style", ["refs", "batch"])
 def test_dataset_records_its_style_and_gold_scores_100(tmp_path, style):
     out = tmp_path / style
-    argv = ["synth", "--graph", str(EXAMPLE), "--out", str(out), "-n", "300", "--tool-style", style, "--no-progress"]
+    argv = ["synth", "--graph", str(EXAMPLE), "--out", str(out), "-n", "300", "--tool-style", style, "--no-progress",
+            "--mix", "2p=3,up=0.6"]  # chains that fan out, so a batch lookup or a handle reaches the eval's rows
     assert main(argv) == 0
     report = json.loads((out / "validation_report.json").read_text())
     assert report["tool_style"]["style"] == style
