@@ -211,6 +211,8 @@ class Synthesizer:
             return None, "empty_answer"
         if any(isinstance(a, str) and is_placeholder(a) for a in gold):  # "X comes from unknown-planet"
             return None, "placeholder"
+        if answered_by_a_name(gold, [self.kg.name(e) for e in anchors(plan)]):
+            return None, "answer_in_question"
         extra: dict = {"per_item": per_item}
         if category == "irrelevance":
             trace_calls, needed = [], []
@@ -394,6 +396,12 @@ def made_up_name(kg, eid: int) -> bool:
     `kg2tool.graph.names.unique_names`): nobody would type it, so it is never named in a question."""
     label = kg.labels[eid]
     return bool(label) and kg.name(eid) != label and kg.name(eid).startswith(label + " (")
+
+
+def answered_by_a_name(gold: list, names: list[str]) -> bool:
+    """True when every answer opens a name the question says ("Which category did the laureates who won Chemistry
+    2005 win a prize in?" -> Chemistry): readers took such questions for nonsense."""
+    return bool(gold) and all(isinstance(a, str) and any(n.startswith(a + " ") for n in names) for a in gold)
 
 
 def says_no_kind(question: str, names: list[str]) -> bool:
