@@ -150,7 +150,8 @@ def test_full_sft_learns_and_reloads_to_call_a_tool(sft_full, data_dir):
     # reload from disk (plain from_pretrained) and ask test questions through the chat template
     test = load_dataset(str(data_dir), "sft", split="test")
     rows = [r for r in test if r["category"] in ("simple", "multiple", "parallel", "multi_step")][:4]
-    samples = [sample_tool_call(str(out), row) for row in rows]
+    # a budget for three parallel calls (an intersection row's first turn looks up each branch)
+    samples = [sample_tool_call(str(out), row, max_new_tokens=192) for row in rows]
     calls = [s for s in samples if s["tool_calls"]]
     assert calls, [s["completion"] for s in samples]
     # well-formed calls (a tiny model may also answer a long question with the refusal it learned from the
@@ -322,12 +323,12 @@ def test_random_name_rows_join_the_sft_training_split(data_dir, small_graph_path
     plain, _, full = ftr.load_rows(setup_for(data_dir), ["messages", "tools"])
     mixed, _, _ = ftr.load_rows(setup_for(data_dir, "--random_name_rows", "25"), ["messages", "tools"])
     assert len(mixed) == len(plain) + 25 and mixed.features == plain.features
-    # the rows beyond the plain ones, question by question (a missing_info opening such as "I need the place where
-    # this person was born, please." names nobody, so a renamed copy can ask it word for word)
-    left = Counter(r["messages"][0]["content"] for r in plain)
+    # the rows beyond the plain ones, conversation by conversation (a missing_info opening such as "Can you look up
+    # the country that a location is in?" names nobody, so a renamed copy can ask it word for word)
+    left = Counter(json.dumps(r["messages"], sort_keys=True) for r in plain)
     added = []
     for r in mixed:
-        q = r["messages"][0]["content"]
+        q = json.dumps(r["messages"], sort_keys=True)
         if left[q]:
             left[q] -= 1
         else:
