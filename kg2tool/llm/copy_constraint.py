@@ -1,15 +1,16 @@
 """Copy-constrained decoding of tool-call strings (`kg2tool eval --constrain copy`, transformers backend only).
 
 Inside a `<tool_call>` block, every JSON string the model writes (function names, keys and argument values) is
-restricted to a run of tokens copied from the prompt: the first token of a string is any token of the prompt, each
-next one a token that follows the tokens written so far somewhere in the prompt, and a token holding a quote
-closes the string. Names, tool names, enum values and refs all appear in the prompt (the question, the tool
+restricted to a run of tokens copied from the prompt: the first token of a string is a prompt token with a letter
+or digit, each next one a token that follows the tokens written so far somewhere in the prompt, and a quote
+closes it (a key with `":`, a value with a quote and JSON punctuation; never right after a space). Names, tool names, enum values and refs all appear in the prompt (the question, the tool
 list, earlier tool results), so a call the model means to make is never blocked; what the constraint removes is a
 name made up from pieces. It needs a tokenizer that cuts letters from punctuation and spaces (kg2tool's own
 tokenizers do: "Lewis Carroll" is the same tokens in the question and in the call).
 
 This changes what is measured: scores with the constraint say what the model picks among the prompt's spans, not
-whether it can copy one; reports name the mode (`constrain` in summary.json) and the two are never mixed.
+whether it can copy one; the mode is recorded (details.json: `run.backend_options.constrain`) and the two kinds
+of figures are reported apart.
 Hand-written rather than a grammar library (outlines, lm-format-enforcer) because the rule is a copy from the
 prompt, which a JSON-schema grammar does not express, and those libraries pull in dependencies for one rule.
 """

@@ -85,7 +85,7 @@ class DialogueBuilder:
         eid = plan.child.eid
         ctx["kind"] = self.kg.types[eid][0] if self.kg.types[eid] else "entity"
         # the entity left out as a person would leave it out, saying the name will follow ("Can you look up the
-        # prize won by a laureate for me? I'll tell you which one."): blind readers rejected all 13 first turns
+        # prize won by a laureate? I'll tell you which laureate."): blind readers rejected all 13 first turns
         # that named no one and said nothing more ("my neighbor's sibling", "the film I'm reading about")
         e1 = ctx["e1"]
         said = untold(ctx["entity_kind"])
