@@ -301,8 +301,6 @@ def _own_wh(sp: Speaker, kg: KnowledgeGraph, plan: Parallel, whs: list[str]) -> 
         own = next((m for m in ("'s ", "' ") if after.startswith(m)), "")
         if not after and (of := re.search(r"\bthe ([\w ]+) of $", head)):  # what are the vehicles of X: his vehicles
             head, own, after = head[: of.start()], " ", " " + of[1]
-        if own and not words[2]:
-            return ""  # a name that takes no possessive ("Cori, née Radnitz")
         by = words[2] + " " if own else words[1] if not after else words[0]  # his X / ... him / he ...
         rest.append(_lowerfirst(head + by + after[len(own):]))
     return _join([whs[0]] + rest, "and") if len(rest) == 1 else f"{whs[0]}, {_join(rest, 'and')}"
