@@ -107,20 +107,39 @@ def _collect(rdf, lang: str, stats: LoadStats, rules: PredicateRules) -> _Triple
     attr_vals, str_attr_lang = got.attr_vals, got.str_attr_lang
     kinds = {p: "label" for p in LABEL_PREDICATES} | {p: "alt" for p in ALT_LABEL_PREDICATES}
     kinds |= {p: "desc" for p in DESCRIPTION_PREDICATES}
+    rule_of: dict[str, str] = {}  # predicate -> rules.kind(p): asked once per predicate, not per triple
+
+    def rule(p: str) -> str:
+        got = rule_of.get(p)
+        if got is None:
+            got = rule_of[p] = rules.kind(p)
+        return got
+
+    blank: dict[type, bool] = {}  # term class -> is a blank node (isinstance through rdflib's ABCs, once per class)
+    literal: dict[type, bool] = {}
     for s, p, o in rdf:
         stats.triples += 1
-        if isinstance(s, BNode) or isinstance(o, BNode):
+        ts, to = type(s), type(o)
+        b_s, b_o = blank.get(ts), blank.get(to)
+        if b_s is None:
+            b_s = blank[ts] = issubclass(ts, BNode)
+        if b_o is None:
+            b_o = blank[to] = issubclass(to, BNode)
+        if b_s or b_o:
             stats.blank_node_triples_skipped += 1
             continue
         s, p = str(s), str(p)
-        if isinstance(o, Literal):
+        is_lit = literal.get(to)
+        if is_lit is None:
+            is_lit = literal[to] = issubclass(to, Literal)
+        if is_lit:
             kind = kinds.get(p)
             if kind:
                 texts[kind][s].append((clean_text(str(o)), o.language))
                 continue
             if p in TYPE_PREDICATES:
                 continue
-            if rules.kind(p) == "skip":
+            if rule(p) == "skip":
                 stats.schema_triples_skipped += 1
                 continue
             val = literal_value(o)
@@ -136,11 +155,11 @@ def _collect(rdf, lang: str, stats: LoadStats, rules: PredicateRules) -> _Triple
         if p in TYPE_PREDICATES:
             type_links[s].add(o)
             continue
-        rule = rules.kind(p)
-        if rule == "skip" or (p in META_PREDICATES and p not in rules.include):
+        rule_p = rule(p)
+        if rule_p == "skip" or (p in META_PREDICATES and p not in rules.include):
             stats.schema_triples_skipped += 1
             continue
-        if rule == "link":
+        if rule_p == "link":
             str_attr_lang[p][s].append((o, None))
             continue
         rel_edges[p].add((s, o))
