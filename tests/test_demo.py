@@ -198,3 +198,40 @@ def torch_equal(a, b) -> bool:
     import torch
 
     return torch.equal(a, b)
+
+
+def test_demo_over_seeds_reports_mean_range_and_pooled_counts(tmp_path, small_graph_path, capsys):
+    """`--seeds 1,2`: a whole demo per seed in OUT/seed<N>, then seeds.json / seeds.md from their own reports: the
+    mean and range of each score and its counts added up over the seeds (checked against each seed's files)."""
+    from kg2tool.cli import main
+    from kg2tool.evaluation.report import interval_counts, wilson
+
+    out = tmp_path / "seeds"
+    argv = ["demo", "--graph", str(small_graph_path), "--out", str(out), "--plan", str(toy_plan(tmp_path))]
+    assert main([*argv, "--seeds", "1,x"]) == 2 and "--seeds '1,x'" in capsys.readouterr().err
+    assert main([*argv, "--seeds", "1,2"]) == 0
+    reports = {s: json.loads((out / f"seed{s}" / "report.json").read_text()) for s in (1, 2)}
+    runs = {s: json.loads((out / f"seed{s}" / "run.json").read_text()) for s in (1, 2)}
+    assert [r["seed"] for r in runs.values()] == [1, 2]
+    assert "--seed 1 " in runs[1]["stages"][1]["command"] and "--seed 2 " in runs[2]["stages"][1]["command"]  # pretrain
+    record = json.loads((out / "seeds.json").read_text())
+    assert record["seeds"] == [1, 2] and list(record["stages"]) == ["pretrain", "sft", "dpo"]
+    pooled = 0
+    for stage, scores in record["stages"].items():
+        for key, entry in scores.items():
+            values = [reports[s][stage][key] for s in (1, 2) if key in reports[s][stage]]
+            assert entry["values"] == values
+            assert entry["mean"] == pytest.approx(sum(values) / len(values))
+            assert (entry["min"], entry["max"]) == (min(values), max(values))
+            counts = [interval_counts(out / f"seed{s}", stage).get(key) for s in (1, 2)]
+            if all(counts):
+                pooled += 1
+                k, n = sum(c[0] for c in counts), sum(c[1] for c in counts)
+                assert (entry["correct"], entry["total"]) == (k, n)
+                assert entry["ci95"] == pytest.approx(list(wilson(k, n)))
+    assert pooled >= 3  # simple, multiple, multi_step_exec, ... at every stage
+    md = (out / "seeds.md").read_text()
+    assert "over 2 seeds (1, 2)" in md and "| sft |" in md and "Counts pooled over the seeds" in md
+    # every seed is finished: --resume reruns nothing and writes the same record
+    assert main([*argv, "--seeds", "1,2", "--resume"]) == 0
+    assert json.loads((out / "seeds.json").read_text()) == record

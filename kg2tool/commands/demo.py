@@ -6,6 +6,7 @@ each training stage and one report (report.json, report.md, report.png) in --out
     kg2tool demo --graph examples/wiki.ttl --out runs/demo --resume   # continue an interrupted run
     kg2tool demo --plan examples/demo.yaml ...                        # the pipeline file (recipes + overrides)
     kg2tool demo ... --questions examples/wiki-questions.jsonl        # also score questions people wrote
+    kg2tool demo ... --seeds 0,1,2   # the whole demo once per seed (OUT/seed<N>), then seeds.md: mean (min-max)
 """
 
 from __future__ import annotations
@@ -30,6 +31,12 @@ def register(subparsers) -> None:
     parser.add_argument("--out", required=True, help="folder for every stage's outputs and the report")
     parser.add_argument("--plan", default="examples/demo.yaml", help="pipeline file (default: examples/demo.yaml)")
     parser.add_argument("--seed", type=int, default=0, help="seed of every stage (default 0)")
+    parser.add_argument(
+        "--seeds",
+        metavar="LIST",
+        help="run the whole demo once per seed (comma-separated, e.g. 0,1,2) into OUT/seed<N>, then write "
+        "OUT/seeds.json and seeds.md: every score's mean and min-max over the seeds, and the counts pooled",
+    )
     parser.add_argument("--resume", action="store_true", help="skip finished stages, continue an unfinished one")
     parser.add_argument(
         "--questions",
@@ -41,20 +48,40 @@ def register(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run `kg2tool demo` (run the whole pipeline) with the parsed `args`; return the exit code."""
+    seeds = _seeds(args.seeds) if args.seeds else None
     for module in ("torch", "transformers", "trl", "peft"):
         require_extra(module, "train")
     from ..demo import DemoPlan, markdown, run_demo
 
     parser = build_parser(STAGE_COMMANDS)
-    result = run_demo(
-        args.graph,
-        args.out,
-        DemoPlan.load(args.plan),
-        lambda argv: dispatch(parser, argv),
-        seed=args.seed,
-        resume=args.resume,
-        questions=args.questions,
-    )
-    print(markdown(result["report"], result["run"]))
-    print(f"wrote report.json, report.md, report.png and run.json to {args.out}")
+
+    def one(out: str, seed: int) -> dict:
+        return run_demo(args.graph, out, DemoPlan.load(args.plan), lambda argv: dispatch(parser, argv), seed=seed,
+                        resume=args.resume, questions=args.questions)  # fmt: skip
+
+    if seeds is None:
+        result = one(args.out, args.seed)
+        print(markdown(result["report"], result["run"]))
+        print(f"wrote report.json, report.md, report.png and run.json to {args.out}")
+        return 0
+    from ..evaluation.seeds import seed_dir, seeds_markdown, write_seeds_report
+
+    for seed in seeds:
+        print(f"== seed {seed}: {seed_dir(args.out, seed)}")
+        one(str(seed_dir(args.out, seed)), seed)
+    print(seeds_markdown(write_seeds_report(args.out, seeds)))
+    print(f"wrote seeds.json and seeds.md to {args.out} (each seed's own report in seed<N>/)")
     return 0
+
+
+def _seeds(text: str) -> list[int]:
+    """`--seeds 0,1,2` as distinct integers; UsageError naming the option otherwise."""
+    from ..common.errors import UsageError
+
+    try:
+        seeds = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise UsageError(f"--seeds {text!r}: give comma-separated integers, e.g. --seeds 0,1,2") from None
+    if not seeds or len(set(seeds)) != len(seeds):
+        raise UsageError(f"--seeds {text!r}: give one or more distinct integers, e.g. --seeds 0,1,2")
+    return seeds
