@@ -31,15 +31,10 @@ from pathlib import Path
 from typing import Any
 
 from .common.errors import InputError, Kg2ToolError, OutputError, UsageError
+from .evaluation.demo_plots import collect_curves, plot, plot_curves
 from .evaluation.report import interval_cells
 
 STAGES = ("pretrain", "sft", "dpo")
-# Logged training metrics drawn as learning curves, per stage, when present.
-CURVE_KEYS = {
-    "pretrain": ("lm_loss", "copy_loss"),
-    "sft": ("lm_loss", "mean_token_accuracy"),
-    "dpo": ("loss", "rewards/accuracies"),
-}
 REPORT_KEYS = ("simple", "multiple", "parallel", "parallel_multiple", "irrelevance", "multi_step_exec",
                "multi_turn_exec", "exec_call_validity", "exec_within_gold_steps", "stepwise_first_call",
                "stepwise_later_call", "stepwise_answer")  # fmt: skip
@@ -53,7 +48,8 @@ class DemoPlan:
         synth: flags for `kg2tool synth` (mapping of flag name to value; lists repeat the flag's values).
         pretrain, sft, dpo: `{"recipe": PATH, "args": {flag: value}}` for each training stage.
         eval: flags for `kg2tool eval` (e.g. `limit`, `max_new_tokens`, `batch_size`); a key named after a stage
-            holds that stage's own overrides (`pretrain: {stepwise: false}`), `questions` the question-file runs'.
+            holds that stage's own overrides (`pretrain: {stepwise: false}`), `questions` the question-file runs',
+            `constrained` the stages evaluated a second time with `--constrain copy` (report rows `<stage>-copy`).
     """
 
     synth: dict[str, Any] = field(default_factory=dict)
@@ -84,6 +80,9 @@ class DemoPlan:
         for key in (*STAGES, "questions"):
             if not isinstance(data.get("eval", {}).get(key, {}), dict):
                 raise InputError(f"{path}: eval.{key} must be a mapping of flags for that evaluation")
+        constrained = data.get("eval", {}).get("constrained", [])
+        if not isinstance(constrained, list) or not set(constrained) <= set(STAGES):
+            raise InputError(f"{path}: eval.constrained must be a list of stages ({', '.join(STAGES)}), got {constrained!r}")
         return cls(**data)
 
 
@@ -181,21 +180,22 @@ def training_run(stage: str, section: dict, graph: list[str], context: dict[str,
 
 
 def eval_run(stage: str, plan: DemoPlan, graph: list[str], context: dict[str, str], out_dir: Path,
-             questions: str | None = None) -> StageRun:  # fmt: skip
+             questions: str | None = None, constrained: bool = False) -> StageRun:  # fmt: skip
     """The `kg2tool eval` run scoring the model `stage` wrote, with the plan's eval settings and this stage's own
     overrides; with `questions`, on that file of questions (and synth's tool derivation options) instead of the
-    dataset's test split."""
-    name = f"eval-{stage}-questions" if questions else f"eval-{stage}"
+    dataset's test split; `constrained`: the test split again with `--constrain copy` (`eval-<stage>-copy/`)."""
+    name = f"eval-{stage}-questions" if questions else f"eval-{stage}-copy" if constrained else f"eval-{stage}"
     source = {"data": context["data"]}
     if questions:
         source = {"questions": questions, **{k: plan.synth[k] for k in SYNTH_TO_EVAL if k in plan.synth}}
         source.setdefault("lexicon", str(Path(context["data"]) / "lexicon.yaml"))  # the words the model learned
     eval_args = {
-        **{k: v for k, v in plan.eval.items() if k not in (*STAGES, "questions")},
+        **{k: v for k, v in plan.eval.items() if k not in (*STAGES, "questions", "constrained")},
         **plan.eval.get(stage, {}),  # this stage's own overrides, e.g. `pretrain: {stepwise: false}`
         **(plan.eval.get("questions", {}) if questions else {}),  # the question-file run's, e.g. `offer: related`
         "model": context[stage],
         **source,
+        **({"constrain": "copy"} if constrained else {}),
         "out": str(out_dir / name),
     }
     return StageRun(
@@ -224,6 +224,8 @@ def plan_runs(graph: list[str], out_dir: Path, plan: DemoPlan, context: dict[str
     for stage in STAGES:
         runs.append(training_run(stage, getattr(plan, stage), graph, context, previous, seed))
         runs.append(eval_run(stage, plan, graph, context, out_dir))
+        if stage in plan.eval.get("constrained", []):
+            runs.append(eval_run(stage, plan, graph, context, out_dir, constrained=True))
         if questions:
             runs.append(eval_run(stage, plan, graph, context, out_dir, questions))
         previous = stage
@@ -285,7 +287,7 @@ def run_demo(
     runs = plan_runs(graph, out_dir, plan, context, seed, questions)
     started = time.time()
     execute_runs(runs, run_command, context, resume)
-    report = collect_report(out_dir, STAGES)
+    report = collect_report(out_dir, report_rows(plan))
     info = {
         "graph": graph,
         "seed": seed,
@@ -300,8 +302,15 @@ def run_demo(
     return {"report": report, "run": info}
 
 
+def report_rows(plan: DemoPlan) -> list[str]:
+    """The report's rows: each training stage, followed by `<stage>-copy` where the plan also evaluates it with
+    copy-constrained decoding (`eval: {constrained: [sft]}`)."""
+    return [row for stage in STAGES for row in (stage, f"{stage}-copy") if row == stage or stage in plan.eval.get("constrained", [])]  # noqa: E501
+
+
 def collect_report(out_dir: Path, stages) -> dict[str, dict[str, float]]:
-    """`{stage: {score: value}}` from each stage's `eval-<stage>/summary.json`, the main categories first."""
+    """`{row: {score: value}}` from each row's `eval-<row>/summary.json` (`report_rows`), the main categories
+    first."""
     report: dict[str, dict[str, float]] = {}
     for stage in stages:
         summary = json.loads((out_dir / f"eval-{stage}" / "summary.json").read_text(encoding="utf-8"))
@@ -342,98 +351,6 @@ def markdown(report: dict[str, dict[str, float]], info: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _pyplot(name: str):
-    """matplotlib's pyplot on the Agg backend, or None (with a message naming the file not drawn)."""
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print(f"matplotlib is not installed (`pip install 'kg2tool[plot]'`): no {name}", flush=True)
-        return None
-    return plt
-
-
-def _save(plt, fig, path: Path) -> Path:
-    """Write the figure to a temporary name, then rename it to `path`."""
-    fig.tight_layout()
-    from .common.files import atomic_path
-
-    try:
-        with atomic_path(path, keep_suffix=True) as tmp:
-            fig.savefig(tmp)
-    finally:
-        plt.close(fig)
-    return path
-
-
-def plot(report: dict[str, dict[str, float]], path: Path) -> Path | None:
-    """Bar chart of the scores per stage written to `path`; None when matplotlib is missing."""
-    plt = _pyplot(path.name)
-    if plt is None:
-        return None
-    keys = [k for k in REPORT_KEYS if any(k in s for s in report.values())]
-    width = 0.8 / max(1, len(report))
-    fig, ax = plt.subplots(figsize=(max(6, 1.1 * len(keys) + 2), 3.6), dpi=120)
-    for i, (stage, scores) in enumerate(report.items()):
-        xs = [j + i * width for j in range(len(keys))]
-        ax.bar(xs, [scores.get(k, 0.0) for k in keys], width, label=stage)
-    ax.set_xticks([j + width * (len(report) - 1) / 2 for j in range(len(keys))])
-    ax.set_xticklabels(keys, rotation=20, ha="right", fontsize=8)
-    ax.set_ylim(0, 1)
-    ax.set_ylabel("score (held-out test split)")
-    ax.legend(fontsize=8)
-    return _save(plt, fig, path)
-
-
-def _trainer_state(stage_dir: Path) -> Path | None:
-    """The stage's `trainer_state.json`: in the folder itself, else in its last checkpoint."""
-    if (stage_dir / "trainer_state.json").is_file():
-        return stage_dir / "trainer_state.json"
-    if not stage_dir.is_dir():
-        return None
-    from transformers.trainer_utils import get_last_checkpoint
-
-    last = get_last_checkpoint(str(stage_dir))
-    state = Path(last) / "trainer_state.json" if last else None
-    return state if state is not None and state.is_file() else None
-
-
-def collect_curves(out_dir: Path, stages=STAGES) -> dict[str, dict[str, list[list[float]]]]:
-    """`{stage: {metric: [[step, value], ...]}}` from each stage's logged history (`CURVE_KEYS`)."""
-    curves: dict[str, dict[str, list[list[float]]]] = {}
-    for stage in stages:
-        state = _trainer_state(out_dir / stage)
-        if state is None:
-            continue
-        history = json.loads(state.read_text(encoding="utf-8")).get("log_history", [])
-        series = {
-            key: [[entry["step"], entry[key]] for entry in history if key in entry and "step" in entry]
-            for key in CURVE_KEYS.get(stage, ("loss",))
-        }
-        curves[stage] = {k: v for k, v in series.items() if v}
-    return curves
-
-
-def plot_curves(curves: dict[str, dict[str, list[list[float]]]], path: Path) -> Path | None:
-    """One panel of learning curves per stage written to `path`; None when there are none or no matplotlib."""
-    stages = [s for s in curves if curves[s]]
-    plt = _pyplot(path.name) if stages else None
-    if plt is None:
-        return None
-    fig, axes = plt.subplots(1, len(stages), figsize=(4.2 * len(stages), 3.2), dpi=120, squeeze=False)
-    for ax, stage in zip(axes[0], stages, strict=True):
-        twin = None
-        for i, (key, points) in enumerate(curves[stage].items()):
-            target = ax if i == 0 else (twin := twin or ax.twinx())
-            target.plot([p[0] for p in points], [p[1] for p in points], color=f"C{i}", label=key)
-            target.set_ylabel(key, color=f"C{i}", fontsize=8)
-        ax.set_title(stage, fontsize=9)
-        ax.set_xlabel("step", fontsize=8)
-    return _save(plt, fig, path)
-
-
 def write_report(out_dir: Path, report: dict, info: dict) -> None:
     """Write report.json, run.json, report.md, report.png, curves.json and curves.png into `out_dir`."""
     from .common.files import write_atomic
@@ -441,7 +358,7 @@ def write_report(out_dir: Path, report: dict, info: dict) -> None:
     write_atomic(out_dir / "report.json", json.dumps(report, indent=2) + "\n")
     write_atomic(out_dir / "run.json", json.dumps(info, indent=2) + "\n")
     write_atomic(out_dir / "report.md", markdown(report, info))
-    plot(report, out_dir / "report.png")
-    curves = collect_curves(out_dir)
+    plot(report, out_dir / "report.png", REPORT_KEYS)
+    curves = collect_curves(out_dir, STAGES)
     write_atomic(out_dir / "curves.json", json.dumps(curves) + "\n")
     plot_curves(curves, out_dir / "curves.png")

@@ -45,7 +45,8 @@ def toy_plan(tmp_path):
             "args": {**COMMON, "max_steps": 2, "save_strategy": "no", "sample": False},
         },  # fmt: skip
         "eval": {"limit": 2, "max_new_tokens": 24, "max_steps": 2, "batch_size": 8, "device": "cpu", "stepwise": True,
-                 "pretrain": {"stepwise": False}},  # per-stage override
+                 "pretrain": {"stepwise": False},  # per-stage override
+                 "constrained": ["sft"]},  # the SFT model scored a second time with --constrain copy
     }
     path = tmp_path / "plan.yaml"
     path.write_text(yaml.safe_dump(plan))
@@ -60,7 +61,7 @@ def test_demo_runs_every_stage_and_reports(tmp_path, small_graph_path, capsys):
     argv = ["demo", "--graph", str(small_graph_path), "--out", str(out), "--plan", str(plan)]
     assert main(argv) == 0
     report = json.loads((out / "report.json").read_text())
-    assert list(report) == ["pretrain", "sft", "dpo"]
+    assert list(report) == ["pretrain", "sft", "sft-copy", "dpo"]
     # every single-turn category of the data's test split is scored (the toy graph's split may lack one, by chance)
     data = json.loads((out / "data" / "validation_report.json").read_text())
     categories = set(data["kept"]["by_split_and_category"]["test"]) & {"simple", "multiple", "irrelevance"}
@@ -78,8 +79,10 @@ def test_demo_runs_every_stage_and_reports(tmp_path, small_graph_path, capsys):
     md = (out / "report.md").read_text()
     assert "| pretrain |" in md and "| dpo |" in md and "multi_step_exec" in md
     run = json.loads((out / "run.json").read_text())
-    assert [s["name"] for s in run["stages"]] == ["synth", "pretrain", "eval-pretrain", "sft", "eval-sft", "dpo",
-                                                   "eval-dpo"]  # fmt: skip
+    assert [s["name"] for s in run["stages"]] == ["synth", "pretrain", "eval-pretrain", "sft", "eval-sft",
+                                                   "eval-sft-copy", "dpo", "eval-dpo"]  # fmt: skip
+    copy_stage = next(s for s in run["stages"] if s["name"] == "eval-sft-copy")
+    assert "--constrain copy" in copy_stage["command"] and "--model " + str(out / "sft") in copy_stage["command"]
     # a rerun into the same folder is refused; --resume finds every stage done and rebuilds the same report
     assert main(argv) == 4
     assert main([*argv, "--resume"]) == 0
@@ -215,7 +218,7 @@ def test_demo_over_seeds_reports_mean_range_and_pooled_counts(tmp_path, small_gr
     assert [r["seed"] for r in runs.values()] == [1, 2]
     assert "--seed 1 " in runs[1]["stages"][1]["command"] and "--seed 2 " in runs[2]["stages"][1]["command"]  # pretrain
     record = json.loads((out / "seeds.json").read_text())
-    assert record["seeds"] == [1, 2] and list(record["stages"]) == ["pretrain", "sft", "dpo"]
+    assert record["seeds"] == [1, 2] and list(record["stages"]) == ["pretrain", "sft", "sft-copy", "dpo"]
     pooled = 0
     for stage, scores in record["stages"].items():
         for key, entry in scores.items():

@@ -393,30 +393,31 @@ def format_table(summary: dict[str, float], details: dict | None = None) -> str:
     return "\n".join(lines)
 
 
-def interval_counts(out_dir: Path, stage: str) -> dict[str, tuple[int, int]]:
-    """`{score: (correct, total)}` for one stage of a demo in `out_dir`: its test-split eval's counted scores
-    (`eval-<stage>/details.json`), and its question-file eval's hits@1, exact match and call validity as
-    `questions_hits@1`, `questions_exact_match`, `questions_call_validity` (`eval-<stage>-questions/`)."""
-    out: dict[str, tuple[int, int]] = {}
+def interval_entries(out_dir: Path, stage: str) -> dict[str, dict]:
+    """`{score: {"correct", "total", "ci95", ...}}` for one stage of a demo in `out_dir`: its test-split eval's
+    counted scores (`eval-<stage>/details.json`), and its question-file eval's hits@1, exact match and call validity
+    as `questions_hits@1`, `questions_exact_match`, `questions_call_validity` (`eval-<stage>-questions/`)."""
+    out: dict[str, dict] = {}
     details = Path(out_dir) / f"eval-{stage}" / "details.json"
     if details.is_file():
-        found = json.loads(details.read_text(encoding="utf-8")).get("intervals") or {}
-        out |= {k: (v["correct"], v["total"]) for k, v in found.items()}
+        out |= json.loads(details.read_text(encoding="utf-8")).get("intervals") or {}
     asked = Path(out_dir) / f"eval-{stage}-questions" / "details.json"
     if asked.is_file():
         overall = json.loads(asked.read_text(encoding="utf-8")).get("overall") or {}
         names = {"hits1": "hits@1", "exact": "exact_match", "calls_valid": "call_validity"}
-        out |= {
-            f"questions_{v}": (overall[k]["correct"], overall[k]["total"]) for k, v in names.items() if k in overall
-        }
+        out |= {f"questions_{v}": overall[k] for k, v in names.items() if k in overall}
     return out
 
 
+def interval_counts(out_dir: Path, stage: str) -> dict[str, tuple[int, int]]:
+    """`{score: (correct, total)}` of `interval_entries`."""
+    return {k: (e["correct"], e["total"]) for k, e in interval_entries(out_dir, stage).items()}
+
+
 def interval_cells(out_dir: Path, stage: str) -> dict[str, str]:
-    """`{score: "k/n [low%, high%]"}` for the counted scores of one stage of a demo in `out_dir` (`interval_counts`)."""
+    """`{score: "k/n [low%, high%]"}` of `interval_entries` (the interval each evaluation saved)."""
 
-    def cell(k: int, n: int) -> str:
-        low, high = wilson(k, n)
-        return f"{k}/{n} [{100 * low:.1f}%, {100 * high:.1f}%]"
+    def cell(e: dict) -> str:
+        return f"{e['correct']}/{e['total']} [{100 * e['ci95'][0]:.1f}%, {100 * e['ci95'][1]:.1f}%]"
 
-    return {key: cell(*kn) for key, kn in interval_counts(out_dir, stage).items()}
+    return {k: cell(e) for k, e in interval_entries(out_dir, stage).items()}
