@@ -16,7 +16,7 @@ from ..hub.bfcl import bfcl_records
 from .candidate import Candidate, ShardStats
 from .diversity import DiversityFilter
 from .refs import BIG_SET, big_sets
-from .shards import ShardStore, fingerprint, frozen_heap, iter_shards
+from .shards import CoreMeter, Horizon, ShardStore, fingerprint, frozen_heap, iter_shards
 from .synthesizer import SynthConfig, Synthesizer, split_of
 
 
@@ -50,6 +50,7 @@ def run_synth(
     from ..hub.dataset import SPLITS, check_output, write_dataset
 
     out = Path(out)
+    meter = CoreMeter()  # how busy the other cores are while the graph loads (do helper workers have a core?)
     check_output(out, overwrite)  # fail before the expensive part
     paraphrase_backend = _check_options(config, workers, backend, store_path, rebuild_store)
     kg, graph_sha256 = _load_graph(graphs, lang, store_path, rebuild_store, log, predicates)
@@ -62,8 +63,9 @@ def run_synth(
     build_args = (list(graphs), lang, config, template_dir, store_path and str(store_path), predicates)
     t1 = time.perf_counter()
     with store.kept_for_resume(), frozen_heap():  # a full disk, say: the finished shards are kept, --resume goes on
-        kept, stats = merge_shards(iter_shards(synth, workers, store, backend, build_args, _import_writer), config,
-                                   progress)  # fmt: skip
+        horizon = Horizon()  # the merge tells the workers how many shards the run still needs
+        shards = iter_shards(synth, workers, store, backend, build_args, _import_writer, horizon, meter.others())
+        kept, stats = merge_shards(shards, config, progress, horizon)
     elapsed = time.perf_counter() - t1
     total = sum(len(v) for v in kept.values())
     if total == 0:
@@ -92,7 +94,7 @@ def run_synth(
     report["bfcl"] = {cat: len(tests) for cat, (tests, _) in bfcl.items()}
     lexicon = {"lexicon.yaml": synth.lexicon.to_yaml()}  # edit it and pass it back with --lexicon
     with store.kept_for_resume():
-        write_dataset(out, rows, report, meta, overwrite, pairs, bfcl, lexicon, _writers(kg, workers, backend))
+        write_dataset(out, rows, report, meta, overwrite, pairs, bfcl, lexicon, _writers(kg, workers if horizon.helpers_paid else 1, backend))
     store.remove()
     log(
         f"wrote {total} conversations to {out} ({', '.join(f'{len(rows[s])} {s}' for s in SPLITS)}) "
@@ -187,10 +189,13 @@ def _load_graph(graphs: list[str], lang: str, store_path, rebuild_store: bool, l
     return kg, graph_sha256
 
 
-def merge_shards(shards, config: SynthConfig, progress: bool = False) -> tuple[dict[str, list[Candidate]], ShardStats]:
+def merge_shards(
+    shards, config: SynthConfig, progress: bool = False, horizon: Horizon | None = None
+) -> tuple[dict[str, list[Candidate]], ShardStats]:
     """Take candidates from `shards` (`iter_shards`'s generator, closed here) in order through the diversity
     filters into their splits, until `config.n` are kept, 20 shards in a row add none, or `config.max_shards`
-    shards were read. Returns (candidates by split, the shards' counts plus the diversity drops)."""
+    shards were read. Returns (candidates by split, the shards' counts plus the diversity drops). `horizon`, when
+    given, is told after each shard how many more the run is likely to need (the workers start none beyond)."""
     from tqdm.auto import tqdm
 
     from ..hub.dataset import SPLITS
@@ -213,6 +218,8 @@ def merge_shards(shards, config: SynthConfig, progress: bool = False) -> tuple[d
             if total >= config.n:
                 break
         bar.update(total - before)
+        if horizon is not None:
+            horizon.update(shard, total, config.n)
         idle = idle + 1 if total == before else 0
         if total >= config.n or idle >= 20 or shard + 1 >= config.max_shards:
             break

@@ -19,11 +19,13 @@ import gzip
 import hashlib
 import itertools
 import json
+import math
 import multiprocessing as mp
 import shutil
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..common.errors import OutputError, UsageError
@@ -194,13 +196,16 @@ def auto_workers(cores: int | None = None, load: float | None = None) -> int:
 
 
 def iter_shards(synth, workers: int = 1, store: ShardStore | None = None, backend: str = "process",
-                build_args=None, warm_up=None) -> Iterator[tuple[int, list[Candidate], ShardStats]]:  # fmt: skip
+                build_args=None, warm_up=None, horizon: Horizon | None = None, busy: float | None = None,
+                ) -> Iterator[tuple[int, list[Candidate], ShardStats]]:  # fmt: skip
     """Shards 0, 1, 2, ... in order (see module docstring). With `workers` > 1 this process is one of the workers:
     `workers - 1` helper processes (or Ray actors) compute shards ahead while this one merges, and whenever the
     next shard in order is not ready yet this process computes a later shard itself instead of waiting: no process
     only merges, and where the helper gets no free core this process does the work, so two workers cost little more
     than one (the helper's rows are pickled to this process). `warm_up()`, when given, is called in this process
-    once the helpers have started: work the run needs later anyway (imports), done while they compute shards."""
+    once the helpers have started: work the run needs later anyway (imports), done while they compute shards.
+    `horizon` (a Horizon the consumer updates) bounds how far ahead shards are started. `busy`: the cores other
+    processes kept busy while the run started (`CoreMeter`): from half a core the helpers begin paused."""
     if workers < 1:
         raise UsageError(f"--workers must be at least 1, got {workers}")
     if workers == 1:
@@ -215,7 +220,7 @@ def iter_shards(synth, workers: int = 1, store: ShardStore | None = None, backen
     global _WORKER
     _WORKER = synth
     if backend == "ray":
-        yield from _iter_ray(synth, workers - 1, store, build_args, warm_up)
+        yield from _iter_ray(synth, workers - 1, store, build_args, warm_up, horizon)
         return
     # Fork shares the loaded graph (or the open store's memory maps) with the workers, copy-on-write: nothing is
     # reloaded or rebuilt per worker. But not after this process opened an on-disk store's RocksDB
@@ -226,33 +231,45 @@ def iter_shards(synth, workers: int = 1, store: ShardStore | None = None, backen
     init = None if fork else build_args
     save_dir = str(store.dir) if store is not None else None
     frozen = gc.get_freeze_count() > 0  # a caller's frozen_heap: it unfreezes, at its end
-    if fork:  # the graph's objects stay out of the forked workers' garbage collections: their pages stay shared
-        gc.freeze()
+    started: list = []  # the pool, started when a helper is first handed a shard (never where none is)
+
+    def start():
+        if fork:  # the graph's objects stay out of the forked workers' garbage collections: their pages stay shared
+            gc.freeze()
+        try:
+            started.append(ctx.Pool(workers - 1, initializer=_init_worker, initargs=(init,)))
+        finally:  # the workers are forked (Pool starts them at once): this process collects as before
+            if fork and not frozen:
+                gc.unfreeze()
+
+    def submit(i: int):
+        if not started:
+            start()
+            handle = started[0].apply_async(_run_shard, (i, save_dir))
+            if warm_up is not None:  # while the helpers compute their first shards
+                warm_up()
+            return handle
+        return started[0].apply_async(_run_shard, (i, save_dir))
+
+    gauge = HelperGauge(workers - 1, busy=busy is not None and busy >= 0.5)
     try:
-        pool = ctx.Pool(workers - 1, initializer=_init_worker, initargs=(init,))
-    finally:  # the workers are forked (Pool starts them at once): this process collects as before
-        if fork and not frozen:
-            gc.unfreeze()
-    with pool:
-        if warm_up is not None:
-            warm_up()
-
-        def submit(i: int):
-            return pool.apply_async(_run_shard, (i, save_dir))
-
-        gauge = HelperGauge(workers - 1)
         yield from _in_order(submit, lambda fut: fut.ready(), lambda fut: fut.get()[1:], workers - 1, store,
-                             gauge=gauge)  # fmt: skip
+                             gauge=gauge, horizon=horizon)  # fmt: skip
+    finally:
+        if started:
+            started[0].terminate()  # what leaving `with pool:` does
 
 
-def _in_order(submit, ready, get, helpers: int, store: ShardStore | None, saved: bool = True, gauge=None):
+def _in_order(submit, ready, get, helpers: int, store: ShardStore | None, saved: bool = True, gauge=None,
+              horizon: Horizon | None = None):  # fmt: skip
     """Shards in index order from `helpers` remote workers (`submit(i)` starts shard i and returns a handle,
     `ready(handle)`, `get(handle)` -> (rows, stats)) and this process. Finished shards are collected as soon as they
     are ready, and every helper is kept 2 shards ahead (its next shard is always queued); while the next shard in
-    order is not ready, this process computes the next unassigned one itself. At most 4 shards per helper are held
-    ahead of the merge (each is checkpointed: as many as the old pool of 2 processes kept in flight). `saved`: the
-    helpers write their shards' checkpoints themselves. `gauge` (a HelperGauge) stops handing shards to the helpers
-    for a while where they do not pay off."""
+    order is not ready, this process computes the next unassigned one itself. At most AHEAD shards per helper are
+    held ahead of the merge. `saved`: the helpers write their shards' checkpoints themselves. `gauge` (a
+    HelperGauge) stops handing shards to the helpers for a while where they do not pay off. `horizon` (updated by
+    the merge) says how far ahead shards are worth starting: none is started beyond it, since the run will have
+    its rows before (the next shard in order is always computed, so the rows do not depend on it)."""
     pending: dict[int, object] = {}  # shard -> handle, given to a helper and not collected yet
     done: dict[int, tuple] = {}  # shard -> (rows, stats), ahead of the merge
     nxt = 0  # the next shard no one was given yet
@@ -267,16 +284,23 @@ def _in_order(submit, ready, get, helpers: int, store: ShardStore | None, saved:
 
     def here(k: int) -> None:
         cached = store.load(k) if store is not None and store.path(k).exists() else None
+        cpu = time.process_time()
         done[k] = cached or tuple(_run_shard(k, save_dir)[1:])
         if gauge is not None:
             gauge.computed += 1
+            if not cached:
+                gauge.own(time.process_time() - cpu)
 
+    ahead = AHEAD * helpers
     for j in itertools.count():
         feed = gauge is None or gauge.feed(j)
+        if horizon is not None and gauge is not None:
+            horizon.helpers_paid = gauge.paying
+        last = horizon.last if horizon is not None else None
         while j not in done:
             for i in [i for i, h in pending.items() if ready(h)]:
                 collect(i)
-            while feed and len(pending) < 2 * helpers and len(done) + len(pending) < 4 * helpers:
+            while feed and len(pending) < 2 * helpers and len(done) + len(pending) < ahead and (last is None or nxt <= last):
                 if store is not None and store.path(nxt).exists():
                     done[nxt] = store.load(nxt)
                 else:
@@ -287,15 +311,15 @@ def _in_order(submit, ready, get, helpers: int, store: ShardStore | None, saved:
             if j not in pending:  # not given out yet (many shards held ahead): this process computes it
                 here(j)
                 nxt = max(nxt, j + 1)
-            elif len(done) + len(pending) >= 4 * helpers:
-                collect(j)  # far enough ahead: wait for it
+            elif len(done) + len(pending) >= ahead or (last is not None and nxt > last):
+                collect(j)  # far enough ahead, or past what the run needs: wait for it
             else:  # compute a later shard here rather than wait
                 nxt += 1
                 here(nxt - 1)
         yield j, *done.pop(j)
 
 
-def _iter_ray(synth, helpers: int, store: ShardStore | None, build_args, warm_up=None):
+def _iter_ray(synth, helpers: int, store: ShardStore | None, build_args, warm_up=None, horizon=None):
     """Ray backend: `helpers` actors each hold a Synthesizer (rebuilt once per actor from `build_args`; the store's
     index is memory-mapped, so on one machine the actors share its pages) and compute shards as `iter_shards`'s
     pool does; this process merges and computes shards too. Checkpoints are written here (an actor may run on
@@ -328,48 +352,130 @@ def _iter_ray(synth, helpers: int, store: ShardStore | None, build_args, warm_up
     def submit(i: int):
         return actors[i % helpers].run.remote(i)
 
-    yield from _in_order(submit, ready, lambda ref: tuple(ray.get(ref)[1:]), helpers, store, saved=False)
+    yield from _in_order(submit, ready, lambda ref: tuple(ray.get(ref)[1:]), helpers, store, saved=False,
+                         horizon=horizon)  # fmt: skip
+
+
+AHEAD = 8  # shards per helper held ahead of the merge at most (computed or queued)
+
+
+class CoreMeter:
+    """The cores that other processes keep busy, measured between its creation and `others()`: the machine's busy
+    CPU time (/proc/stat, Linux) less this process's own, per second of wall time. None where /proc/stat cannot be
+    read. Unlike the load average, it is not raised by a run that just ended, and it sees a busy core at once."""
+
+    def __init__(self):
+        self.start = self._sample()
+
+    @staticmethod
+    def _sample():
+        import os
+
+        try:
+            with open("/proc/stat", encoding="ascii") as f:
+                fields = [int(x) for x in f.readline().split()[1:]]
+        except (OSError, ValueError):
+            return None
+        idle = fields[3] + (fields[4] if len(fields) > 4 else 0)  # idle + iowait, in clock ticks
+        ticks = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+        return sum(fields[:8]) / ticks, idle / ticks, time.monotonic(), time.process_time()
+
+    def others(self) -> float | None:
+        """Cores busy with other processes since the meter started (None when unknown or too soon to tell)."""
+        end = self._sample()
+        if self.start is None or end is None:
+            return None
+        (total0, idle0, wall0, own0), (total1, idle1, wall1, own1) = self.start, end
+        wall = wall1 - wall0
+        if wall < 0.2 or total1 <= total0:
+            return None
+        busy = (total1 - total0) - (idle1 - idle0)  # CPU seconds all processes used
+        return max(0.0, (busy - (own1 - own0)) / wall)
+
+
+@dataclass
+class Horizon:
+    """How far ahead shards are worth computing: `last`, the highest shard index the run is expected to need (None:
+    no bound yet), set by the merge from the rows still wanted and the rows a shard has given so far (`update`).
+    `helpers_paid`: whether the helper processes paid off when last measured (HelperGauge), set by the shard loop;
+    the run writes its files with one process where they did not."""
+
+    last: int | None = None
+    helpers_paid: bool = True
+
+    def update(self, shard: int, kept: int, wanted: int) -> None:
+        """After merging shard `shard`, with `kept` rows of the `wanted` kept so far: the shards still needed at
+        the rate so far, plus one for chance."""
+        if kept <= 0:
+            self.last = None
+            return
+        per_shard = kept / (shard + 1)
+        self.last = shard + 1 + math.ceil(max(wanted - kept, 0) / per_shard)
 
 
 class HelperGauge:
-    """Whether helper processes on this machine pay off, measured: shards computed per second (by any process) while
-    WINDOW shards are merged with this process alone, then while WINDOW are merged with the helpers fed. With less
-    than GAIN times the rate alone (another session's job holds the other core: Linux shares CPU between sessions,
-    so the helpers only split this run's core, and sending their rows and the shards computed ahead cost CPU), the
-    helpers get no shards for the next PAUSE shards (twice as long after each pause in a row, up to 8 times), and are
-    measured again after; otherwise they are fed for RUN shards before the next measurement. Which process
-    computes a shard never changes its rows."""
+    """Whether helper processes on this machine pay off, measured while they work. Over each WINDOW shards merged
+    with the helpers fed: the shards computed per second by all processes, against what this process would compute
+    alone, one shard per the CPU seconds its own shards took (process CPU time: it does not grow when another job
+    takes the core, as wall time does). With less than GAIN times that rate (another session's job holds the other
+    core: Linux shares CPU between sessions, so the helpers only split this run's core, and sending their rows and
+    the shards computed ahead cost CPU), the helpers get no shards for the next PAUSE shards (twice as long after
+    each pause in a row, up to 8 times), then are fed a window again to measure, unless a CoreMeter read over the
+    pause says other processes still keep half a core busy (the pause then goes on: measuring costs CPU). Nothing
+    stops while the helpers pay off: the measure needs no window alone (an earlier gauge's alone windows cost ~5% of
+    a run on an idle machine). `busy` (other processes kept a core busy while the run started, by a CoreMeter): the
+    helpers begin with a pause. Which process computes a shard never changes its rows."""
 
-    WINDOW, RUN, PAUSE, GAIN = 6, 128, 32, 1.15
+    WINDOW, PAUSE, GAIN = 8, 32, 1.15
 
-    def __init__(self, helpers: int = 1):
-        self.drain = 2 * helpers  # shards a helper may hold: left to finish before a window alone
+    def __init__(self, helpers: int = 1, busy: bool = False):
+        self.helpers = helpers
         self.pauses = self.in_a_row = 0
-        self.gains: list[float] = []  # measured: rate with the helpers / rate alone
-        self.feeding, self.stop_at, self.measure_at = True, 0, 0
-        self.times: dict[int, tuple[float, int]] = {}
-        self.computed = 0  # shards computed so far (counted by the caller)
+        self.gains: list[float] = []  # measured: rate with the helpers / rate of this process alone
+        # `busy`: the load average left no core free when the run started: begin with a pause, then measure
+        self.feeding, self.stop_at = not busy, self.PAUSE if busy else 0
+        self.meter = CoreMeter() if busy else None  # during a pause: are the other cores still busy?
+        self.start: tuple | None = None  # (j, wall, computed, own shards, own CPU seconds) where the window began
+        self.computed = 0  # shards computed so far by any process (counted by the caller)
+        self.own_n, self.own_cpu = 0, 0.0  # shards this process computed, and their CPU seconds (`own`)
+
+    @property
+    def paying(self) -> bool:
+        """Whether the helpers pay off: as last measured; before any measure, whether they are fed."""
+        return self.gains[-1] >= self.GAIN if self.gains else self.feeding
+
+    def own(self, cpu_seconds: float) -> None:
+        """Count a shard this process computed itself, in `cpu_seconds` of its CPU time."""
+        self.own_n += 1
+        self.own_cpu += cpu_seconds
 
     def feed(self, j: int) -> bool:
         """Whether shards may be handed to the helpers while shard j is the next to merge (called once per j)."""
-        a, w = self.measure_at, self.WINDOW
-        if j in (a, a + w, a + 2 * w):
-            self.times[j] = (time.perf_counter(), self.computed)
-        if j < self.stop_at:
-            return self.feeding
-        if j < a + w:
-            return False  # draining the helpers, then the window alone
-        if j < a + 2 * w:
-            return True  # the window with the helpers
-        (t0, n0), (t1, n1), (t2, n2) = self.times[a], self.times[a + w], self.times[j]
-        gain = (n2 - n1) / max(t2 - t1, 1e-9) / max((n1 - n0) / max(t1 - t0, 1e-9), 1e-9)
+        if not self.feeding:
+            if j < self.stop_at:
+                return False
+            others = self.meter.others() if self.meter is not None else None
+            if others is not None and others >= 0.5:  # another job still holds a core: no need to measure
+                self.meter, self.stop_at = CoreMeter(), j + self.PAUSE
+                return False
+            self.feeding, self.start = True, None  # measure again
+        now = time.perf_counter()
+        if self.start is None:
+            self.start = (j, now, self.computed, self.own_n, self.own_cpu)
+            return True
+        j0, t0, c0, n0, cpu0 = self.start
+        if j - j0 < self.WINDOW:
+            return True
+        self.start = (j, now, self.computed, self.own_n, self.own_cpu)
+        own, cpu = self.own_n - n0, self.own_cpu - cpu0
+        if own == 0 or cpu <= 0:  # the helpers computed every shard of the window: nothing to compare
+            return True
+        gain = (self.computed - c0) / max(now - t0, 1e-9) * (cpu / own)
         self.gains.append(round(gain, 2))
-        self.feeding = gain >= self.GAIN
-        if self.feeding:
-            self.in_a_row, self.stop_at = 0, j + self.RUN
-        else:
-            self.pauses, self.in_a_row = self.pauses + 1, self.in_a_row + 1
-            self.stop_at = j + self.PAUSE * 2 ** min(self.in_a_row - 1, 3)
-        self.measure_at = self.stop_at + (self.drain if self.feeding else 0)
-        self.times = {}
-        return self.feeding
+        if gain >= self.GAIN:
+            self.in_a_row = 0
+            return True
+        self.pauses, self.in_a_row = self.pauses + 1, self.in_a_row + 1
+        self.feeding, self.start, self.meter = False, None, CoreMeter()
+        self.stop_at = j + self.PAUSE * 2 ** min(self.in_a_row - 1, 3)
+        return False
