@@ -3,6 +3,7 @@ bare verb of a relation, a predicate without its final preposition, place names 
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from .lexicon import Wording, _inflect, plural
@@ -64,17 +65,25 @@ def in_place(phrase: str) -> str:
 _THE_START = ("United ", "Republic of ", "People's Republic", "Kingdom of ", "Democratic Republic", "Federal Republic",
               "Soviet Union", "European ", "Holy Roman", "Ottoman Empire", "British Empire", "Russian Empire")
 _THE_END = (" Islands", " Republic", " Union", " Emirates", " States", " Kingdom")
+# An award's name is said with `the` (its head noun is a count noun naming one award): "... Award", "... Prize for
+# X", "... Medal of X"; "World Cup", "Stanley Cup".
+_AWARD_END = (" Award", " Prize", " Medal", " Trophy", " Cup")
+_AWARD_HEAD = re.compile(r" (?:Award|Prize|Medal|Trophy) (?:for|in|of) ")
 _THE_NAMES = frozenset("""Netherlands Bahamas Philippines Maldives Gambia Seychelles Comoros Vatican Congo Sudan
     Ukraine Hague Bronx""".split())
 
 
 @lru_cache(maxsize=65536)
 def needs_the(name: str) -> bool:
-    """True for a place name said with `the` inside a sentence ("the United Kingdom", "the Czech Republic", "the
-    Netherlands"); names already starting with an article, and everything else, are said as they are."""
+    """True for a name said with `the` inside a sentence: places ("the United Kingdom", "the Czech Republic", "the
+    Netherlands") and awards ("the Academy Award for Best Visual Effects", "the Nobel Prize in Physics", "the
+    Special Achievement Academy Award", "the Order of Lenin"); names already starting with an article, and
+    everything else, are said as they are."""
     if name.lower().startswith(("the ", "a ", "an ")):
         return False
-    return name in _THE_NAMES or name.startswith(_THE_START) or name.endswith(_THE_END)
+    if name in _THE_NAMES or name.startswith(_THE_START) or name.endswith(_THE_END):
+        return True
+    return " " in name and (name.startswith("Order of ") or name.endswith(_AWARD_END) or _AWARD_HEAD.search(name) is not None)
 
 
 def a_kind(noun: str, n: int = 1) -> str:
