@@ -221,13 +221,16 @@ def test_answers_say_place_names_with_their_article(graph):
 
 def test_award_names_take_their_article_and_other_names_do_not():
     """Readers rejected "Who received Academy Award for Best Visual Effects ...?": an award's name is said with
-    `the` inside a sentence, like the places that take one; names that merely contain such a word do not."""
+    `the` inside a sentence, like the places and institutions that take one ("the Portuguese Empire", "the
+    University of London"); names that merely contain such a word do not."""
     from kg2tool.synth.grammar import the_name
 
     for name in ("Academy Award for Best Visual Effects", "Special Achievement Academy Award", "Nobel Prize in Physics",
-                 "Order of Lenin", "Presidential Medal of Freedom", "World Cup"):  # fmt: skip
+                 "Order of Lenin", "Presidential Medal of Freedom", "World Cup", "Portuguese Empire",
+                 "University of London", "Academy of Sciences of Turin"):  # fmt: skip
         assert the_name(name) == f"the {name}", name
-    for name in ("Award Tour", "Physics 1952", "Prize", "Jimmy Cup Smith", "The Prize Fighter", "Paris"):
+    for name in ("Award Tour", "Physics 1952", "Prize", "Jimmy Cup Smith", "The Prize Fighter", "Paris", "Empire",
+                 "Harvard University"):
         assert the_name(name) == name, name
 
 

@@ -63,8 +63,10 @@ def in_place(phrase: str) -> str:
 
 
 _THE_START = ("United ", "Republic of ", "People's Republic", "Kingdom of ", "Democratic Republic", "Federal Republic",
-              "Soviet Union", "European ", "Holy Roman", "Ottoman Empire", "British Empire", "Russian Empire")
-_THE_END = (" Islands", " Republic", " Union", " Emirates", " States", " Kingdom")
+              "Soviet Union", "European ", "Holy Roman", "University of ", "Institute of ", "Museum of ", "College of ",
+              "Academy of ")  # fmt: skip
+_THE_END = (" Islands", " Republic", " Union", " Emirates", " States", " Kingdom", " Empire", " Dynasty", " Caliphate",
+            " Confederation")  # fmt: skip
 # An award's name is said with `the` (its head noun is a count noun naming one award): "... Award", "... Prize for
 # X", "... Medal of X"; "World Cup", "Stanley Cup".
 _AWARD_END = (" Award", " Prize", " Medal", " Trophy", " Cup")
@@ -76,7 +78,7 @@ _THE_NAMES = frozenset("""Netherlands Bahamas Philippines Maldives Gambia Seyche
 @lru_cache(maxsize=65536)
 def needs_the(name: str) -> bool:
     """True for a name said with `the` inside a sentence: places ("the United Kingdom", "the Czech Republic", "the
-    Netherlands") and awards ("the Academy Award for Best Visual Effects", "the Nobel Prize in Physics", "the
+    Netherlands", "the Portuguese Empire"), institutions named "University of ..." and the like, and awards ("the Academy Award for Best Visual Effects", "the Nobel Prize in Physics", "the
     Special Achievement Academy Award", "the Order of Lenin"); names already starting with an article, and
     everything else, are said as they are."""
     if name.lower().startswith(("the ", "a ", "an ")):

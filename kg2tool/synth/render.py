@@ -160,7 +160,7 @@ class Renderer:
         if isinstance(plan, Parallel):
             items = []
             for child, ans in zip(plan.children, extra["per_item"]):
-                items.append({"q": sp.np(child, len(ans) or 1), "answer": _join(ans, "and"), "n": len(ans),
+                items.append({"q": sp.np(child, len(ans) or 1), "answer": _join([the_name(a) for a in ans], "and"), "n": len(ans),
                               "wh": sp.wh(child), "stmt": sp.statement(child, ans)})  # fmt: skip
             ctx |= {"items": items, "qs": [it["q"] for it in items], "each": "", "own": "", "then": ""}
             ctx["own"] = self._own(sp, kg, plan, extra["per_item"])
