@@ -40,6 +40,7 @@ from .refs import BatchToolSet, RefToolSet
 from .render import Renderer
 from .tools import OPERATORS, ToolError, ToolSet
 from .traces import Compiler, Trace, messages_for, tools_used
+from .unsaid import is_placeholder, made_up_name, unsaid_anchor  # noqa: F401 (is_placeholder, made_up_name: re-exported)
 from .verify import verify_row
 from .walk import CATEGORY, DIALOGUE_SHAPES, WalkConfig, Walker
 
@@ -200,10 +201,8 @@ class Synthesizer:
             return None, "sampling_failed"
         if self.kinds_known and mixed_kinds(plan, self.lexicon.kind_of):
             return None, "mixed_kinds"
-        if any(made_up_name(self.kg, e) for e in anchors(plan)):
-            return None, "made_up_name"
-        if any(is_placeholder(self.kg.name(e)) for e in anchors(plan)):
-            return None, "placeholder"
+        if why := unsaid_anchor(self.kg, plan):
+            return None, why
         if counts_places(plan, self.lexicon):
             return None, "odd_count"
         gold, per_item = gold_answers(self.kg, plan)
@@ -267,8 +266,8 @@ class Synthesizer:
         plan = self.dialogue.plan(shape, rng)
         if plan is None:
             return None, "sampling_failed"
-        if any(made_up_name(self.kg, e) for e in anchors(plan)):  # "Tell me the country whose successor is
-            return None, "made_up_name"  # Geece (resource)": a dialogue names its anchor too
+        if why := unsaid_anchor(self.kg, plan):  # "Tell me the country whose successor is Geece (resource)": a
+            return None, why  # dialogue names its anchor too
         gold, _ = gold_answers(self.kg, plan)
         if not gold:
             return None, "empty_answer"
@@ -378,24 +377,6 @@ class Synthesizer:
 
 
 _VAGUE = re.compile(rf"\b{UNKNOWN_NOUN}s?\b")
-
-
-PLACEHOLDERS = frozenset(("unknown", "n/a", "na", "none", "null", "nil", "tbd", "various", "other", "anonymous"))
-
-
-def is_placeholder(name: str) -> bool:
-    """True for a node that stands for a missing value ("unknown-planet" in the Star Wars data, "N/A", "None"):
-    nobody asks about it."""
-    low = name.lower()
-    # "unknown-planet", "unknown_species": an id-like name; "Unknown Pleasures" (an album) is a name
-    return low in PLACEHOLDERS or (name == low and low.startswith(("unknown-", "unknown_")))
-
-
-def made_up_name(kg, eid: int) -> bool:
-    """True for a name kg2tool had to tell apart from a homonym ("Cambridge (Location, no. 2)", "Poland (Country)":
-    `kg2tool.graph.names.unique_names`): nobody would type it, so it is never named in a question."""
-    label = kg.labels[eid]
-    return bool(label) and kg.name(eid) != label and kg.name(eid).startswith(label + " (")
 
 
 def answered_by_a_name(gold: list, names: list[str]) -> bool:

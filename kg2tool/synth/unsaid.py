@@ -1,0 +1,38 @@
+"""Anchors no question names: names kg2tool made up for homonyms, labels that carry their own note, placeholder
+nodes (the drop reasons `made_up_name`, `annotated_name`, `placeholder` of kg2tool.synth.synthesizer)."""
+
+from __future__ import annotations
+
+from .plans import anchors
+
+PLACEHOLDERS = frozenset(("unknown", "n/a", "na", "none", "null", "nil", "tbd", "various", "other", "anonymous"))
+
+
+def is_placeholder(name: str) -> bool:
+    """True for a node that stands for a missing value ("unknown-planet" in the Star Wars data, "N/A", "None"):
+    nobody asks about it."""
+    low = name.lower()
+    # "unknown-planet", "unknown_species": an id-like name; "Unknown Pleasures" (an album) is a name
+    return low in PLACEHOLDERS or (name == low and low.startswith(("unknown-", "unknown_")))
+
+
+def made_up_name(kg, eid: int) -> bool:
+    """True for a name kg2tool had to tell apart from a homonym ("Cambridge (Location, no. 2)", "Poland (Country)":
+    `kg2tool.graph.names.unique_names`): nobody would type it, so it is never named in a question."""
+    label = kg.labels[eid]
+    return bool(label) and kg.name(eid) != label and kg.name(eid).startswith(label + " (")
+
+
+def unsaid_anchor(kg, plan) -> str | None:
+    """Why no question names the plan's anchors, or None: a name kg2tool made up (`made_up_name`), a label with its
+    own note ("Posen (now Poznan, Poland)", "Germany (now Poland)": `annotated_name`, rejected by readers in every
+    round), a placeholder node (`placeholder`)."""
+    eids = list(anchors(plan))
+    for why, bad in (("made_up_name", lambda e: made_up_name(kg, e)), ("annotated_name", lambda e: "(now " in kg.name(e)),
+                     ("placeholder", lambda e: is_placeholder(kg.name(e)))):  # fmt: skip
+        if any(map(bad, eids)):
+            return why
+    return None
+
+
+__all__ = ["PLACEHOLDERS", "is_placeholder", "made_up_name", "unsaid_anchor"]
