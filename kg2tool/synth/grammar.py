@@ -72,7 +72,7 @@ _THE_END = (" Islands", " Republic", " Union", " Emirates", " States", " Kingdom
 _AWARD_END = (" Award", " Prize", " Medal", " Trophy", " Cup")
 _AWARD_HEAD = re.compile(r" (?:Award|Prize|Medal|Trophy) (?:for|in|of) ")
 _THE_NAMES = frozenset("""Netherlands Bahamas Philippines Maldives Gambia Seychelles Comoros Vatican Congo Sudan
-    Ukraine Hague Bronx""".split())
+    Hague Bronx USA UK US UAE""".split())  # not "the Ukraine": dated
 
 
 @lru_cache(maxsize=65536)
