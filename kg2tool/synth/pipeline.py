@@ -49,8 +49,7 @@ def run_synth(
     from ..common.errors import NothingToDoError
     from ..hub.dataset import SPLITS, check_output, write_dataset
 
-    out = Path(out)
-    meter = CoreMeter()  # how busy the other cores are while the graph loads (do helper workers have a core?)
+    out, meter = Path(out), CoreMeter()  # how busy the other cores are while the graph loads (a core for helpers?)
     check_output(out, overwrite)  # fail before the expensive part
     paraphrase_backend = _check_options(config, workers, backend, store_path, rebuild_store)
     kg, graph_sha256 = _load_graph(graphs, lang, store_path, rebuild_store, log, predicates)
@@ -61,13 +60,11 @@ def run_synth(
     if store.resumed:
         log(f"resuming: {store.resumed} finished shard(s) found in {store.work}")
     build_args = (list(graphs), lang, config, template_dir, store_path and str(store_path), predicates)
-    t1 = time.perf_counter()
+    t1, horizon = time.perf_counter(), Horizon()  # the merge tells the workers how many shards the run still needs
     with store.kept_for_resume(), frozen_heap():  # a full disk, say: the finished shards are kept, --resume goes on
-        horizon = Horizon()  # the merge tells the workers how many shards the run still needs
-        shards = iter_shards(synth, workers, store, backend, build_args, _import_writer, horizon, meter.others())
-        kept, stats = merge_shards(shards, config, progress, horizon)
-    elapsed = time.perf_counter() - t1
-    total = sum(len(v) for v in kept.values())
+        kept, stats = merge_shards(iter_shards(synth, workers, store, backend, build_args, _import_writer, horizon,
+                                               meter.others()), config, progress, horizon)  # fmt: skip
+    elapsed, total = time.perf_counter() - t1, sum(len(v) for v in kept.values())
     if total == 0:
         raise NothingToDoError(f"every candidate was dropped: {stats.to_json()}")
     if total < config.n:
@@ -80,8 +77,7 @@ def run_synth(
     if paraphrased is not None:
         report["paraphrase"] = paraphrased
     meta = _card_meta(meta, graphs, config, lang, graph_sha256, __version__)
-    report["config"] = config.to_dict()
-    report["tool_style"] = tool_style_report(rows, config)
+    report["config"], report["tool_style"] = config.to_dict(), tool_style_report(rows, config)
     if config.tool_style == "refs":
         log(f"tool style refs: {report['tool_style']['rows_with_a_set_over_100']} rows pass or answer a set of more "
             f"than {BIG_SET} names")  # fmt: skip
@@ -93,8 +89,9 @@ def run_synth(
     bfcl = bfcl_records(rows["test"], kg)
     report["bfcl"] = {cat: len(tests) for cat, (tests, _) in bfcl.items()}
     lexicon = {"lexicon.yaml": synth.lexicon.to_yaml()}  # edit it and pass it back with --lexicon
+    writers = _writers(kg, workers if horizon.helpers_paid else 1, backend)  # one, where the helpers did not pay
     with store.kept_for_resume():
-        write_dataset(out, rows, report, meta, overwrite, pairs, bfcl, lexicon, _writers(kg, workers if horizon.helpers_paid else 1, backend))
+        write_dataset(out, rows, report, meta, overwrite, pairs, bfcl, lexicon, writers)
     store.remove()
     log(
         f"wrote {total} conversations to {out} ({', '.join(f'{len(rows[s])} {s}' for s in SPLITS)}) "
