@@ -64,7 +64,7 @@ def seeds_markdown(record: dict) -> str:
         keys += [k for k in scores if k not in keys]
     seeds = ", ".join(map(str, record["seeds"]))
     lines = [
-        f"# kg2tool demo over {len(record['seeds'])} seeds ({seeds})",
+        f"# kg2tool demo over {len(record['seeds'])} seed{'s' if len(record['seeds']) != 1 else ''} ({seeds})",
         "",
         "Held-out test split; mean (min-max) of the seeds' scores (fractions).",
         "",
