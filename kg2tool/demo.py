@@ -32,7 +32,7 @@ from typing import Any
 
 from .common.errors import InputError, Kg2ToolError, OutputError, UsageError
 from .evaluation.demo_plots import collect_curves, plot, plot_curves
-from .evaluation.report import interval_cells
+from .evaluation.report import interval_cells, markdown_table, score_keys
 
 STAGES = ("pretrain", "sft", "dpo")
 REPORT_KEYS = ("simple", "multiple", "parallel", "parallel_multiple", "irrelevance", "multi_step_exec",
@@ -326,23 +326,17 @@ def collect_report(out_dir: Path, stages) -> dict[str, dict[str, float]]:
 
 def markdown(report: dict[str, dict[str, float]], info: dict[str, Any]) -> str:
     """`report.md`: the score table per stage, each step's seconds and the total."""
-    keys: list[str] = []
-    for scores in report.values():
-        keys += [k for k in scores if k not in keys]
+    keys = score_keys(report)
     lines = [
         f"# kg2tool demo: {', '.join(Path(g).name for g in info['graph'])}",
         "",
         "Held-out test split (no topic entity + relation path shared with train). Scores are fractions.",
         "",
-        "| stage | " + " | ".join(keys) + " |",
-        "|---|" + "---|" * len(keys),
+        *markdown_table(report, keys, lambda scores, k: f"{scores[k]:.3f}" if k in scores else ""),
     ]
-    for stage, scores in report.items():
-        lines.append(f"| {stage} | " + " | ".join(f"{scores[k]:.3f}" if k in scores else "" for k in keys) + " |")
     if cells := {s: c for s, c in (info.get("intervals") or {}).items() if c}:
         shown = [k for k in keys if any(k in c for c in cells.values())]
-        lines += ["", "Counts and 95% Wilson intervals:", "", "| stage | " + " | ".join(shown) + " |", "|---|" + "---|" * len(shown)]  # noqa: E501
-        lines += [f"| {s} | " + " | ".join(c.get(k, "") for k in shown) + " |" for s, c in cells.items()]
+        lines += ["", "Counts and 95% Wilson intervals:", "", *markdown_table(cells, shown, lambda c, k: c.get(k, ""))]
     lines += ["", "| step | seconds |", "|---|---|"]
     for stage in info["stages"]:
         seconds = "skipped (done)" if stage["skipped"] else f"{stage['seconds']:.0f}"

@@ -421,3 +421,19 @@ def interval_cells(out_dir: Path, stage: str) -> dict[str, str]:
         return f"{e['correct']}/{e['total']} [{100 * e['ci95'][0]:.1f}%, {100 * e['ci95'][1]:.1f}%]"
 
     return {k: cell(e) for k, e in interval_entries(out_dir, stage).items()}
+
+
+def score_keys(rows: dict[str, dict]) -> list[str]:
+    """Every score name of the rows `{row: {score: ...}}`, in order of first sight."""
+    keys: list[str] = []
+    for scores in rows.values():
+        keys += [k for k in scores if k not in keys]
+    return keys
+
+
+def markdown_table(rows: dict[str, dict], keys: list[str], cell) -> list[str]:
+    """The lines of a Markdown table with a `stage` column, then one column per key; `cell(row_scores, key)` gives
+    each cell's text."""
+    lines = ["| stage | " + " | ".join(keys) + " |", "|---|" + "---|" * len(keys)]
+    return lines + [f"| {name} | " + " | ".join(cell(scores, k) for k in keys) + " |" for name, scores in rows.items()]
+

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from ..common.errors import InputError
 from ..common.files import write_atomic
-from .report import interval_counts, wilson
+from .report import interval_counts, markdown_table, score_keys, wilson
 
 
 def seed_dir(out: Path | str, seed: int) -> Path:
@@ -59,28 +59,19 @@ def aggregate(out: Path | str, seeds: list[int]) -> dict:
 def seeds_markdown(record: dict) -> str:
     """`seeds.md`: mean (min-max) per stage and score, then the counts pooled over the seeds."""
     stages = record["stages"]
-    keys: list[str] = []
-    for scores in stages.values():
-        keys += [k for k in scores if k not in keys]
+    keys = score_keys(stages)
     seeds = ", ".join(map(str, record["seeds"]))
     lines = [
         f"# kg2tool demo over {len(record['seeds'])} seed{'s' if len(record['seeds']) != 1 else ''} ({seeds})",
         "",
         "Held-out test split; mean (min-max) of the seeds' scores (fractions).",
         "",
-        "| stage | " + " | ".join(keys) + " |",
-        "|---|" + "---|" * len(keys),
+        *markdown_table(stages, keys, lambda scores, k: _mean_cell(scores[k]) if k in scores else ""),
     ]
-    for stage, scores in stages.items():
-        cells = [_mean_cell(scores[k]) if k in scores else "" for k in keys]
-        lines.append(f"| {stage} | " + " | ".join(cells) + " |")
     counted = [k for k in keys if any("total" in s.get(k, {}) for s in stages.values())]
     if counted:
         lines += ["", "Counts pooled over the seeds, with 95% Wilson intervals:", ""]
-        lines += ["| stage | " + " | ".join(counted) + " |", "|---|" + "---|" * len(counted)]
-        for stage, scores in stages.items():
-            cells = [_count_cell(scores[k]) if "total" in scores.get(k, {}) else "" for k in counted]
-            lines.append(f"| {stage} | " + " | ".join(cells) + " |")
+        lines += markdown_table(stages, counted, lambda sc, k: _count_cell(sc[k]) if "total" in sc.get(k, {}) else "")
     return "\n".join(lines) + "\n"
 
 
