@@ -305,7 +305,8 @@ def run_demo(
 def report_rows(plan: DemoPlan) -> list[str]:
     """The report's rows: each training stage, followed by `<stage>-copy` where the plan also evaluates it with
     copy-constrained decoding (`eval: {constrained: [sft]}`)."""
-    return [row for stage in STAGES for row in (stage, f"{stage}-copy") if row == stage or stage in plan.eval.get("constrained", [])]  # noqa: E501
+    constrained = plan.eval.get("constrained", [])
+    return [row for stage in STAGES for row in ([stage, f"{stage}-copy"] if stage in constrained else [stage])]
 
 
 def collect_report(out_dir: Path, stages) -> dict[str, dict[str, float]]:

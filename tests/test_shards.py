@@ -30,13 +30,13 @@ def run(gauge, clock, shards_, speedup, first=0, own_every=2):
     return fed
 
 
-def gauge_on(monkeypatch, helpers=1, others=None):
+def gauge_on(monkeypatch, others=None):
     """A gauge on the test's clock; during its pauses the other processes keep `others` cores busy (None: the
     CoreMeter cannot tell)."""
     clock = Clock()
     monkeypatch.setattr(shards.time, "perf_counter", clock.perf_counter)
     monkeypatch.setattr(shards.CoreMeter, "others", lambda self: others)
-    return HelperGauge(helpers), clock
+    return HelperGauge(), clock
 
 
 def test_helpers_that_bring_nothing_are_paused_and_measured_again(monkeypatch):
@@ -55,7 +55,7 @@ def test_helpers_that_bring_nothing_are_paused_and_measured_again(monkeypatch):
 
 
 def test_helpers_that_pay_off_are_never_stopped(monkeypatch):
-    gauge, clock = gauge_on(monkeypatch, helpers=1)
+    gauge, clock = gauge_on(monkeypatch)
     w = HelperGauge.WINDOW
     fed = run(gauge, clock, 20 * w, speedup=1.9)
     assert all(fed) and gauge.pauses == 0 and gauge.gains == [1.9] * 19
@@ -76,7 +76,7 @@ def test_a_pause_goes_on_while_another_job_holds_a_core(monkeypatch):
 
 def test_a_run_that_starts_beside_a_busy_core_begins_with_a_pause(monkeypatch):
     gauge, clock = gauge_on(monkeypatch, others=None)
-    gauge = HelperGauge(1, busy=True)
+    gauge = HelperGauge(busy=True)
     p, w = HelperGauge.PAUSE, HelperGauge.WINDOW
     fed = run(gauge, clock, p + w + 1, speedup=1.9)
     assert fed[:p] == [False] * p and fed[p:] == [True] * (w + 1) and gauge.gains == [1.9]
@@ -85,7 +85,7 @@ def test_a_run_that_starts_beside_a_busy_core_begins_with_a_pause(monkeypatch):
 def test_the_rate_alone_is_this_process_cpu_per_shard(monkeypatch):
     """Another job holds this process's core: its shards take 2 s of wall time each but still 1 s of CPU; the
     gauge compares with the CPU figure, what it computes alone where it has a core of its own."""
-    gauge, clock = gauge_on(monkeypatch, helpers=1)
+    gauge, clock = gauge_on(monkeypatch)
     w = HelperGauge.WINDOW
     for j in range(w):
         assert gauge.feed(j)

@@ -78,11 +78,10 @@ class HelperGauge:
 
     WINDOW, PAUSE, GAIN = 8, 32, 1.15
 
-    def __init__(self, helpers: int = 1, busy: bool = False):
-        self.helpers = helpers
+    def __init__(self, busy: bool = False):
         self.pauses = self.in_a_row = 0
         self.gains: list[float] = []  # measured: rate with the helpers / rate of this process alone
-        # `busy`: the load average left no core free when the run started: begin with a pause, then measure
+        # `busy`: another process held a core while the run started (CoreMeter): begin with a pause, then measure
         self.feeding, self.stop_at = not busy, self.PAUSE if busy else 0
         self.meter = CoreMeter() if busy else None  # during a pause: are the other cores still busy?
         self.start: tuple | None = None  # (j, wall, computed, own shards, own CPU seconds) where the window began

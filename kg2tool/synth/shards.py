@@ -251,7 +251,7 @@ def iter_shards(synth, workers: int = 1, store: ShardStore | None = None, backen
             return handle
         return started[0].apply_async(_run_shard, (i, save_dir))
 
-    gauge = HelperGauge(workers - 1, busy=busy is not None and busy >= 0.5)
+    gauge = HelperGauge(busy=busy is not None and busy >= 0.5)
     try:
         yield from _in_order(submit, lambda fut: fut.ready(), lambda fut: fut.get()[1:], workers - 1, store,
                              gauge=gauge, horizon=horizon)  # fmt: skip
