@@ -31,7 +31,10 @@ def test_dialogue_shapes_pass_verification(shape, small_kg):
             assert row["messages"][1]["role"] == "assistant" and not row["messages"][1].get("tool_calls")
             arg = next(iter(row["messages"][3]["tool_calls"][0]["function"]["arguments"].values()))
             assert arg in users[1]["content"] and arg not in users[0]["content"]
-            assert "name" in users[0]["content"] or "I'll tell you which" in users[0]["content"]  # it will follow
+            if arg.split()[-1] in users[0]["content"]:  # a family name several people share: the full one asked for
+                assert "full name" in row["messages"][1]["content"] or "which one" in row["messages"][1]["content"]
+            else:  # it will follow
+                assert "name" in users[0]["content"] or "I'll tell you which" in users[0]["content"]
 
 
 def test_every_dialogue_shape_has_one_builder(small_kg):
@@ -91,3 +94,30 @@ def test_missing_info_leaves_the_entity_out_as_a_person_would_and_typos_are_huma
         assert got[0] == word[0] and abs(len(got) - len(word)) <= 1
         assert sorted(got) == sorted(word) or len(got) != len(word)  # a swap keeps the letters
     assert DialogueBuilder._user_typo("Who is Ada?", Call("f", {"entity": "Ada"}, None, 0), rng) is None
+
+
+def test_missing_info_names_a_person_by_a_family_name_others_share(example_kg):
+    """Where several people of the graph share a family name, the user says it alone ("Where was Mann born?"), the
+    assistant asks for the full name instead of guessing, and the call uses the name the user then gives; names that
+    are also given names ("James") or are some entity's own name are not used."""
+    from kg2tool.synth.dialogue import family_name
+
+    assert family_name("Thomas Mann") == "Mann" and family_name("Martin Luther King Jr.") is None
+    assert family_name("Mann") is None and family_name("Cori, née Radnitz") is None and family_name("Physics 1913") is None
+    synth = Synthesizer(example_kg, SynthConfig(seed=2, mix={s: float(s == "missing_info") for s in ALL_SHAPES}))
+    rows, _ = synth.shard(0)
+    shared = synth.dialogue._shared_surnames()
+    assert shared and all(family_name(example_kg.name(e)) != "James" for e in shared)
+    by_surname = {}
+    for e in shared:
+        by_surname.setdefault(family_name(example_kg.name(e)), []).append(e)
+    assert all(len(ids) >= 2 for ids in by_surname.values())
+    short = 0
+    for row in rows:
+        first, ask, supply = row["messages"][0]["content"], row["messages"][1]["content"], row["messages"][2]["content"]
+        (arg,) = row["messages"][3]["tool_calls"][0]["function"]["arguments"].values()
+        if arg not in first and family_name(arg) and family_name(arg) in first:
+            short += 1
+            assert family_name(arg) in ask and "?" in ask and arg in supply
+            assert first.count(family_name(arg)) == 1 and not first.endswith(" .")
+    assert short > len(rows) / 2, [r["messages"][0]["content"] for r in rows[:5]]

@@ -266,3 +266,30 @@ def test_a_question_whose_answers_open_its_own_names_is_not_asked():
     for row in rows:
         named = re.findall(r'"op": "entity", "name": "([^"]+)"', json.dumps(row["plan"]))
         assert not answered_by_a_name(row["answers"], named), question(row)
+
+
+def test_vehicles_take_their_article_and_compared_numbers_are_said_as_people_say_them(swapi_kg):
+    """A vehicle or starship is said with `the` whatever its name ("the Naboo fighter", "the Millennium Falcon"),
+    in questions, possessives and answers, and at the start of an answer as "The"; a number attribute is compared
+    with its own verb ("Which costs less", "carries fewer passengers") or "the higher <attribute>", never "the
+    smaller passengers"."""
+    from kg2tool.synth.render import Renderer
+
+    sp = Renderer().speaker(swapi_kg)
+    fighter, luke = swapi_kg.resolve("Naboo fighter"), swapi_kg.resolve("Luke Skywalker")
+    assert sp.name(fighter) == "the Naboo fighter" and sp.own(fighter) == "the Naboo fighter's"
+    assert sp.said("Millennium Falcon") == "the Millennium Falcon" and sp.name(luke) == "Luke Skywalker"
+    assert sp.own(luke) == "Luke Skywalker's" and sp.said("Tatooine") == "Tatooine"
+    mix = {s: float(s == "compare") for s in DEFAULT_MIX}
+    rows, _ = Synthesizer(swapi_kg, SynthConfig(seed=4, shard_size=150, mix=mix)).shard(0)
+    fresh, vehicles, numbers = ToolSet.from_graph(swapi_kg), 0, 0
+    for row in rows:
+        q, answer = question(row), row["messages"][-1]["content"]
+        assert check_row(row, fresh) == [], q
+        assert not re.search(r"\bthe (larger|smaller) (passengers|cost|crew|cargo)", q), q
+        for name in row["answers"]:
+            if sp.takes_the(swapi_kg.resolve(name)):
+                vehicles += 1
+                assert f"the {name}" in q and not answer.startswith("the "), q
+        numbers += bool(re.search(r"costs (more|less)|carries|is (faster|slower|longer|shorter)|the (higher|lower) ", q))
+    assert vehicles >= 5 and numbers >= 5, (vehicles, numbers)

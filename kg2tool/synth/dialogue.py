@@ -3,8 +3,11 @@
     followup        multi-turn: a 1p question with one answer, answered; then a follow-up user turn about that
                     answer without naming it ("And what is its genre?"); the calls take the name from the
                     earlier tool result.
-    missing_info    the user leaves out the entity; the assistant asks which one instead of guessing; the user
-                    supplies it; the call follows (BFCL's miss-param idea).
+    missing_info    the user leaves out part of what the call needs; the assistant asks instead of guessing; the
+                    user supplies it; the call follows (BFCL's miss-param idea). Where the graph has several people
+                    of one family name, the user names a person by it alone ("Where was Mann born?") and the
+                    assistant asks for the full name; elsewhere the user leaves the entity out, saying its name
+                    will follow.
     error_recovery  the first call fails for real and the assistant recovers. Mostly the mistake comes from the
                     situation: the user misspells the entity's name, the assistant passes the name on as written,
                     the executor's error offers the closest names, and the assistant retries with the one that
@@ -23,7 +26,7 @@ from __future__ import annotations
 import copy
 import random
 
-from .lexicon import article
+from .lexicon import PERSON_KINDS, article
 from .plans import Anchor, Node, Project, execute
 from .render import Renderer, swap_name
 from .tools import ToolError, error_json
@@ -41,6 +44,7 @@ class DialogueBuilder:
         self.compiler = compiler
         self.ts = walker.ts
         self.kg = walker.kg
+        self._surnames: list[int] | None = None  # see _shared_surnames
         self.builders = {"followup": self._followup, "missing_info": self._missing_info,
                          "error_recovery": self._error_recovery}  # fmt: skip
 
@@ -50,6 +54,8 @@ class DialogueBuilder:
             first = self.walker.one_hop(rng, hi=1)
             return first and self.walker.extend(rng, first, execute(self.kg, first))
         if shape == "missing_info":  # forward lookups only: "the genre?" reads better than "whose genre is?"
+            if (plan := self._shared_surname_plan(rng)) is not None:
+                return plan
             for _ in range(10):
                 plan = self.walker.one_hop(rng)
                 if plan is not None and not plan.inverse:
@@ -79,10 +85,52 @@ class DialogueBuilder:
         _renumber(turn2, start=1 + sum(len(m.get("tool_calls", [])) for m in turn1))
         return turn1 + turn2, first_trace.calls + follow_trace.calls
 
+    def _shared_surname_plan(self, rng: random.Random) -> Project | None:
+        """A forward lookup about a person whose family name other people of the graph share, or None."""
+        people = self._shared_surnames()
+        for _ in range(10 if people else 0):
+            eid = rng.choice(people)
+            rels = [r for r in self.walker.rels if 1 <= len(self.walker.adj(r, False).get(eid, ())) <= self.walker.cfg.max_answers]  # noqa: E501
+            if rels:
+                return Project(rng.choice(rels), Anchor(eid), False)
+        return None
+
+    def _shared_surnames(self) -> list[int]:
+        """People (by kind) whose family name (a name's last word) two to six people of the graph have, that no name has
+        before its last word (a given name: "James"; a word: "Best") and that is no entity's name: "Mann" for Thomas and Heinrich Mann. Found once per graph."""
+        if self._surnames is None:
+            groups: dict[str, list[int]] = {}
+            # a word some name has before its end is no family name alone: "James" (William James, James Watt),
+            # "Best" (Ahmed Best, Academy Award for Best Actor), "West" (Kanye West, West Village)
+            inner = set()
+            for eid in range(len(self.kg.entities)):
+                name = self.kg.name(eid)
+                inner.update(name.split()[:-1])
+                if (last := family_name(name)) is not None:
+                    groups.setdefault(last, []).append(eid)
+            kind_of = self.renderer.speaker(self.kg).lex.kind_of
+            people = {last: [e for e in ids if kind_of(e) in PERSON_KINDS] for last, ids in groups.items() if len(ids) > 1}
+            self._surnames = sorted(
+                e for last, ids in people.items() if 2 <= len(ids) <= 6 and last not in inner and self.kg.resolve(last) is None
+                for e in ids
+            )  # fmt: skip
+        return self._surnames
+
     def _missing_info(self, plan: Project, gold, rng):
         trace = self.compiler.compile(plan)
         ctx = self.renderer.context(self.kg, "simple", plan, gold)
         eid = plan.child.eid
+        last = family_name(ctx["e1"])
+        if last is not None and eid in set(self._shared_surnames()):
+            # "Where was Mann born?" - "Which Mann do you mean? Could you give me the full name?" - "Thomas Mann."
+            q, a = self.renderer.render("simple", ctx, rng)
+            if ctx["e1"] not in q:
+                return None, None
+            ctx |= {"short": last}
+            clarify = self.renderer.render_extra("missing_info", "clarify_name", ctx, rng)
+            supply = self.renderer.render_extra("missing_info", "supply", ctx, rng)
+            first = {"role": "user", "content": swap_name(q, ctx["e1"], last)}
+            return [first, {"role": "assistant", "content": clarify}] + messages_for(supply, trace, a), trace.calls
         ctx["kind"] = self.kg.types[eid][0] if self.kg.types[eid] else "entity"
         # the entity left out as a person would leave it out, saying the name will follow ("Can you look up the
         # prize won by a laureate? I'll tell you which laureate."): blind readers rejected all 13 first turns
@@ -167,6 +215,20 @@ class DialogueBuilder:
             return {"name" if key != "name" else "id": bad[key]}
         bad[key] = [bad[key]]
         return bad
+
+
+_SUFFIXES = frozenset("Jr Jr. Sr Sr. II III IV".split())
+
+
+def family_name(name: str) -> str | None:
+    """The last word of a name of two or three capitalized words ("Mann" of "Thomas Mann"); None for other names
+    (one word, a suffix, a comma, a parenthesis, a digit)."""
+    words = name.split()
+    if not 2 <= len(words) <= 3 or any(c in name for c in "(),/") or words[-1] in _SUFFIXES:
+        return None
+    if not all(w[:1].isupper() for w in words) or not words[-1].replace("-", "").isalpha() or len(words[-1]) < 3:
+        return None
+    return words[-1]
 
 
 def untold(kind: str) -> str:

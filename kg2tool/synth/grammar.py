@@ -81,7 +81,7 @@ def needs_the(name: str) -> bool:
     Netherlands", "the Portuguese Empire"), institutions named "University of ..." and the like, and awards ("the Academy Award for Best Visual Effects", "the Nobel Prize in Physics", "the
     Special Achievement Academy Award", "the Order of Lenin"); names already starting with an article, and
     everything else, are said as they are."""
-    if name.lower().startswith(("the ", "a ", "an ")):
+    if has_article(name):
         return False
     if name in _THE_NAMES or name.startswith(_THE_START) or name.endswith(_THE_END):
         return True
@@ -103,13 +103,18 @@ def the_name(name: str) -> str:
     return f"the {name}" if needs_the(name) else name
 
 
-def possessive(name: str, strict: bool = True) -> str:
-    """`Lewis Carroll's`, `Charles Dickens'`, `the United Kingdom's`; with `strict`, "" for a name that does not
-    take one well (`Prussia (now Germany)`, `Smith, John`, names ending with a mark or a digit: `Physics 1913`)."""
+def possessive(name: str, strict: bool = True, the: bool = False) -> str:
+    """`Lewis Carroll's`, `Charles Dickens'`, `the United Kingdom's` (`the`: said with the article whatever the
+    name); with `strict`, "" for a name that does not take one well (`Prussia (now Germany)`, `Smith, John`, names
+    ending with a mark or a digit: `Physics 1913`)."""
     if strict and (not name or any(c in name for c in "(),[]") or not name[-1].isalpha()):
         return ""
     own = f"{name}'" if name.endswith("s") else f"{name}'s"
-    return f"the {own}" if needs_the(name) else own
+    return f"the {own}" if needs_the(name) or (the and not has_article(name)) else own
+
+
+def has_article(name: str) -> bool:
+    return name.lower().startswith(("the ", "a ", "an "))
 
 
 def cap(text: str) -> str:

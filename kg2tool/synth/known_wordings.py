@@ -128,7 +128,8 @@ def is_document_kind(kind: str) -> bool:
 # occupation is poet".
 IS_A = frozenset(("occupation", "occupations", "profession", "position held", "job"))
 # Attributes compared the way people say it (`Who was born later, A or B?`, `Which is taller?`): the comparative
-# for the larger value, then for the smaller. Others are "Which has the larger <attribute>".
+# for the larger value, then for the smaller. Others are "Which has the higher <attribute>" ("more <attribute>" for
+# a plural noun).
 _BORN_LATER = ("was born later", "was born earlier")
 _DIED_LATER = ("died later", "died earlier")
 # Attribute labels that are no English noun, as a person says them (Nobel's "laureate deaddate").
@@ -144,4 +145,16 @@ COMPARATIVES = {
     **dict.fromkeys(("area", "diameter", "size"), ("is larger", "is smaller")),
     "population": ("has more people", "has fewer people"),
     **dict.fromkeys(("inception", "founding date", "date of foundation"), ("is younger", "is older")),
+    **dict.fromkeys(("cost", "cost in credits", "price"), ("costs more", "costs less")),
+    **dict.fromkeys(("max atmosphering speed", "speed", "top speed", "maximum speed"), ("is faster", "is slower")),
+    "passengers": ("carries more passengers", "carries fewer passengers"),
+    "cargo capacity": ("carries more cargo", "carries less cargo"),
+    "crew": ("needs a larger crew", "needs a smaller crew"),
+    "box office": ("made more at the box office", "made less at the box office"),
+    "budget": ("had the bigger budget", "had the smaller budget"),
+    **dict.fromkeys(("release date", "publication date", "film release date"), ("came out later", "came out earlier")),
 }
+# Kinds whose entities are said with `the` whatever their name: "the Millennium Falcon", "the Naboo fighter", "the
+# X-wing" (a vehicle's name names a craft or a model of one); people say "the Titanic", "the Boeing 747" too.
+ARTICLE_KINDS = frozenset("""vehicle starship spaceship spacecraft ship aircraft airplane aeroplane boat train locomotive
+    car submarine""".split())

@@ -295,7 +295,8 @@ def targets_of(row: dict, followups: bool = True, relations: bool = True) -> lis
     else:  # the first turn leaves the entity out on purpose: the rewrite keeps how ("someone", "a laureate")
         kind = re.escape(str(row["plan"].get("of", {}).get("kind", "")))
         said = re.search(rf"\bsomeone\b|\ban? {kind}\b" if kind else r"\bsomeone\b", first.text)
-        first.required = [said.group(0)] if said else []
+        last = str(row["plan"].get("of", {}).get("name", "")).split()[-1:]  # "Where was Mann born?": the name said
+        first.required = [said.group(0)] if said else [w for w in last if re.search(rf"\b{re.escape(w)}\b", first.text)]
     out = [first]
     if followups and row["pattern"] == "followup" and len(users) > 1:
         out.append(Target(row, users[1], [], [], labels))

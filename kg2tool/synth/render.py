@@ -17,9 +17,9 @@ from jinja2.sandbox import SandboxedEnvironment
 from ..common.errors import InputError
 from ..common.yamlio import load_mapping
 from ..graph.model import KnowledgeGraph
-from .grammar import possessive, the_name
+from .grammar import cap
 from .known_wordings import COMPARATIVES
-from .lexicon import PREPOSITIONS, Lexicon, derive_lexicon
+from .lexicon import PREPOSITIONS, Lexicon, derive_lexicon, singular
 from .plans import Anchor, Attr, Compare, Count, Node, Parallel, Project, SetOp, topic
 from .wording import Speaker
 from .wording_co import co_context
@@ -155,12 +155,12 @@ class Renderer:
     ) -> dict:
         """Template variables for a plan (see templates/README.md)."""
         sp = self.speaker(kg)
-        said = [the_name(a) for a in answers]  # "... is the United Kingdom"
+        said = [sp.said(a) for a in answers]  # "... is the United Kingdom"
         ctx: dict = {"answers": answers, "n": len(answers), "answer": _join(said, "and"), "direct": False}
         if isinstance(plan, Parallel):
             items = []
             for child, ans in zip(plan.children, extra["per_item"]):
-                items.append({"q": sp.np(child, len(ans) or 1), "answer": _join([the_name(a) for a in ans], "and"), "n": len(ans),
+                items.append({"q": sp.np(child, len(ans) or 1), "answer": _join([sp.said(a) for a in ans], "and"), "n": len(ans),
                               "wh": sp.wh(child), "stmt": sp.statement(child, ans)})  # fmt: skip
             ctx |= {"items": items, "qs": [it["q"] for it in items], "each": "", "own": "", "then": ""}
             ctx["own"] = self._own(sp, kg, plan, extra["per_item"])
@@ -174,6 +174,7 @@ class Renderer:
                     ctx["then"] = _join([sp.name(k.child.eid) for k in kids[1:]], "and")
         elif isinstance(plan, Compare):
             ctx |= self._compare_context(sp, kg, plan, answers, extra["values"])
+            extra = {k: v for k, v in extra.items() if k != "values"}  # keyed by the names as said, above
         else:
             n = max(len(answers), 1)
             ctx["q"] = sp.top_np(plan, n) if not isinstance(plan, Anchor) else self.phrase(kg, plan)
@@ -207,7 +208,7 @@ class Renderer:
                 # the relation as a noun phrase for "none of them looks up ..." (its label when it has no noun)
                 ctx["looked_up"] = f"the {w.noun}" if w.noun and w.noun.split()[-1] not in PREPOSITIONS else rel
                 # the topic first: "Lewis Carroll's places of birth" (noun relations, forward); "" otherwise
-                own = possessive(ctx["e1"])  # "" for names that take none ("Cori, née Radnitz", "Physics 1913")
+                own = sp.own(plan.child.eid)  # "" for names that take none ("Cori, née Radnitz", "Physics 1913")
                 many = len(answers) > 1
                 noun = w.form == "noun" and not plan.inverse and not (w.mirror or w.reverse)  # said with their verbs
                 ctx["poss"] = f"{own} {w.plural if many else w.noun}" if noun and own else ""
@@ -221,7 +222,9 @@ class Renderer:
     def _compare_context(sp: Speaker, kg: KnowledgeGraph, plan: Compare, answers: list[str], values: dict) -> dict:
         """The compare shape's template variables (see templates/compare.yaml)."""
         ctx: dict = {}
-        a, b = (kg.name(topic(it)) for it in plan.items)
+        a, b = (sp.name(topic(it)) for it in plan.items)  # with their articles: "the Naboo fighter", "the USA"
+        said = {kg.name(topic(it)): sp.name(topic(it)) for it in plan.items}
+        answers, values = [said.get(x, x) for x in answers], {said.get(k, k): v for k, v in values.items()}
         inner = plan.items[0]
         if isinstance(inner, Count):
             rel, inverse, kind = kg.relations[inner.child.rel].label, inner.child.inverse, "count"
@@ -241,6 +244,9 @@ class Renderer:
             ctx["measure"] = sp.lex.attributes[inner.attr].noun
             said = COMPARATIVES.get(ctx["measure"].lower())  # "Who was born later", "Which is taller"
             ctx["comparative"] = (said[0] if plan.mode == "max" else said[1]) if said else ""
+            many = singular(ctx["measure"]) != ctx["measure"]  # "more passengers"; "the higher rotation period"
+            ctx["more_measure"] = (f"{'more' if plan.mode == 'max' else 'fewer'} {ctx['measure']}" if many
+                                   else f"the {'higher' if plan.mode == 'max' else 'lower'} {ctx['measure']}")  # fmt: skip
         ctx["who"] = sp.person(Anchor(topic(inner)))  # the compared items are people
         return ctx
 
@@ -258,7 +264,7 @@ class Renderer:
             return ""  # a noun said only as "citizen of" or "languages spoken, written, or signed" does not list
         # a place said once ("place of birth", though the graph gives the city and the country): people ask so
         nouns = [w.plural if len(ans) > 1 and not w.where else w.noun for w, ans in zip(words, per_item)]
-        own = possessive(kg.name(kids[0].child.eid))
+        own = sp.own(kids[0].child.eid)
         return f"{own} {_join(nouns, 'and')}" if own else ""
 
     def render(self, shape: str, ctx: dict, rng: random.Random) -> tuple[str, str]:
@@ -266,8 +272,9 @@ class Renderer:
         questions, answers = self.families[shape]
         q = rng.choice(questions).render(ctx)
         a = rng.choice(answers).render(ctx)
-        # No blanket capitalization: an answer may open the sentence and must stay verbatim.
-        return _finish(q), _finish(a)
+        # No blanket capitalization: an answer may open the sentence and must stay verbatim; only a name's article
+        # that opens it is said "The" ("The Naboo fighter is longer ...").
+        return _finish(q), _finish(cap(a))
 
     def render_extra(self, shape: str, key: str, ctx: dict, rng: random.Random) -> str:
         """One variant of a family's extra template list (e.g. `clarify`), drawn from rng."""

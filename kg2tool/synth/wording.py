@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections import Counter
 
 from ..graph.model import KnowledgeGraph
-from .grammar import a_kind, and_join, base, be, cap, do, in_place, passive, possessive, the_name, unprep
-from .known_wordings import CONTAINING, IS_A
+from .grammar import a_kind, and_join, base, be, cap, do, has_article, in_place, passive, possessive, the_name, unprep
+from .known_wordings import ARTICLE_KINDS, CONTAINING, IS_A
 from .lexicon import (
     FALLBACK_KIND,
     PERSON_KINDS,
@@ -79,8 +79,20 @@ class Speaker(CountWording, NegationWording, ChoiceWording, PlaceWording):
 
     def name(self, eid: int) -> str:
         """An entity's name as said inside a sentence: `the United Kingdom`, `the Netherlands` for names that take
-        the article (`needs_the`); the name itself otherwise."""
-        return the_name(self.kg.name(eid))
+        the article (`needs_the`), `the Millennium Falcon`, `the Naboo fighter` for vehicles (`takes_the`); the name
+        itself otherwise."""
+        name = self.kg.name(eid)
+        return f"the {name}" if self.takes_the(eid) and not has_article(name) else the_name(name)
+
+    def takes_the(self, eid: int) -> bool:  # said with `the` by its kind: a vehicle, a starship (ARTICLE_KINDS)
+        return self.lex.kind_of(eid) in ARTICLE_KINDS
+
+    def own(self, eid: int) -> str:  # a possessive with the article the kind takes: `the X-wing's pilots`
+        return possessive(self.kg.name(eid), the=self.takes_the(eid))
+
+    def said(self, name: str) -> str:  # a name given as text (an answer), said like `name`
+        eid = self.kg.resolve(name)
+        return self.name(eid) if eid is not None and self.kg.name(eid) == name else the_name(name)
 
     def w(self, node: Project) -> Wording:
         """The wording of a projection's relation (of a relation said the other way round: `said_as`)."""
@@ -233,7 +245,7 @@ class Speaker(CountWording, NegationWording, ChoiceWording, PlaceWording):
             return self.name(node.eid)
         n = self.size(node) if n is None else n
         if isinstance(node, Project) and isinstance(node.child, Anchor) and not node.inverse:
-            w, own = self.w(node), possessive(self.kg.name(node.child.eid))
+            w, own = self.w(node), self.own(node.child.eid)
             if w.form == "noun" and own:  # Lewis Carroll's places of birth
                 return f"{own} {w.noun if n == 1 else w.plural}"
         return "the " + self.bare(node, n)
@@ -421,7 +433,7 @@ class Speaker(CountWording, NegationWording, ChoiceWording, PlaceWording):
     def _statement(self, node: Node, answers: list[str]) -> str:
         node = self.said_as(node)
         n = len(answers)
-        ans = and_join([the_name(a) for a in answers])  # a citizen of the United Kingdom
+        ans = and_join([self.said(a) for a in answers])  # a citizen of the United Kingdom
         if isinstance(node, Project) and isinstance(node.child, Anchor):
             w, name = self.w(node), self.name(node.child.eid)
             if node.inverse and w.form != "noun":

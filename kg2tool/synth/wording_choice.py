@@ -7,7 +7,7 @@ the Speaker (kg2tool.synth.wording) that says them."""
 
 from __future__ import annotations
 
-from .grammar import a_kind, and_join, base, be, do, possessive, unprep
+from .grammar import a_kind, and_join, base, be, do, unprep
 from .lexicon import PREPOSITIONS, UNKNOWN_NOUN, plural
 from .plans import Anchor, Node, Project, SetOp
 
@@ -61,7 +61,7 @@ class ChoiceWording:
         if not owned:
             return ""
         if self.w(owned[0]).form == "noun":  # Norrish's affiliations
-            own = possessive(self.kg.name(owned[0].child.eid))
+            own = self.own(owned[0].child.eid)
             own = own and f"{own} {self.w(owned[0]).plural}"
         else:  # the universities where Ada worked, the languages Ada speaks
             own = self.np(owned[0], 2)

@@ -1,0 +1,96 @@
+"""Blind reading of generated questions: a shuffled sample of generated first questions mixed with people's.
+
+    python bench/blind/make_sample.py --out /tmp/blind1 --seed 108
+
+Synthesizes `-n` rows on each graph (`kg2tool synth --seed S`), takes random first user questions from every
+graph (100 in all), mixes them with 20 questions per graph that people wrote (`people.jsonl` here, and the
+hand-written question file of the bundled graph), shuffles, and writes:
+- OUT/questions.tsv   `id<TAB>question`: the only file a reader sees;
+- OUT/key.tsv         `id<TAB>source<TAB>graph<TAB>pattern`: who wrote each question (keep it from the reader);
+- OUT/reader.md       the reader's instructions, with the paths filled in.
+Give reader.md to a reader who has not seen the key (a helper session that sees only questions.tsv), then
+`python bench/blind/score.py OUT/key.tsv OUT/ratings.tsv`. Use a fresh seed per round.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pyarrow.parquet as pq
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+GRAPHS = {
+    "bundled": ROOT / "examples" / "wiki.ttl",
+    "starwars": ROOT / "tests" / "data" / "real" / "swapi-starwars.ttl.gz",
+    "nobel": ROOT / "tests" / "data" / "real" / "nobelprize.nt.gz",
+}
+
+
+def generated(graph: str, path: Path, work: Path, n: int, seed: int) -> list[dict]:
+    """Every row's first user question from a fresh `kg2tool synth` of the graph."""
+    out = work / f"synth-{graph}"
+    cmd = [sys.executable, "-m", "kg2tool", "synth", "--graph", str(path), "--out", str(out), "-n", str(n),
+           "--seed", str(seed), "--overwrite", "--no-progress"]
+    subprocess.run(cmd, check=True, cwd=ROOT)
+    rows = []
+    for file in sorted((out / "sft").glob("*.parquet")):
+        for row in pq.read_table(file, columns=["messages", "pattern"]).to_pylist():
+            first = json.loads(row["messages"][0])
+            rows.append({"graph": graph, "pattern": row["pattern"], "question": first["content"]})
+    return rows
+
+
+def people(rng: random.Random, per_graph: int) -> list[dict]:
+    """People's questions: people.jsonl, and the bundled graph's hand-written question file."""
+    by_graph: dict[str, list[str]] = {}
+    for line in (HERE / "people.jsonl").read_text(encoding="utf-8").splitlines():
+        item = json.loads(line)
+        by_graph.setdefault(item["graph"], []).append(item["question"])
+    wiki = ROOT / "examples" / "wiki-questions.jsonl"
+    by_graph["bundled"] = [json.loads(line)["question"] for line in wiki.read_text(encoding="utf-8").splitlines()]
+    out = []
+    for graph in GRAPHS:
+        for q in rng.sample(by_graph[graph], per_graph):
+            out.append({"graph": graph, "pattern": "-", "question": q, "source": "people"})
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--seed", type=int, required=True)
+    ap.add_argument("-n", type=int, default=600, help="rows synthesized per graph")
+    ap.add_argument("--generated", type=int, default=100, help="generated questions in the sample, all graphs")
+    ap.add_argument("--people", type=int, default=20, help="people's questions per graph")
+    args = ap.parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+    rng = random.Random(args.seed)
+    sample = []
+    for i, (graph, path) in enumerate(GRAPHS.items()):
+        take = args.generated // len(GRAPHS) + (1 if i < args.generated % len(GRAPHS) else 0)
+        rows = generated(graph, path, args.out, args.n, args.seed)
+        sample += [dict(r, source="generated") for r in rng.sample(rows, take)]
+    sample += people(rng, args.people)
+    rng.shuffle(sample)
+    questions, key = [], []
+    for i, item in enumerate(sample, 1):
+        qid = f"Q{i:03d}"
+        questions.append(f"{qid}\t{' '.join(item['question'].split())}")
+        key.append(f"{qid}\t{item['source']}\t{item['graph']}\t{item['pattern']}")
+    (args.out / "questions.tsv").write_text("\n".join(questions) + "\n", encoding="utf-8")
+    (args.out / "key.tsv").write_text("\n".join(key) + "\n", encoding="utf-8")
+    reader = (HERE / "reader.md").read_text(encoding="utf-8")
+    reader = reader.replace("QFILE", str(args.out / "questions.tsv"))
+    reader = reader.replace("OUTFILE", str(args.out / "ratings.tsv"))
+    (args.out / "reader.md").write_text(reader, encoding="utf-8")
+    print(f"{len(sample)} questions in {args.out / 'questions.tsv'}; key in {args.out / 'key.tsv'}")
+
+
+if __name__ == "__main__":
+    main()
