@@ -80,7 +80,13 @@ KNOWN: dict[str, dict] = {
     **dict.fromkeys(("author", "written by", "writer"), _WRITTEN),
     **dict.fromkeys(("director", "directed by"), _DIRECTED),
     **dict.fromkeys(("publisher", "published by"), _PUBLISHED),
-    **dict.fromkeys(("diplomatic relation", "diplomatic relations", "shares border with"), {"kind": "country"}),
+    **dict.fromkeys(("diplomatic relation", "diplomatic relations"),
+                    {"noun": "diplomatic partner", "form": "verb", "verb": "has diplomatic relations with",
+                     "verbs": "have diplomatic relations with", "base": "have diplomatic relations with",
+                     "kind": "country"}),  # readers: "Which countries are the diplomatic relations of Niger"
+    **dict.fromkeys(("shares border with", "borders", "bordering"),
+                    {"noun": "neighbour", "form": "verb", "verb": "borders", "verbs": "border", "base": "border",
+                     "kind": "country"}),  # fmt: skip
     "official language": {"kind": "language"},
     # Wikidata's "unmarried partner" is what people call a partner; a medical condition is something one has
     **dict.fromkeys(("unmarried partner", "partner", "domestic partner"), {"noun": "partner", "kind": "person"}),

@@ -3,6 +3,8 @@ nodes (the drop reasons `made_up_name`, `annotated_name`, `placeholder` of kg2to
 
 from __future__ import annotations
 
+import re
+
 from .plans import anchors
 
 PLACEHOLDERS = frozenset(("unknown", "n/a", "na", "none", "null", "nil", "tbd", "various", "other", "anonymous"))
@@ -14,6 +16,16 @@ def is_placeholder(name: str) -> bool:
     low = name.lower()
     # "unknown-planet", "unknown_species": an id-like name; "Unknown Pleasures" (an album) is a name
     return low in PLACEHOLDERS or (name == low and low.startswith(("unknown-", "unknown_")))
+
+
+_INSIDE_NOTE = re.compile(r"\([^)]*\) \S")  # "Earl (Bertrand Arthur William) Russell": a note before the end
+
+
+def annotated(name: str) -> bool:
+    """True for a label that carries its own note: "Posen (now Poznan, Poland)", "Germany (now Poland)", a maiden
+    name ("Bertha von Suttner, née Countess Kinsky von Chinic und Tettau"), a note inside the name ("Earl (Bertrand
+    Arthur William) Russell"): a record's full form, not what a person types."""
+    return "(now " in name or ", née " in name or _INSIDE_NOTE.search(name) is not None
 
 
 def made_up_name(kg, eid: int) -> bool:
@@ -28,11 +40,11 @@ def unsaid_anchor(kg, plan) -> str | None:
     own note ("Posen (now Poznan, Poland)", "Germany (now Poland)": `annotated_name`, rejected by readers in every
     round), a placeholder node (`placeholder`)."""
     eids = list(anchors(plan))
-    for why, bad in (("made_up_name", lambda e: made_up_name(kg, e)), ("annotated_name", lambda e: "(now " in kg.name(e)),
+    for why, bad in (("made_up_name", lambda e: made_up_name(kg, e)), ("annotated_name", lambda e: annotated(kg.name(e))),
                      ("placeholder", lambda e: is_placeholder(kg.name(e)))):  # fmt: skip
         if any(map(bad, eids)):
             return why
     return None
 
 
-__all__ = ["PLACEHOLDERS", "is_placeholder", "made_up_name", "unsaid_anchor"]
+__all__ = ["PLACEHOLDERS", "annotated", "is_placeholder", "made_up_name", "unsaid_anchor"]

@@ -5,7 +5,7 @@ set leaves out."""
 from __future__ import annotations
 
 from .grammar import a_kind, base, be, do
-from .lexicon import needs_be
+from .lexicon import PREPOSITIONS, needs_be
 from .plans import Anchor, Node, Project, SetOp
 
 
@@ -40,6 +40,9 @@ class NegationWording:
         if kids[0].inverse:  # Which films were released in A but not B, Who is a citizen of A but not B
             who = "Who" if self.person(node) else f"Which {self.kinds(node, n)}"
             k = 1 if who == "Who" else n
+            if w.form == "verb":  # Which countries have diplomatic relations with A but not with B, Who speaks A but not B
+                again = f"{w.verb.split()[-1]} " if w.verb.split()[-1] in PREPOSITIONS else ""
+                return f"{who} {w.verb if k == 1 else w.verbs} {a} but not {again}{b}"
             return f"{who} {be(k, w.tense)} {w.verb if k == 1 else w.verbs} {a} but not {b}" if w.form == "prep" else ""
         which = f"Which {w.noun if n == 1 else w.plural}" if w.form == "noun" else f"Which {self.kinds(node, n)}"
         if w.form == "noun":
