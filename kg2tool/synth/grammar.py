@@ -68,6 +68,7 @@ _THE_START = ("United ", "Republic of ", "People's Republic", "Kingdom of ", "De
 _THE_END = (" Islands", " Republic", " Union", " Emirates", " States", " Kingdom", " Empire", " Dynasty", " Caliphate",
             " Confederation", " Agency", " Community", " Organization", " Organisation", " Federation", " Association",
             " Alliance", " League")  # fmt: skip
+_THE_INSIDE = (" University of ", " Institute of ", " Academy of ", " School of ", " Museum of ", " College of ")
 # An award's name is said with `the` (its head noun is a count noun naming one award): "... Award", "... Prize for
 # X", "... Medal of X"; "World Cup", "Stanley Cup".
 _AWARD_END = (" Award", " Prize", " Medal", " Trophy", " Cup")
@@ -86,6 +87,8 @@ def needs_the(name: str) -> bool:
         return False
     if name in _THE_NAMES or name.startswith(_THE_START) or name.endswith(_THE_END):
         return True
+    if any(inner in name for inner in _THE_INSIDE) and "," not in name:
+        return True  # the Technical University of Munich, the London School of Economics
     return " " in name and (name.startswith("Order of ") or name.endswith(_AWARD_END) or _AWARD_HEAD.search(name) is not None)
 
 

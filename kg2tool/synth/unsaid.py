@@ -19,13 +19,16 @@ def is_placeholder(name: str) -> bool:
 
 
 _INSIDE_NOTE = re.compile(r"\([^)]*\) \S")  # "Earl (Bertrand Arthur William) Russell": a note before the end
+_LONG_NOTE = re.compile(r"\(\S+ [^)]*\)")  # "Comité international ... (International Committee of the Red Cross)"
 
 
 def annotated(name: str) -> bool:
     """True for a label that carries its own note: "Posen (now Poznan, Poland)", "Germany (now Poland)", a maiden
     name ("Bertha von Suttner, née Countess Kinsky von Chinic und Tettau"), a note inside the name ("Earl (Bertrand
-    Arthur William) Russell"): a record's full form, not what a person types."""
-    return "(now " in name or ", née " in name or _INSIDE_NOTE.search(name) is not None
+    Arthur William) Russell"), a translation beside it ("Comité international de la Croix Rouge (International
+    Committee of the Red Cross)"): a record's full form, not what a person types. One word in parentheses is
+    kg2tool's own note for a homonym (`made_up_name`)."""
+    return "(now " in name or ", née " in name or _INSIDE_NOTE.search(name) is not None or _LONG_NOTE.search(name) is not None
 
 
 def made_up_name(kg, eid: int) -> bool:

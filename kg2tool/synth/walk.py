@@ -2,16 +2,15 @@
 
 Shapes: the BetaE structures 1p 2p 3p 2i 3i ip pi 2u up and the negation shapes 2in 3in inp pin pni; `co` (the
 others that share a relation's neighbour with the topic, the topic excluded) and `cop` (a co set one hop further,
-see kg2tool.synth.walk_co); `count` and `compare` (aggregation and comparison); and the BFCL shapes `simple` and `multiple` (a 1p question answered
-with one call, offered alone or among related distractor tools), `parallel` (one tool on several entities in one
-turn), `parallel_multiple` (several tools in one turn) and `irrelevance` (no offered tool fits).
+see kg2tool.synth.walk_co); `count` and `compare` (aggregation and comparison); and the BFCL shapes `simple` and
+`multiple` (a 1p question answered with one call, offered alone or among related distractor tools), `parallel`
+(one tool on several entities in one turn), `parallel_multiple` (several tools in one turn) and `irrelevance`.
 
 How hubs are kept from dominating: relations are drawn first, uniformly, then an anchor uniformly among the
 entities that have that relation; and every set an answer or an argument holds is bounded (`max_answers`,
 `max_set`; a chain step fans out over at most `max_fanout` entities, one call each). Chains are type-consistent:
-a hop continues only through a relation whose starting kind fits the kind of the entities it starts from (the
-lexicon's kinds, `walk_co.StepKinds`). A sampler that cannot satisfy its
-constraints in a few tries returns None; the caller counts it as a sampling failure.
+a hop continues only through a relation whose starting kind fits the kind of the entities it starts from
+(`walk_co.StepKinds`). A sampler that cannot meet its constraints in a few tries returns None (sampling_failed).
 
 Only relations/attributes that have tools (enough support) are used. All randomness comes from the `random.Random`
 passed in, and every index is built in sorted order, so the same graph and seed give the same plans.
@@ -39,14 +38,12 @@ CO_SHAPES = ("co", "cop")
 AGGREGATE_SHAPES = ("count", "compare")
 BFCL_SHAPES = ("simple", "multiple", "parallel", "parallel_multiple", "irrelevance")
 DIALOGUE_SHAPES = ("followup", "missing_info", "error_recovery")  # built by kg2tool.synth.dialogue
-# sampled by Walker.sample
 WALK_SHAPES = BFCL_SHAPES + BETAE_SHAPES[1:] + NEGATION_SHAPES + CO_SHAPES + AGGREGATE_SHAPES
 ALL_SHAPES = WALK_SHAPES + DIALOGUE_SHAPES
 
 # Shape -> BFCL category of the conversation.
 CATEGORY = {s: "multi_step" for s in BETAE_SHAPES + NEGATION_SHAPES + CO_SHAPES + AGGREGATE_SHAPES}
-CATEGORY |= {s: s for s in BFCL_SHAPES}
-CATEGORY["1p"] = "simple"
+CATEGORY |= {s: s for s in BFCL_SHAPES} | {"1p": "simple"}
 CATEGORY |= {"followup": "multi_turn", "missing_info": "multi_turn", "error_recovery": "multi_step"}
 
 
@@ -55,9 +52,10 @@ class WalkConfig:
     """Parameters:
     max_answers: largest answer set a question may have.
     max_set: largest list passed as a tool argument (intersection/count inputs).
-    max_fanout: largest intermediate set a chain fans out over: one parallel call per entity, plus a `union`, so a
-        3p trace has at most 1 + 2 * (max_fanout + 1) calls (17 at the default 6).
+    max_fanout: largest set a chain fans out over (a call per entity and a `union`: a 3p trace has <= 17 calls).
     inverse_prob: probability that a projection walks a relation backwards (find_by_...).
+    chain_inverse_prob: the same for a chain's first hop: readers rejected most chains that start backwards ("the
+        laureate born in Livingston Manor"), not those from a name's own facts ("Ingeborg Bachmann's partner").
     tries: attempts per sample before giving up.
     """
 
@@ -65,6 +63,7 @@ class WalkConfig:
     max_set: int = 30
     max_fanout: int = 6
     inverse_prob: float = 0.3
+    chain_inverse_prob: float = 0.15
     tries: int = 30
 
 
@@ -182,14 +181,15 @@ class Walker:
             out.update(adj.get(e, ()))
         return out
 
-    def one_hop(self, rng: random.Random, lo: int = 1, hi: int | None = None) -> Project | None:
-        """A 1p projection with a result size in [lo, hi], relation drawn first."""
-        hi = hi or self.cfg.max_answers
+    def one_hop(self, rng: random.Random, lo: int = 1, hi: int | None = None, back: float | None = None) -> Project | None:
+        """A 1p projection with a result size in [lo, hi], relation drawn first, walked backwards with probability
+        `back` (the config's `inverse_prob` when None)."""
+        hi, back = hi or self.cfg.max_answers, self.cfg.inverse_prob if back is None else back
         if not self.rels:
             return None
         for _ in range(self.cfg.tries):
             rel = rng.choice(self.rels)
-            inv = rng.random() < self.cfg.inverse_prob
+            inv = rng.random() < back
             src = self.sources[(rel, inv)]
             if not src:
                 continue
@@ -272,10 +272,10 @@ class Walker:
         return self.samplers[shape](rng)
 
     def _chain(self, rng, hops: int):
-        """A chain of `hops` projections, its first hop drawn as `one_hop`; a start that leads nowhere is redrawn
-        (`tries` times)."""
+        """A chain of `hops` projections, its first hop drawn as `one_hop` (backwards with `chain_inverse_prob`); a
+        start that leads nowhere is redrawn (`tries` times)."""
         for _ in range(self.cfg.tries):
-            node = self.one_hop(rng, hi=self.cfg.max_fanout if hops > 1 else None)
+            node = self.one_hop(rng, hi=self.cfg.max_fanout if hops > 1 else None, back=self.cfg.chain_inverse_prob)
             if node is None:
                 return None
             for h in range(1, hops):
@@ -428,7 +428,7 @@ class Walker:
             a, b = picks
             if len(adj[a]) != len(adj[b]):
                 items = (Count(Project(rel, Anchor(a), inv)), Count(Project(rel, Anchor(b), inv)))
-                return Compare(items, rng.choice(("max", "min")))
+                return Compare(items, "max")  # readers: "Who worked in fewer fields, A or B?" is asked by no one
         return None
 
 

@@ -70,8 +70,8 @@ def co_bare(sp, node: Node, n: int) -> str | None:
     kind = _kind(sp, back, x)
     who = "who" if kind in PERSON_KINDS else "that"
     if first.inverse:  # x is the object: the others that are the same relation's objects of one of its subjects
-        return f"other {kind if n == 1 else plural(kind)} {who} {_share(sp.kind(first), sp.kg.name(x.eid), n, sp.w(back))}"
-    return f"other {kind if n == 1 else plural(kind)} {who} {_pred(sp.w(back), sp.kg.name(x.eid), sp.kind(first), sp.size(first), n)}"
+        return f"other {kind if n == 1 else plural(kind)} {who} {_share(sp.kind(first), sp.name(x.eid), n, sp.w(back))}"
+    return f"other {kind if n == 1 else plural(kind)} {who} {_pred(sp.w(back), sp.name(x.eid), sp.kind(first), sp.size(first), n)}"
 
 
 def co_context(sp, plan: Node, answers: list[str]) -> dict:
@@ -80,8 +80,9 @@ def co_context(sp, plan: Node, answers: list[str]) -> dict:
     if parts is None:
         return {}
     first, back, x = parts
-    n, name = max(len(answers), 1), sp.kg.name(x.eid)
-    ans = answers[0] if len(answers) == 1 else ", ".join(answers[:-1]) + " and " + answers[-1]
+    n, name = max(len(answers), 1), sp.name(x.eid)
+    said = [sp.said(a) for a in answers]  # "the Naboo fighter and the Naboo star skiff"
+    ans = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
     kind = _kind(sp, back, x)
     person = kind in PERSON_KINDS
     q = "the " + co_bare(sp, plan, n)
