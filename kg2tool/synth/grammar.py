@@ -131,3 +131,31 @@ def and_join(items: list[str], last: str = "and") -> str:
     if len(items) <= 1:
         return "".join(items)
     return ", ".join(items[:-1]) + f" {last} " + items[-1]
+
+
+_OF_A_YEAR = re.compile(r"^[A-Z][A-Za-z ]* (1[89]|20)\d\d$")  # "Chemistry 1952", "Physiology or Medicine 1994"
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
+
+
+@lru_cache(maxsize=65536)
+def prize_name(name: str, types: tuple = ()) -> str:
+    """A year's prize named by its field and year as people say it, with its class: "Chemistry 1952" of class
+    `NobelPrize` -> "the Nobel Prize in Chemistry 1952" (the Nobel Foundation's own form); "" for other names. The
+    class is the first of `types` whose label ends with Prize, else Award (readers rejected "Who won Peace 2001?")."""
+    if not types or not _OF_A_YEAR.match(name):
+        return ""
+    labels = [" ".join(_CAMEL.split(t)) for t in types]
+    for head in ("Prize", "Award"):
+        for label in labels:
+            words = label.split()
+            if len(words) > 1 and words[-1] == head and words[0][:1].isupper():
+                return f"the {label} in {name}"
+    return ""
+
+
+def said_name(name: str, types: tuple = (), the: bool = False) -> str:
+    """A name as said inside a sentence: with `the` when `the` (its kind takes one) or `needs_the`; a year's prize
+    by its class (`prize_name`); else as it is."""
+    if the and not has_article(name):
+        return f"the {name}"
+    return prize_name(name, types) or the_name(name)

@@ -27,7 +27,7 @@ from .known_wordings import COMPARATIVES, is_document_kind
 from .lexicon import Lexicon, derive_lexicon
 from .plans import Anchor, Attr, Compare, Count, Node, Project, SetOp, anchors, execute, passed_through, topic
 from .tools import ToolSet
-from .walk_co import StepKinds, kind_out, sample_co
+from .walk_co import StepKinds, in_two_places, kind_out, sample_co
 from .walk_index import PerEntity, sorted_keys
 from .walk_parallel import parallel, parallel_multiple
 from .walk_union import union
@@ -294,6 +294,8 @@ class Walker:
             if got is None:
                 return None
             _, branches = got
+            if in_two_places(self.lex, branches):
+                continue
             sets = [execute(self.kg, b) for b in branches]
             inter = frozenset.intersection(*sets)
             if 1 <= len(inter) <= hi and all(len(s) > len(inter) for s in sets):
@@ -415,11 +417,8 @@ class Walker:
                 a, b = picks
                 if vals[a][0] != vals[b][0]:
                     return Compare((Attr(attr, Anchor(a)), Attr(attr, Anchor(b))), rng.choice(("max", "min")))
-        if not self.rels:
-            return None
-        for _ in range(self.cfg.tries):
-            rel = rng.choice(self.rels)
-            inv = rng.random() < self.cfg.inverse_prob
+        for _ in range(self.cfg.tries if self.rels else 0):
+            rel, inv = rng.choice(self.rels), rng.random() < self.cfg.inverse_prob
             adj = self.adj(rel, inv)
             fits = lambda e, adj=adj: e not in adj[e] and len(adj[e]) <= self.cfg.max_set  # noqa: E731 (not "Which country has fewer countries": itself among them)
             picks = self.distinct(rng, self.sources[(rel, inv)], fits, 2)

@@ -86,6 +86,15 @@ class StepKinds:
         return got
 
 
+def in_two_places(lex, branches) -> bool:
+    """True for an intersection of things in two places by one relation of where things are ("Which university is
+    in New York, NY and Princeton, NJ?": a record that gives two cities, asked as if one thing were in both)."""
+    first = branches[0]
+    w = lex.relations.get(getattr(first, "rel", ""))
+    same = all(isinstance(b, Project) and (b.rel, b.inverse) == (first.rel, True) for b in branches)
+    return same and w is not None and bool(w.where or w.verb == "in")
+
+
 def sample_co(walker, rng: random.Random, hi: int | None = None) -> SetOp | None:
     """A `co` plan (see the module docstring) whose first step gives at most `max_fanout` entities and whose answer,
     the topic excluded, has 1 to `hi` (default `max_answers`) entities, all of the topic's kind; None after `tries`

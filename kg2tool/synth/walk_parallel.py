@@ -34,9 +34,21 @@ def about_one(walker, rng, k: int) -> Parallel | None:
         rels = [r for r in dict.fromkeys(r for r, inv in walker.options[e] if not inv) if r != first.rel
                 and 1 <= len(walker.adj(r, False)[e]) <= walker.cfg.max_answers and e not in walker.adj(r, False)[e]]  # fmt: skip
         if len(rels) >= k - 1:
-            picked = rng.sample(rels, k - 1)
-            return Parallel((first, *(Project(r, Anchor(e)) for r in picked)))
+            picked = [first.rel, *rng.sample(rels, k - 1)]
+            if not any(_echo(walker, e, a, b) for i, a in enumerate(picked) for b in picked[i + 1:]):
+                return Parallel((first, *(Project(r, Anchor(e)) for r in picked[1:])))
     return None
+
+
+def _echo(walker, e: int, a: str, b: str) -> bool:
+    """True when two lookups of one entity ask one thing twice: answers of different kinds that share a word ("Which
+    prize did X win and which category did he win a prize in?": Chemistry 2003 and Chemistry)."""
+    ids_a, ids_b = walker.adj(a, False)[e], walker.adj(b, False)[e]
+    kind = walker.lex.kind_of
+    if {kind(i) for i in ids_a} & {kind(i) for i in ids_b}:
+        return False  # born in and died in Germany: two questions
+    words = lambda ids: {w for i in ids for w in walker.kg.name(i).split() if len(w) > 3 and w.isalpha()}  # noqa: E731
+    return bool(words(ids_a) & words(ids_b))
 
 
 def parallel_multiple(walker, rng):

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ..graph.model import KnowledgeGraph
-from .grammar import a_kind, and_join, base, be, cap, do, has_article, in_place, passive, possessive, the_name, unprep
+from .grammar import a_kind, and_join, base, be, cap, do, in_place, passive, possessive, said_name, the_name, unprep
 from .known_wordings import ARTICLE_KINDS, CONTAINING, IS_A
 from .lexicon import (
     FALLBACK_KIND,
@@ -78,11 +78,9 @@ class Speaker(CountWording, NegationWording, ChoiceWording, PlaceWording):
         self._reversed: dict = {}  # relations said by their `reverse` wording (`w`)
 
     def name(self, eid: int) -> str:
-        """An entity's name as said inside a sentence: `the United Kingdom`, `the Netherlands` for names that take
-        the article (`needs_the`), `the Millennium Falcon`, `the Naboo fighter` for vehicles (`takes_the`); the name
-        itself otherwise."""
-        name = self.kg.name(eid)
-        return f"the {name}" if self.takes_the(eid) and not has_article(name) else the_name(name)
+        """An entity's name as said in a sentence: with the article where it takes one (`needs_the`: the United
+        Kingdom; `takes_the`: the Naboo fighter); a year's prize by its class (`prize_name`); else as it is."""
+        return said_name(self.kg.name(eid), self.kg.types[eid], self.takes_the(eid))
 
     def takes_the(self, eid: int) -> bool:  # said with `the` by its kind: a vehicle, a starship (ARTICLE_KINDS)
         return self.lex.kind_of(eid) in ARTICLE_KINDS
