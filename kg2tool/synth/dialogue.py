@@ -123,8 +123,11 @@ class DialogueBuilder:
         last = family_name(ctx["e1"])
         if last is not None and eid in set(self._shared_surnames()):
             # "Where was Mann born?" - "Which Mann do you mean? Could you give me the full name?" - "Thomas Mann."
-            q, a = self.renderer.render("simple", ctx, rng)
-            if ctx["e1"] not in q:
+            for _ in range(4):  # a whole question: "Scott's genre?" was too terse to say with a family name alone
+                q, a = self.renderer.render("simple", ctx, rng)
+                if len(q.split()) > 3:
+                    break
+            if ctx["e1"] not in q or len(q.split()) <= 3:
                 return None, None
             ctx |= {"short": last}
             clarify = self.renderer.render_extra("missing_info", "clarify_name", ctx, rng)
