@@ -379,10 +379,14 @@ class Synthesizer:
 _VAGUE = re.compile(rf"\b{UNKNOWN_NOUN}s?\b")
 
 
+_NOTE = re.compile(r" \(\w+\)$")
+
+
 def answered_by_a_name(gold: list, names: list[str]) -> bool:
     """True when every answer opens a name the question says ("Which category did the laureates who won Chemistry
     2005 win a prize in?" -> Chemistry): readers took such questions for nonsense."""
-    return bool(gold) and all(isinstance(a, str) and any(n.startswith(a + " ") for n in names) for a in gold)
+    bare = [_NOTE.sub("", a) if isinstance(a, str) else a for a in gold]  # "Physiology or Medicine (Category)"
+    return bool(gold) and all(isinstance(a, str) and any(n.startswith(a + " ") for n in names) for a in bare)
 
 
 def says_no_kind(question: str, names: list[str]) -> bool:

@@ -27,7 +27,7 @@ from .known_wordings import COMPARATIVES, is_document_kind
 from .lexicon import Lexicon, derive_lexicon
 from .plans import Anchor, Attr, Compare, Count, Node, Project, SetOp, anchors, execute, passed_through, topic
 from .tools import ToolSet
-from .walk_co import StepKinds, in_two_places, kind_out, sample_co
+from .walk_co import StepKinds, kind_out, odd_intersection, sample_co
 from .walk_index import PerEntity, sorted_keys
 from .walk_parallel import parallel, parallel_multiple
 from .walk_union import union
@@ -294,7 +294,7 @@ class Walker:
             if got is None:
                 return None
             _, branches = got
-            if in_two_places(self.lex, branches):
+            if odd_intersection(self.lex, branches):
                 continue
             sets = [execute(self.kg, b) for b in branches]
             inter = frozenset.intersection(*sets)

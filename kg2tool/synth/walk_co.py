@@ -86,10 +86,13 @@ class StepKinds:
         return got
 
 
-def in_two_places(lex, branches) -> bool:
-    """True for an intersection of things in two places by one relation of where things are ("Which university is
-    in New York, NY and Princeton, NJ?": a record that gives two cities, asked as if one thing were in both)."""
+def odd_intersection(lex, branches) -> bool:
+    """True for an intersection readers took for nonsense: things in two places by one relation of where things are
+    ("Which university is in New York, NY and Princeton, NJ?": a record that gives two cities); two different
+    facts of two different names ("the city that University College is in and where Synge was born")."""
     first = branches[0]
+    if all(isinstance(b, Project) and not b.inverse for b in branches) and len({b.rel for b in branches}) > 1:
+        return True
     w = lex.relations.get(getattr(first, "rel", ""))
     same = all(isinstance(b, Project) and (b.rel, b.inverse) == (first.rel, True) for b in branches)
     return same and w is not None and bool(w.where or w.verb == "in")

@@ -5,21 +5,26 @@ when it has them, as people ask: "Tell me X's place of birth, spouse and genres"
 from __future__ import annotations
 
 from .plans import Anchor, Parallel, Project
+from .walk_union import related
 
 
 def parallel(walker, rng):
-    """One relation, one direction, 2-3 distinct anchors (2 twice as often)."""
+    """One relation, one direction, 2-3 distinct anchors (2 twice as often), the others related to the first by
+    another relation (`walk_union.related`: two people of one band, two films of one director); readers rejected
+    "Which instruments do William Herschel, Martie Maguire and Falco play?" as a grab-bag."""
     first = walker.one_hop(rng)
     if first is None:
         return None
     k = rng.choice((2, 2, 3))
     adj = walker.adj(first.rel, first.inverse)
-    src = walker.sources[(first.rel, first.inverse)]
-    others = walker.distinct(rng, src, lambda e: len(adj[e]) <= walker.cfg.max_answers and e not in adj[e], k - 1,
-                             {first.child.eid})  # fmt: skip
-    if others is None:
-        return None
-    return Parallel(tuple(Project(first.rel, Anchor(e), first.inverse) for e in [first.child.eid] + others))
+    names = [first.child.eid]
+    for _ in range(3 * k):
+        e = related(walker, rng, first)
+        if e is not None and e not in names and len(adj[e]) <= walker.cfg.max_answers and e not in adj[e]:
+            names.append(e)
+        if len(names) == k:
+            return Parallel(tuple(Project(first.rel, Anchor(e), first.inverse) for e in names))
+    return None
 
 
 def about_one(walker, rng, k: int) -> Parallel | None:

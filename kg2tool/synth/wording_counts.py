@@ -121,5 +121,10 @@ class CountWording:
         if w.verb == "in" or w.form == "noun":  # "Which country has more universities", "Which university has
             # more laureates" (whose affiliation it is)
             return f"{which} has {word} {kinds}, {a} or {b}", f"{{w}} has {word} {kinds} ({{vw}}) than {{l}} ({{vl}})"
+        role = w.verb.split() if w.form == "prep" else []
+        if len(role) == 3 and role[0] in ("a", "an") and role[2] == "of":  # "Which country has more citizens", not
+            # "Which country are more people citizens of" (rejected in round 25)
+            return (f"{which} has {word} {plural(role[1])}, {a} or {b}",
+                    f"{{w}} has {word} {plural(role[1])} ({{vw}}) than {{l}} ({{vl}})")
         head = f"{do(2, w.tense)} {word} {kinds} {base(w)}" if w.form == "verb" else f"{be(2, w.tense)} {word} {kinds} {w.verbs}"
         return f"{which} {head}, {a} or {b}", f"{word.capitalize()} {kinds} {pred} {{w}} ({{vw}}) than {{l}} ({{vl}})"
