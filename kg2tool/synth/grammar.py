@@ -64,7 +64,7 @@ def in_place(phrase: str) -> str:
 
 _THE_START = ("United ", "Republic of ", "People's Republic", "Kingdom of ", "Democratic Republic", "Federal Republic",
               "Soviet Union", "European ", "Holy Roman", "University of ", "Institute of ", "Museum of ", "College of ",
-              "Academy of ", "State of ", "Royal Society", "Organization of ", "Organisation of ")  # fmt: skip
+              "Academy of ", "State of ", "Royal Society", "Palace of ", "Organization of ", "Organisation of ")  # fmt: skip
 _THE_END = (" Islands", " Republic", " Union", " Emirates", " States", " Kingdom", " Empire", " Dynasty", " Caliphate",
             " Confederation", " Agency", " Community", " Organization", " Organisation", " Federation", " Association",
             " Alliance", " League")  # fmt: skip
@@ -160,3 +160,16 @@ def said_name(name: str, types: tuple = (), the: bool = False) -> str:
     if the and not has_article(name):
         return f"the {name}"
     return prize_name(name, types) or the_name(name)
+
+
+GENDER_LABELS = frozenset(("gender", "sex", "sex or gender"))
+_PRONOUNS = {"male": ("he", "him", "his"), "female": ("she", "her", "her")}
+
+
+def pronouns(kg, eid: int) -> tuple[str, str, str] | None:
+    """(subject, object, possessive) pronouns of a person from the graph's gender attribute (`foaf:gender "male"`),
+    or None when the graph does not say."""
+    for attr in kg.attributes.values():
+        if attr.label.lower() in GENDER_LABELS and len(vals := attr.values.get(eid, ())) == 1:
+            return _PRONOUNS.get(str(vals[0]).lower())
+    return None

@@ -17,7 +17,7 @@ from jinja2.sandbox import SandboxedEnvironment
 from ..common.errors import InputError
 from ..common.yamlio import load_mapping
 from ..graph.model import KnowledgeGraph
-from .grammar import cap
+from .grammar import cap, pronouns
 from .known_wordings import COMPARATIVES
 from .lexicon import PREPOSITIONS, Lexicon, derive_lexicon, singular
 from .plans import Anchor, Attr, Compare, Count, Node, Parallel, Project, SetOp, topic
@@ -164,7 +164,7 @@ class Renderer:
                               "wh": sp.wh(child), "stmt": sp.statement(child, ans)})  # fmt: skip
             ctx |= {"items": items, "qs": [it["q"] for it in items], "each": "", "own": "", "then": ""}
             ctx["own"] = self._own(sp, kg, plan, extra["per_item"])
-            ctx["own_wh"] = _own_wh(sp, kg, plan, [it["wh"] for it in items])
+            ctx["own_wh"] = _own_wh(sp, kg, plan, [it["wh"] for it in items], bool(ctx["own"]))
             kids = plan.children
             # one question about several entities: "Where were A and B born?"; or the first asked and then the
             # others: "Where was A born? What about B and C?" (one relation, each anchor once)
@@ -179,6 +179,10 @@ class Renderer:
             n = max(len(answers), 1)
             ctx["q"] = sp.top_np(plan, n) if not isinstance(plan, Anchor) else self.phrase(kg, plan)
             ctx["kinds"] = sp.kinds(plan, n) if not isinstance(plan, (Attr, Count)) else ""
+            # a request for what a name is found by asks for them all: "Could you look up the films released in
+            # Hungary?" (readers: "the film released in Hungary" presumes there is one), "the films X appears in"
+            many = isinstance(plan, Project) and (plan.inverse or sp.w(plan).multi)  # or what a name has several of
+            ctx["q_ask"] = sp.top_np(plan, 2) if many else ctx["q"]
             if isinstance(plan, (Project, SetOp)):
                 ctx["wh"], ctx["stmt"] = sp.wh(plan), sp.statement(plan, answers)
                 # a question asked with its own verbs ("Who was born in A and plays B?"), not "What is the ...":
@@ -284,11 +288,12 @@ class Renderer:
         return _finish(rng.choice(templates).render(ctx))
 
 
-def _own_wh(sp: Speaker, kg: KnowledgeGraph, plan: Parallel, whs: list[str]) -> str:
+def _own_wh(sp: Speaker, kg: KnowledgeGraph, plan: Parallel, whs: list[str], listed: bool = False) -> str:
     """Two or three questions about one entity asked as one, the later ones with a pronoun: `Where was Ada born
     and where did she die` (the graph's gender attribute), `Which country is X part of and which continent is it
-    in`; two questions for a person of no known gender; "" when the questions are not all about one entity (readers
-    rejected the lists of fields these replace: "I need X's place of death and affiliation, please.")."""
+    in`; for a person of no known gender, "" when the things asked are nouns (`listed`: "What are X's languages and
+    occupations?"), else two questions; "" when the questions are not all about one entity (readers rejected the
+    lists of fields these replace: "I need X's place of death and affiliation, please.")."""
     kids = plan.children
     if not (2 <= len(kids) <= 3 and all(isinstance(k, Project) and isinstance(k.child, Anchor) and not k.inverse
                                         for k in kids)) or len({k.child.eid for k in kids}) != 1:  # fmt: skip
@@ -297,9 +302,10 @@ def _own_wh(sp: Speaker, kg: KnowledgeGraph, plan: Parallel, whs: list[str]) -> 
     if not all(said in w for w in whs):
         return ""
     words = pronouns(kg, eid) or (None if sp.person(kids[0].child) else ("it", "it", "its"))
-    if words is None:  # a person of no known gender: two questions, each with the name (readers rejected "they"
-        # for one person, the name twice in one sentence, and a surname guess says "Pop's" for Iggy Pop)
-        return f"{whs[0]}? And {_lowerfirst(whs[1])}" if len(whs) == 2 else ""
+    if words is None:  # a person of no known gender: a list of nouns, else two questions, each with the name
+        # (readers rejected "they" for one person, the name twice in one sentence or in two questions: "Which
+        # languages does X speak? And what are the occupations of X?", and a surname guess says "Pop's" for Iggy Pop)
+        return f"{whs[0]}? And {_lowerfirst(whs[1])}" if len(whs) == 2 and not listed else ""
     rest = []
     for w in whs[1:]:
         i = w.rfind(said)
@@ -311,19 +317,6 @@ def _own_wh(sp: Speaker, kg: KnowledgeGraph, plan: Parallel, whs: list[str]) -> 
         by = words[2] + " " if own else words[1] if not after else words[0]  # his X / ... him / he ...
         rest.append(_lowerfirst(head + by + after[len(own):]))
     return _join([whs[0]] + rest, "and") if len(rest) == 1 else f"{whs[0]}, {_join(rest, 'and')}"
-
-
-GENDER_LABELS = frozenset(("gender", "sex", "sex or gender"))
-_PRONOUNS = {"male": ("he", "him", "his"), "female": ("she", "her", "her")}
-
-
-def pronouns(kg: KnowledgeGraph, eid: int) -> tuple[str, str, str] | None:
-    """(subject, object, possessive) pronouns of a person from the graph's gender attribute (`foaf:gender "male"`),
-    or None when the graph does not say."""
-    for attr in kg.attributes.values():
-        if attr.label.lower() in GENDER_LABELS and len(vals := attr.values.get(eid, ())) == 1:
-            return _PRONOUNS.get(str(vals[0]).lower())
-    return None
 
 
 def swap_name(text: str, name: str, by: str) -> str:

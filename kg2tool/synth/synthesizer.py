@@ -237,6 +237,8 @@ class Synthesizer:
             return None, "too_long_to_say"
         if self.kinds_known and says_no_kind(question, [self.kg.name(e) for e in anchors(plan)]):
             return None, "no_kind"
+        if shape == "parallel_multiple" and any(question.count(self.kg.name(e)) > 1 for e in anchors(plan)):
+            return None, "name_repeated"  # one person of no known gender asked two things in verbs: no pronoun
         if category == "irrelevance":
             gold = []
         messages = messages_for(question, Trace(calls=trace_calls), answer)

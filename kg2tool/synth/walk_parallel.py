@@ -4,6 +4,8 @@ when it has them, as people ask: "Tell me X's place of birth, spouse and genres"
 
 from __future__ import annotations
 
+from .grammar import pronouns
+from .lexicon import PERSON_KINDS
 from .plans import Anchor, Parallel, Project
 from .walk_union import related
 
@@ -40,8 +42,13 @@ def about_one(walker, rng, k: int) -> Parallel | None:
                 and 1 <= len(walker.adj(r, False)[e]) <= walker.cfg.max_answers and e not in walker.adj(r, False)[e]]  # fmt: skip
         if len(rels) >= k - 1:
             picked = [first.rel, *rng.sample(rels, k - 1)]
-            if not any(_echo(walker, e, a, b) for i, a in enumerate(picked) for b in picked[i + 1:]):
-                return Parallel((first, *(Project(r, Anchor(e)) for r in picked[1:])))
+            if any(_echo(walker, e, a, b) for i, a in enumerate(picked) for b in picked[i + 1:]):
+                continue
+            if walker.lex.kind_of(e) in PERSON_KINDS and pronouns(walker.kg, e) is None:
+                # no pronoun for a later question: only nouns, listed once ("What are X's siblings and religion?")
+                if not all(getattr(walker.lex.relations.get(r), "form", "") == "noun" for r in picked):
+                    continue
+            return Parallel((first, *(Project(r, Anchor(e)) for r in picked[1:])))
     return None
 
 
