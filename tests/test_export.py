@@ -24,8 +24,9 @@ OPENAI_KEYS = {
 @pytest.fixture(scope="module")
 def wiki(tmp_path_factory):
     out = tmp_path_factory.mktemp("export") / "wiki"
-    # error-recovery rows weighed up: a third of them carry the assistant's own slip (an untrained turn)
-    args = ["--graph", str(EXAMPLE), "--out", str(out), "-n", "200", "--seed", "0", "--mix", "error_recovery=4"]
+    # error-recovery rows weighed up (a third of them carry the assistant's own slip: an untrained turn), and
+    # clarifying questions (missing_info), rare in the default mix
+    args = ["--graph", str(EXAMPLE), "--out", str(out), "-n", "200", "--seed", "0", "--mix", "error_recovery=4,missing_info=1"]
     assert main(["synth", *args, "--no-progress"]) == 0
     return out
 

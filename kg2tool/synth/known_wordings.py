@@ -158,7 +158,7 @@ COMPARATIVES = {
     "crew": ("needs a larger crew", "needs a smaller crew"),
     "box office": ("made more at the box office", "made less at the box office"),
     "budget": ("had the bigger budget", "had the smaller budget"),
-    **dict.fromkeys(("release date", "publication date", "film release date"), ("came out later", "came out earlier")),
+    **dict.fromkeys(("release date", "publication date"), ("came out later", "came out earlier")),
 }
 # Kinds whose entities are said with `the` whatever their name: "the Millennium Falcon", "the Naboo fighter", "the
 # X-wing" (a vehicle's name names a craft or a model of one); people say "the Titanic", "the Boeing 747" too.

@@ -47,7 +47,7 @@ from .walk import CATEGORY, DIALOGUE_SHAPES, WalkConfig, Walker
 DEFAULT_MIX = {
     "simple": 1.0, "multiple": 1.0, "parallel": 1.0, "parallel_multiple": 1.0, "irrelevance": 0.8,
     "2p": 1.0, "3p": 0.1, "2i": 1.0, "3i": 0.3, "2u": 0.5, "2in": 0.6, "co": 0.8, "count": 0.8, "compare": 0.8,
-    "followup": 0.6, "missing_info": 0.5, "error_recovery": 0.6,
+    "followup": 0.6, "missing_info": 0.3, "error_recovery": 0.6,
     # Set operations nested with a chain: blind readers accepted 1 of 101 such questions (README, "How natural,
     # measured blind"): off by default, on with --mix (e.g. "pi=0.7"). Three-hop chains (6 of 52 accepted in rounds
     # 14-19) and three stacked conditions (33 of 68) are kept at lower weights: multi-step training needs them.

@@ -23,11 +23,12 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from ..graph.model import KnowledgeGraph
-from .known_wordings import COMPARATIVES, is_document_kind
+from .known_wordings import is_document_kind
 from .lexicon import Lexicon, derive_lexicon
-from .plans import Anchor, Attr, Compare, Count, Node, Project, SetOp, anchors, execute, passed_through, topic
+from .plans import Anchor, Count, Node, Project, SetOp, anchors, execute, passed_through, topic
 from .tools import ToolSet
 from .walk_co import StepKinds, kind_out, odd_intersection, sample_co
+from .walk_compare import compare
 from .walk_index import PerEntity, sorted_keys
 from .walk_parallel import parallel, parallel_multiple
 from .walk_union import union
@@ -109,7 +110,7 @@ class Walker:
             "2i": lambda rng: self._inter(rng, 2), "3i": lambda rng: self._inter(rng, 3), "ip": self._ip,
             "pi": self._pi, "2u": self._union, "up": self._up, "2in": self._2in, "3in": self._3in, "inp": self._inp,
             "pin": self._pin, "pni": self._pni, "co": lambda rng: sample_co(self, rng), "cop": self._cop,
-            "count": self._count, "compare": self._compare,
+            "count": self._count, "compare": lambda rng: compare(self, rng),
         }  # fmt: skip
 
     def _options(self, e: int) -> list[tuple[str, bool]]:
@@ -405,30 +406,6 @@ class Walker:
 
     def _count(self, rng):
         return (p := self.one_hop(rng, lo=2, hi=self.cfg.max_set)) and Count(p)
-
-    def _compare(self, rng):
-        if self.attrs and rng.random() < 0.5:
-            attr = rng.choice(self.attrs)
-            if attr.startswith("urn:kg2tool:fold?") and getattr(self.lex.attributes.get(attr), "noun", "") not in COMPARATIVES:
-                return None  # a record's date said of a participant: "the earlier award recognition award date"
-            vals = self.kg.attributes[attr].values
-            picks = self.distinct(rng, self.attr_keys[attr], lambda e: len(vals[e]) == 1, 2)
-            if picks:
-                a, b = picks
-                if vals[a][0] != vals[b][0]:
-                    return Compare((Attr(attr, Anchor(a)), Attr(attr, Anchor(b))), rng.choice(("max", "min")))
-        for _ in range(self.cfg.tries if self.rels else 0):
-            rel, inv = rng.choice(self.rels), rng.random() < self.cfg.inverse_prob
-            adj = self.adj(rel, inv)
-            fits = lambda e, adj=adj: e not in adj[e] and len(adj[e]) <= self.cfg.max_set  # noqa: E731 (not "Which country has fewer countries": itself among them)
-            picks = self.distinct(rng, self.sources[(rel, inv)], fits, 2)
-            if picks is None:
-                continue
-            a, b = picks
-            if len(adj[a]) != len(adj[b]):
-                items = (Count(Project(rel, Anchor(a), inv)), Count(Project(rel, Anchor(b), inv)))
-                return Compare(items, "max")  # readers: "Who worked in fewer fields, A or B?" is asked by no one
-        return None
 
 
 def _redrawn(draw, rounds: int = 5):
