@@ -88,6 +88,11 @@ KNOWN: dict[str, dict] = {
                     {"noun": "neighbour", "form": "verb", "verb": "borders", "verbs": "border", "base": "border",
                      "kind": "country"}),  # fmt: skip
     "official language": {"kind": "language"},
+    # readers: "Which countries have Azerbaijan as their successor?"
+    **dict.fromkeys(("successor", "replaced by", "followed by"),
+                    {"noun": "successor", "form": "prep", "verb": "succeeded by", "verbs": "succeeded by", "tense": "past"}),
+    **dict.fromkeys(("predecessor", "replaces", "follows"),
+                    {"noun": "predecessor", "form": "prep", "verb": "preceded by", "verbs": "preceded by", "tense": "past"}),
     # Wikidata's "unmarried partner" is what people call a partner; a medical condition is something one has
     **dict.fromkeys(("unmarried partner", "partner", "domestic partner"), {"noun": "partner", "kind": "person"}),
     **dict.fromkeys(("medical condition", "health condition"), _HAD),
