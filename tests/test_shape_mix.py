@@ -392,3 +392,14 @@ def test_round_26_rules(example_kg, swapi_kg):
         first, *rest = question(row).split("? And ")
         names = plan_names(row["plan"]) if rest else []
         assert not (len(set(names)) == 1 and names[0] in rest[0]), question(row)
+
+
+def test_round_28_rules(example_kg):
+    """Round 28: no co question through a country or a continent ("Which other people share a country with X?"),
+    no comparison of how many places a thing is in ("Which is in more cities, A or B?")."""
+    mix = {s: float(s in ("co", "compare")) for s in DEFAULT_MIX}
+    rows, _ = Synthesizer(example_kg, SynthConfig(seed=28, shard_size=200, mix=mix)).shard(0)
+    assert sum(r["pattern"] == "co" for r in rows) >= 20 and sum(r["pattern"] == "compare" for r in rows) >= 20
+    for row in rows:
+        assert not re.search(r"(share a|same) (country|continent)", question(row)), question(row)
+        assert not re.search(r"\bis in more\b|\bare in more\b", question(row)), question(row)

@@ -429,4 +429,5 @@ def counts_places(node: Node, lexicon) -> bool:
         return any(counts_places(k, lexicon) for k in node.items)
     if not isinstance(node, Count) or not isinstance(node.child, Project) or node.child.inverse:
         return False
-    return lexicon.relations[node.child.rel].where
+    w = lexicon.relations[node.child.rel]
+    return bool(w.where or w.verb == "in")  # nor "Which is in more cities, Harvard University or ...?" (round 28)

@@ -121,9 +121,14 @@ def sample_co(walker, rng: random.Random, hi: int | None = None) -> SetOp | None
         others = walker.project_ids(rel, not inv, mids)
         others.discard(x)
         kind = walker.lex.kind_of(x)  # "which other films ...": the others are of the topic's kind
+        if any(walker.lex.kind_of(m) in HUB_KINDS for m in mids):
+            continue  # "Which other people share a country with X?": readers took it for a request without end
         if 1 <= len(others) <= hi and all(_same(walker.lex.kind_of(e), kind) for e in others):
             return co_plan(x, rel, inv)
     return None
+
+
+HUB_KINDS = frozenset(("country", "continent", "state", "sovereign state"))
 
 
 def _unsaid(w, rel: str, inverse: bool) -> bool:

@@ -64,10 +64,11 @@ def _echo(walker, e: int, a: str, b: str) -> bool:
 
 
 def parallel_multiple(walker, rng):
-    """2-3 lookups of different relations: about one entity when one has them, else on different anchors; three
-    one time in four (readers rejected most three-part questions: "Where did X die, which category did he win a
-    prize in and what are his fields?")."""
-    k = rng.choice((2, 2, 2, 3))
+    """2-3 lookups of different relations: about one entity when one has them, else on different anchors (readers
+    rejected most three-part questions: "Where did X die, which category did he win a
+    prize in and what are his fields?"; "Where is Epic headquartered, which organization founded it and which
+    countries is it in?" in round 28): three one time in six."""
+    k = rng.choice((2, 2, 2, 2, 2, 3))
     same = about_one(walker, rng, k)  # several things about one entity, as people ask them
     if same is not None:
         return same
