@@ -403,3 +403,22 @@ def test_round_28_rules(example_kg):
     for row in rows:
         assert not re.search(r"(share a|same) (country|continent)", question(row)), question(row)
         assert not re.search(r"\bis in more\b|\bare in more\b", question(row)), question(row)
+
+
+def test_round_30_rules(swapi_kg, nobel_kg):
+    """Rounds 29-30: one lookup of several names whose answers differ in kind is not asked ("Which films feature
+    the Executor? What about the Millennium Falcon?" answered with characters); a unit named after its institution
+    ("Harvard University, Biological Laboratories") is not named in a question; no intersection of things in two
+    places by two relations ("universities in Germany and in Göttingen")."""
+    from kg2tool.synth.unsaid import annotated
+    from kg2tool.synth.walk_co import odd_intersection
+
+    assert annotated("Harvard University, Biological Laboratories") and not annotated("University of California, Los Angeles")
+    assert not annotated("Chicago, IL") and not annotated("Washington, D.C.")
+    mix = {s: float(s == "parallel") for s in DEFAULT_MIX}
+    rows, _ = Synthesizer(swapi_kg, SynthConfig(seed=21, shard_size=150, min_support=3, mix=mix)).shard(0)
+    assert len(rows) >= 50 and not any(re.search(r"\bthings\b", r["messages"][-1]["content"]) for r in rows)
+    walker = Synthesizer(nobel_kg, SynthConfig(seed=1)).walker
+    country, city = (f"http://dbpedia.org/ontology/{r}" for r in ("country", "city"))
+    branches = (Project(country, Anchor(nobel_kg.resolve("Germany")), True), Project(city, Anchor(nobel_kg.resolve("Göttingen")), True))
+    assert odd_intersection(walker.lex, branches)

@@ -18,7 +18,7 @@ from ..common.lightcheck import import_light
 from ..graph.model import KnowledgeGraph
 from .candidate import Candidate, ShardStats
 from .dialogue import DialogueBuilder
-from .lexicon import UNKNOWN_NOUN, derive_lexicon, plural
+from .lexicon import FALLBACK_KIND, UNKNOWN_NOUN, derive_lexicon, plural
 from .lexicon_file import load_lexicon
 from .paraphrase import ParaphraseConfig
 from .plans import (
@@ -199,7 +199,7 @@ class Synthesizer:
         plan = self.walker.sample(shape, rng) if not refs else self._unbounded(shape, rng)
         if plan is None:
             return None, "sampling_failed"
-        if self.kinds_known and mixed_kinds(plan, self.lexicon.kind_of):
+        if self.kinds_known and (mixed_kinds(plan, self.lexicon.kind_of) or asked_of_two_kinds(plan, self.renderer.speaker(self.kg))):
             return None, "mixed_kinds"
         if why := unsaid_anchor(self.kg, plan):
             return None, why
@@ -406,6 +406,16 @@ def _one_hop(node: Node) -> tuple[str, int] | None:
     if isinstance(inner, Attr):
         return inner.attr, inner.child.eid
     return None
+
+
+def asked_of_two_kinds(plan: Node, speaker) -> bool:
+    """True for one lookup of several names whose answers are of different kinds, or of several kinds each ("Which
+    films feature the Executor? What about the Millennium Falcon?": the Falcon's are characters)."""
+    kids = plan.children if isinstance(plan, Parallel) else ()
+    if len({(k.rel, k.inverse) for k in kids if isinstance(k, Project)}) != 1:
+        return False
+    kinds = {speaker.kind(k) for k in kids}
+    return len(kinds) > 1 or FALLBACK_KIND in kinds  # "The things whose vehicle is X are Anakin and a film"
 
 
 def mixed_kinds(node: Node, kind_of) -> bool:

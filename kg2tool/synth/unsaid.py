@@ -19,6 +19,7 @@ def is_placeholder(name: str) -> bool:
 
 
 _INSIDE_NOTE = re.compile(r"\([^)]*\) \S")  # "Earl (Bertrand Arthur William) Russell": a note before the end
+_UNITS = frozenset("University Institute Institutet Laboratory Laboratories College Hospital Department School".split())
 _LONG_NOTE = re.compile(r"\(\S+ [^)]*\)")  # "Comité international ... (International Committee of the Red Cross)"
 
 
@@ -28,7 +29,10 @@ def annotated(name: str) -> bool:
     Arthur William) Russell"), a translation beside it ("Comité international de la Croix Rouge (International
     Committee of the Red Cross)"): a record's full form, not what a person types. One word in parentheses is
     kg2tool's own note for a homonym (`made_up_name`)."""
-    return "(now " in name or ", née " in name or _INSIDE_NOTE.search(name) is not None or _LONG_NOTE.search(name) is not None
+    if "(now " in name or ", née " in name or _INSIDE_NOTE.search(name) or _LONG_NOTE.search(name):
+        return True
+    after = name.partition(", ")[2]  # "Harvard University, Biological Laboratories": a unit of an institution
+    return any(word in after.split() for word in _UNITS)
 
 
 def made_up_name(kg, eid: int) -> bool:

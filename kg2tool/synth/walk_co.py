@@ -88,14 +88,13 @@ class StepKinds:
 
 def odd_intersection(lex, branches) -> bool:
     """True for an intersection readers took for nonsense: things in two places by one relation of where things are
-    ("Which university is in New York, NY and Princeton, NJ?": a record that gives two cities); two different
-    facts of two different names ("the city that University College is in and where Synge was born")."""
-    first = branches[0]
+    ("Which university is in New York, NY and Princeton, NJ?": a record that gives two cities; "universities in
+    Germany and in Göttingen"); two different facts of two different names ("the city that University College is
+    in and where Synge was born")."""
     if all(isinstance(b, Project) and not b.inverse for b in branches) and len({b.rel for b in branches}) > 1:
         return True
-    w = lex.relations.get(getattr(first, "rel", ""))
-    same = all(isinstance(b, Project) and (b.rel, b.inverse) == (first.rel, True) for b in branches)
-    return same and w is not None and bool(w.where or w.verb == "in")
+    ws = [lex.relations.get(b.rel) if isinstance(b, Project) and b.inverse else None for b in branches]
+    return all(w is not None and bool(w.where or w.verb == "in") for w in ws)
 
 
 def sample_co(walker, rng: random.Random, hi: int | None = None) -> SetOp | None:
