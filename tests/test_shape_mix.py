@@ -422,3 +422,17 @@ def test_round_30_rules(swapi_kg, nobel_kg):
     country, city = (f"http://dbpedia.org/ontology/{r}" for r in ("country", "city"))
     branches = (Project(country, Anchor(nobel_kg.resolve("Germany")), True), Project(city, Anchor(nobel_kg.resolve("Göttingen")), True))
     assert odd_intersection(walker.lex, branches)
+
+
+def test_round_31_rules(swapi_kg, nobel_kg):
+    """Round 31: no name whose label has a parenthesis is asked about ("California Institute of Technology
+    (Caltech)"); several parts of one film are not asked together ("What are the locations of X and what are its
+    planets?")."""
+    rows, _ = Synthesizer(nobel_kg, SynthConfig(seed=31, shard_size=200)).shard(0)
+    assert rows and not any("(" in question(r) for r in rows), [question(r) for r in rows if "(" in question(r)][:3]
+    mix = {s: float(s == "parallel_multiple") for s in DEFAULT_MIX}
+    rows, _ = Synthesizer(swapi_kg, SynthConfig(seed=31, shard_size=100, min_support=3, mix=mix)).shard(0)
+    films = {swapi_kg.name(e) for e in range(len(swapi_kg.entities)) if "Film" in swapi_kg.types[e]}
+    for row in rows:
+        names = set(plan_names(row["plan"]))
+        assert not (len(names) == 1 and names <= films), question(row)

@@ -5,7 +5,7 @@ when it has them, as people ask: "Tell me X's place of birth, spouse and genres"
 from __future__ import annotations
 
 from .grammar import pronouns
-from .lexicon import PERSON_KINDS
+from .lexicon import PERSON_KINDS, WORK_KINDS
 from .plans import Anchor, Parallel, Project
 from .walk_union import related
 
@@ -35,8 +35,9 @@ def about_one(walker, rng, k: int) -> Parallel | None:
         first = walker.one_hop(rng)
         if first is None:
             return None
-        if first.inverse:
-            continue
+        if first.inverse or walker.lex.kind_of(first.child.eid) in WORK_KINDS:
+            continue  # a film's parts asked together read as a schema dump ("What are the locations of X and what
+            # are its planets?": readers rejected them all in round 31)
         e = first.child.eid
         rels = [r for r in dict.fromkeys(r for r, inv in walker.options[e] if not inv) if r != first.rel
                 and 1 <= len(walker.adj(r, False)[e]) <= walker.cfg.max_answers and e not in walker.adj(r, False)[e]]  # fmt: skip
