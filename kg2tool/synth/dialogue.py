@@ -45,6 +45,7 @@ class DialogueBuilder:
         self.ts = walker.ts
         self.kg = walker.kg
         self._surnames: list[int] | None = None  # see _shared_surnames
+        self._surname_set: frozenset[int] = frozenset()
         self.builders = {"followup": self._followup, "missing_info": self._missing_info,
                          "error_recovery": self._error_recovery}  # fmt: skip
 
@@ -96,8 +97,9 @@ class DialogueBuilder:
         return None
 
     def _shared_surnames(self) -> list[int]:
-        """People (by kind) whose family name (a name's last word) two to six people of the graph have, that no name has
-        before its last word (a given name: "James"; a word: "Best") and that is no entity's name: "Mann" for Thomas and Heinrich Mann. Found once per graph."""
+        """People (by kind) whose family name (a name's last word) two to six people of the graph have, that no name
+        has before its last word (a given name: "James"; a word: "Best") and that is no entity's name: "Mann" for
+        Thomas and Heinrich Mann. Found once per graph (one pass over the names)."""
         if self._surnames is None:
             groups: dict[str, list[int]] = {}
             # a word some name has before its end is no family name alone: "James" (William James, James Watt),
@@ -114,6 +116,7 @@ class DialogueBuilder:
                 e for last, ids in people.items() if 2 <= len(ids) <= 6 and last not in inner and self.kg.resolve(last) is None
                 for e in ids
             )  # fmt: skip
+            self._surname_set = frozenset(self._surnames)
         return self._surnames
 
     def _missing_info(self, plan: Project, gold, rng):
@@ -121,7 +124,7 @@ class DialogueBuilder:
         ctx = self.renderer.context(self.kg, "simple", plan, gold)
         eid = plan.child.eid
         last = family_name(ctx["e1"])
-        if last is not None and eid in set(self._shared_surnames()):
+        if last is not None and self._shared_surnames() and eid in self._surname_set:
             # "Where was Mann born?" - "Which Mann do you mean? Could you give me the full name?" - "Thomas Mann."
             for _ in range(4):  # a whole question: "Scott's genre?" was too terse to say with a family name alone
                 q, a = self.renderer.render("simple", ctx, rng)
