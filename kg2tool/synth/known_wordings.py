@@ -151,6 +151,7 @@ COMPARATIVES = {
     **dict.fromkeys(("date of death", "death date", "deathdate", "died"), _DIED_LATER),
     **dict.fromkeys(("award year", "prize year"), ("won the prize later", "won the prize earlier")),
     "height": ("is taller", "is shorter"),
+    "age": ("is older", "is younger"),
     **dict.fromkeys(("length", "running time", "duration"), ("is longer", "is shorter")),
     **dict.fromkeys(("mass", "weight"), ("is heavier", "is lighter")),
     **dict.fromkeys(("area", "diameter", "size"), ("is larger", "is smaller")),

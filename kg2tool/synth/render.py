@@ -24,6 +24,7 @@ from .plans import Anchor, Attr, Compare, Count, Node, Parallel, Project, SetOp,
 from .wording import Speaker
 from .wording_co import co_context
 
+_SLOT = re.compile(r"\{(w|l|vw|vl)\}")
 PHRASE_KEYS = ("forward", "inverse", "intersection", "union", "difference", "attribute", "count")
 
 
@@ -243,7 +244,8 @@ class Renderer:
             # Where did more people die; the second item checks that "has more siblings" holds of both
             ctx["ask"], tell = sp.compared(inner.child, a, b, plan.mode == "max", plan.items[1].child)
             vals = ctx["values"]
-            ctx["tell"] = tell.format(w=ctx["winner"], l=ctx["loser"], vw=vals[ctx["winner"]], vl=vals[ctx["loser"]])
+            fill = {"w": ctx["winner"], "l": ctx["loser"], "vw": vals[ctx["winner"]], "vl": vals[ctx["loser"]]}
+            ctx["tell"] = _SLOT.sub(lambda m: str(fill[m[1]]), tell)  # not str.format: a label may hold a brace
         else:
             ctx["measure"] = sp.lex.attributes[inner.attr].noun
             said = COMPARATIVES.get(ctx["measure"].lower())  # "Who was born later", "Which is taller"

@@ -15,8 +15,9 @@ def compare(walker, rng) -> Compare | None:
     """A Compare plan (see the module docstring), or None when the draws find none."""
     attr = rng.choice(walker.attrs) if walker.attrs and rng.random() < 0.5 else None
     # only an attribute said with a comparative of its own: not "Which has the lower surface water", "the earlier
-    # award recognition award date"; a count otherwise
-    if attr is not None and getattr(walker.lex.attributes.get(attr), "noun", "").lower() in COMPARATIVES:
+    # award recognition award date"; a count otherwise (any attribute where the graph has no relation to count)
+    said = getattr(walker.lex.attributes.get(attr), "noun", "").lower() in COMPARATIVES
+    if attr is not None and (said or not walker.rels):
         vals = walker.kg.attributes[attr].values
         picks = walker.distinct(rng, walker.attr_keys[attr], lambda e: len(vals[e]) == 1, 2)
         if picks:
