@@ -436,3 +436,20 @@ def test_round_31_rules(swapi_kg, nobel_kg):
     for row in rows:
         names = set(plan_names(row["plan"]))
         assert not (len(names) == 1 and names <= films), question(row)
+
+
+def test_counts_are_compared_between_related_names(example_kg):
+    """A count comparison's two names share a neighbour by another relation (`walk_union.related`): not "Which one
+    works in more fields: Mylène Farmer or Ernst Chladni?" (round 27)."""
+    walker = Synthesizer(example_kg, SynthConfig(seed=1)).walker
+    rng, seen = random.Random(27), 0
+    for _ in range(200):
+        plan = walker.sample("compare", rng)
+        if not (isinstance(plan, Compare) and isinstance(plan.items[0], Count)):
+            continue
+        seen += 1
+        first, second = (item.child for item in plan.items)
+        a, b = first.child.eid, second.child.eid
+        assert any(set(walker.adj(r, inv).get(a, ())) & set(walker.adj(r, inv).get(b, ()))
+                   for r, inv in walker.options.get(a, ()) if r != first.rel), (example_kg.name(a), example_kg.name(b))
+    assert seen >= 30
