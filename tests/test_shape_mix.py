@@ -453,3 +453,44 @@ def test_counts_are_compared_between_related_names(example_kg):
         assert any(set(walker.adj(r, inv).get(a, ())) & set(walker.adj(r, inv).get(b, ()))
                    for r, inv in walker.options.get(a, ()) if r != first.rel), (example_kg.name(a), example_kg.name(b))
     assert seen >= 30
+
+
+def test_round_35_rules(example_kg, swapi_kg, nobel_kg):
+    """What readers rejected in rounds 29-34, each rule on its own: no intersection of two names linked to each other
+    ("universities in Australia and in Perth") or of one verb said for two relations ("who received an award for X
+    and received the Academy Award for Y"); no parallel_multiple part asking where a thing is ("which countries is
+    Capitol Records in"); no chain that starts from where a name is ("born in the city that the University of
+    Pittsburgh is in") or takes two such steps; a set of one said in the plural where its step usually gives
+    several ("Which films do people who lived in Epsom appear in?")."""
+    from kg2tool.synth.walk_co import linked, odd_intersection
+    from kg2tool.synth.walk_parallel import where_it_is
+
+    for kg in (example_kg, nobel_kg):
+        walker = Synthesizer(kg, SynthConfig(seed=1)).walker
+        rng = random.Random(35)
+        plans = [p for p in (walker.sample(s, rng) for s in ("2i", "3i") * 60) if p is not None]
+        assert len(plans) >= 40 and not any(linked(walker, p.children) for p in plans)
+        chains = [p for p in (walker.sample(s, rng) for s in ("2p", "3p") * 60) if p is not None]
+        assert len(chains) >= 40
+        for plan in chains:
+            steps = []
+            while isinstance(plan, Project):
+                steps.append(plan)
+                plan = plan.child
+            assert not (where_it_is(walker.lex, steps[-1].rel) and not steps[-1].inverse)
+            assert sum(where_it_is(walker.lex, s.rel) for s in steps) < 2
+    walker = Synthesizer(swapi_kg, SynthConfig(seed=1, min_support=3)).walker
+    award, work = (next(i for i, w in walker.lex.relations.items() if w.verb == v) for v in ("received", "received an award for"))
+    person = next(iter(walker.adj(award, False)))
+    a, b = walker.adj(award, False)[person][0], walker.adj(work, False)[next(iter(walker.adj(work, False)))][0]
+    assert odd_intersection(walker.lex, (Project(award, Anchor(a), True), Project(work, Anchor(b), True)))
+    pm_walker, rng = Synthesizer(example_kg, SynthConfig(seed=1)).walker, random.Random(35)
+    parts = [k for p in (pm_walker.sample("parallel_multiple", rng) for _ in range(100)) if p is not None for k in p.children]
+    labels = {pm_walker.lex.relations[k.rel].label.lower() for k in parts}
+    assert len(parts) >= 150 and not labels & {"country", "continent", "part of", "located in the administrative territorial entity"}, labels
+    from kg2tool.synth.wording import Speaker
+
+    speaker = Speaker(swapi_kg, walker.lex)
+    lived = next(i for i, w in speaker.lex.relations.items() if "lived" in w.verb)
+    place = next(p for p, people in walker.adj(lived, True).items() if len(people) == 1)
+    assert speaker.said_n(Project(lived, Anchor(place), True)) == 2

@@ -27,10 +27,10 @@ from .known_wordings import is_document_kind
 from .lexicon import Lexicon, derive_lexicon
 from .plans import Anchor, Count, Node, Project, SetOp, anchors, execute, passed_through, topic
 from .tools import ToolSet
-from .walk_co import StepKinds, kind_out, odd_intersection, sample_co
+from .walk_co import StepKinds, kind_out, linked, odd_intersection, sample_co
 from .walk_compare import compare
 from .walk_index import PerEntity, sorted_keys
-from .walk_parallel import parallel, parallel_multiple
+from .walk_parallel import parallel, parallel_multiple, where_it_is
 from .walk_union import union
 
 BETAE_SHAPES = ("1p", "2p", "3p", "2i", "3i", "ip", "pi", "2u", "up")
@@ -279,13 +279,16 @@ class Walker:
             node = self.one_hop(rng, hi=self.cfg.max_fanout if hops > 1 else None, back=self.cfg.chain_inverse_prob)
             if node is None:
                 return None
+            if not node.inverse and where_it_is(self.lex, node.rel):
+                continue  # "the laureates born in the city that the University of Pittsburgh is in": readers said
+                # a person would name the city
             for h in range(1, hops):
                 last = h == hops - 1
                 node = self.extend(rng, node, execute(self.kg, node), hi=None if last else self.cfg.max_fanout)
                 if node is None:
                     break
-            if node is not None:
-                return node
+            if node is not None and _hops_in(self.lex, node) < 2:
+                return node  # not "Which city are universities in Cleveland, OH in?" (two steps of where things are)
         return None
 
     def _inter(self, rng, k: int, hi: int | None = None):
@@ -295,7 +298,7 @@ class Walker:
             if got is None:
                 return None
             _, branches = got
-            if odd_intersection(self.lex, branches):
+            if odd_intersection(self.lex, branches) or linked(self, branches):
                 continue
             sets = [execute(self.kg, b) for b in branches]
             inter = frozenset.intersection(*sets)
@@ -424,3 +427,12 @@ def _lookup_from_name(node) -> tuple | None:
 
 def _two_anchors(opts) -> bool:
     return bool(opts) and any(a != opts[0][2] for _, _, a in opts)
+
+
+def _hops_in(lex, node: Node) -> int:
+    """How many steps of a chain are of where a thing is (`where_it_is`: country, city, part of)."""
+    n = 0
+    while isinstance(node, Project):
+        n += where_it_is(lex, node.rel)
+        node = node.child
+    return n

@@ -94,7 +94,23 @@ def odd_intersection(lex, branches) -> bool:
     if all(isinstance(b, Project) and not b.inverse for b in branches) and len({b.rel for b in branches}) > 1:
         return True
     ws = [lex.relations.get(b.rel) if isinstance(b, Project) and b.inverse else None for b in branches]
-    return all(w is not None and bool(w.where or w.verb == "in") for w in ws)
+    if all(w is not None and bool(w.where or w.verb == "in") for w in ws):
+        return True
+    # one verb said twice for two relations: "who received an award for X and received the Academy Award for Y"
+    # (readers rejected all eight in rounds 29-34: one thing asked twice, a query template's stacked conditions)
+    verbs = [(b.rel, w.verb.split()[0]) for b, w in zip(branches, ws) if w is not None and w.form == "verb" and w.verb]
+    return any(v == u and r != q for i, (r, v) in enumerate(verbs) for q, u in verbs[i + 1:])
+
+
+def linked(walker, branches) -> bool:
+    """True when one branch's name is a neighbour of another's by any relation ("the universities in Germany and in
+    Göttingen", "in Australia and in Perth": the second condition holds the first; readers rejected them)."""
+    names = [b.child.eid for b in branches if isinstance(b, Project) and isinstance(b.child, Anchor)]
+    for a in names:
+        near = {x for r, inv in walker.options.get(a, ()) for x in walker.adj(r, inv).get(a, ())}
+        if any(b != a and b in near for b in names):
+            return True
+    return False
 
 
 def sample_co(walker, rng: random.Random, hi: int | None = None) -> SetOp | None:

@@ -76,6 +76,7 @@ class Speaker(CountWording, NegationWording, ChoiceWording, PlaceWording):
         self._kinds: dict = {}
         self._bare: dict = {}
         self._reversed: dict = {}  # relations said by their `reverse` wording (`w`)
+        self._many: dict = {}  # (relation, inverse) -> whether the step usually gives several (`expects_many`)
 
     def name(self, eid: int) -> str:
         """An entity's name as said in a sentence: with the article where it takes one (`needs_the`: the United
@@ -161,7 +162,7 @@ class Speaker(CountWording, NegationWording, ChoiceWording, PlaceWording):
                 return self._clause(w, inverse, self.name(node.child.eid), n, person)
             if (where := self._where_where(w, inverse, node.child, n, person)):
                 return where  # "who was born where X lived", not "born in the location where X lived"
-            sub_n = self.size(node.child)
+            sub_n = self.said_n(node.child)
             return self._clause(w, inverse, self.inner_np(node.child, sub_n), n, person, sub_n)
         if isinstance(node, SetOp) and node.op == "intersection" and self._same_relation(node.children):
             w, first = self.w(node.children[0]), node.children[0]
@@ -263,7 +264,7 @@ class Speaker(CountWording, NegationWording, ChoiceWording, PlaceWording):
         if isinstance(node, Project):
             w = self.w(node)
             if not node.inverse and w.form == "noun":
-                child_n = self.size(node.child) if not isinstance(node.child, Anchor) else 1
+                child_n = self.said_n(node.child) if not isinstance(node.child, Anchor) else 1
                 return f"{w.noun if n == 1 else w.plural} of {self.inner_np(node.child, child_n)}"
             known = self.kind(node) != FALLBACK_KIND and not self.person(node)
             label = split_label(w.label).lower()  # `the countries of` for `country of citizenship`, not `the place of`

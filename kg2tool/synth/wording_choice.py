@@ -7,9 +7,12 @@ the Speaker (kg2tool.synth.wording) that says them."""
 
 from __future__ import annotations
 
+import itertools
+
 from .grammar import a_kind, and_join, base, be, do, unprep
-from .lexicon import PREPOSITIONS, UNKNOWN_NOUN, plural
+from .lexicon import PREPOSITIONS, SAMPLE, UNKNOWN_NOUN, plural
 from .plans import Anchor, Node, Project, SetOp
+from .walk_index import sorted_keys
 
 
 class ChoiceWording:
@@ -120,6 +123,26 @@ class ChoiceWording:
             return f"{setup}. {'Who' if self.person(node) else 'What'} {'are' if many else 'is'} {that}'s {w.plural if many else w.noun}"
         return f"{setup}. {self._wh_of(node, that)}"
 
+    def said_n(self, node: Node) -> int:
+        """The number a set inside a longer question is said in: its size, or the plural when it holds one entity
+        of a step that usually gives several ("the films that X appears in", not "the film that X appears in":
+        readers took the singular for presuming there is one; "Which films do people who lived in Epsom appear
+        in?")."""
+        n = self.size(node)
+        return 2 if n == 1 and isinstance(node, Project) and self.expects_many(node) else n
+
+    def expects_many(self, node: Project) -> bool:
+        """Whether the node's step usually gives several entities: more than 1.3 on average from the first SAMPLE
+        entities it starts from forward (`Wording.multi`), more than 1.05 backwards (a place has several people
+        born in it even where a small graph holds one or two)."""
+        key = (node.rel, node.inverse)
+        if key not in self._many:
+            rel = self.kg.relations.get(node.rel)
+            adj = None if rel is None else (rel.inverse if node.inverse else rel.forward)
+            starts = [] if adj is None else list(itertools.islice(sorted_keys(adj), SAMPLE))
+            self._many[key] = sum(len(adj[e]) for e in starts) > (1.05 if node.inverse else 1.3) * max(len(starts), 1)
+        return self._many[key]
+
     def inner_np(self, node: Node, n: int) -> str:
         """A set inside a longer question: several entities a name picks out said without an article (`people
         born in A`, `films released in Turkey`: "Which languages do people born in A speak"); anything else as
@@ -135,7 +158,7 @@ class ChoiceWording:
         if not (isinstance(node, Project) and not node.inverse and not isinstance(node.child, Anchor)):
             return ""
         w, k = self.w(node), self.kinds(node, n)
-        sub_n = self.size(node.child)
+        sub_n = self.said_n(node.child)
         sub = self.inner_np(node.child, sub_n)
         if w.form == "noun" or len(sub.split()) > 10 or " where " in sub or sub.split()[-1] in (*PREPOSITIONS, "about"):
             return ""  # a long subject loses the reader; "Which continents is the country that X is in in"
