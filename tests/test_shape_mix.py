@@ -494,3 +494,38 @@ def test_round_35_rules(example_kg, swapi_kg, nobel_kg):
     lived = next(i for i, w in speaker.lex.relations.items() if "lived" in w.verb)
     place = next(p for p, people in walker.adj(lived, True).items() if len(people) == 1)
     assert speaker.said_n(Project(lived, Anchor(place), True)) == 2
+
+
+def test_chains_do_not_stray_from_a_place(example_kg, swapi_kg):
+    """Round 35: no chain from a place it reached to things of another kind than its start ("the films released in
+    the country that Michael Sheard is a citizen of", "the person buried where Jive is headquartered"), or back to
+    the start place's own country ("Which country are organizations headquartered in Santa Monica in?"); "the
+    people who died where Joan Rivers was born" stays."""
+    from kg2tool.synth.walk import _strays_from_place
+
+    walker = Synthesizer(swapi_kg, SynthConfig(seed=1, min_support=3)).walker
+    citizen = "https://swapi.co/vocabulary/citizenOf"
+    release = next(i for i in walker.lex.relations if "FilmRelease" in i)
+    sheard = Project(citizen, Anchor(swapi_kg.resolve("Michael Sheard")))
+    assert _strays_from_place(swapi_kg, walker.lex, Project(release, sheard, True))
+    wd = "http://www.wikidata.org/prop/direct/"
+    lex = Synthesizer(example_kg, SynthConfig(seed=1)).walker.lex
+    rivers = Project(wd + "P19", Anchor(example_kg.resolve("Joan Rivers")))
+    assert not _strays_from_place(example_kg, lex, Project(wd + "P20", rivers, True))
+    santa_monica = Project(wd + "P159", Anchor(example_kg.resolve("Santa Monica")), True)
+    assert _strays_from_place(example_kg, lex, Project(wd + "P17", santa_monica))
+    for kg in (example_kg, swapi_kg):
+        walker, rng = Synthesizer(kg, SynthConfig(seed=1, min_support=3)).walker, random.Random(36)
+        chains = [p for p in (walker.sample(s, rng) for s in ("2p", "3p") * 80) if p is not None]
+        assert len(chains) >= 60
+        for plan in chains:
+            start = plan
+            while isinstance(start, Project):
+                start = start.child
+            node = plan
+            while isinstance(node, Project) and isinstance(node.child, Project):
+                if node.inverse:  # a later step walked back from a set of places ends in the start's kind
+                    mids = {walker.lex.kind_of(e) for e in execute(kg, node.child)}
+                    ends = {walker.lex.kind_of(e) for e in execute(kg, node)}
+                    assert not (mids <= {"place", "location", "country", "city"} and ends != {walker.lex.kind_of(start.eid)}), plan
+                node = node.child

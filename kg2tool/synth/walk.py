@@ -24,7 +24,7 @@ from functools import cached_property
 
 from ..graph.model import KnowledgeGraph
 from .known_wordings import is_document_kind
-from .lexicon import Lexicon, derive_lexicon
+from .lexicon import PLACE_KINDS, Lexicon, derive_lexicon
 from .plans import Anchor, Count, Node, Project, SetOp, anchors, execute, passed_through, topic
 from .tools import ToolSet
 from .walk_co import StepKinds, kind_out, linked, odd_intersection, sample_co
@@ -287,7 +287,7 @@ class Walker:
                 node = self.extend(rng, node, execute(self.kg, node), hi=None if last else self.cfg.max_fanout)
                 if node is None:
                     break
-            if node is not None and _hops_in(self.lex, node) < 2:
+            if node is not None and _hops_in(self.lex, node) < 2 and not _strays_from_place(self.kg, self.lex, node):
                 return node  # not "Which city are universities in Cleveland, OH in?" (two steps of where things are)
         return None
 
@@ -436,3 +436,24 @@ def _hops_in(lex, node: Node) -> int:
         n += where_it_is(lex, node.rel)
         node = node.child
     return n
+
+
+def _strays_from_place(kg, lex, node: Node) -> bool:
+    """True for a chain that goes from a place it reached to things of another kind than its start: "the films
+    released in the country that X is a citizen of", "the person buried where Jive is headquartered" (readers took
+    the intent for contrived, rounds 29-35), or back to where the start place is; "the people who died where Joan
+    Rivers was born" stays."""
+    steps = []
+    while isinstance(node, Project):
+        steps.append(node)
+        node = node.child
+    start = lex.kind_of(node.eid) if isinstance(node, Anchor) else ""
+    if start in PLACE_KINDS and where_it_is(lex, steps[0].rel) and not steps[0].inverse:
+        return True  # "Which country are organizations headquartered in Santa Monica in?": the place's own country
+    places = PLACE_KINDS | {"continent"}
+    for step in steps[:-1]:  # a later step; the first starts from the name itself (kinds of the entities: a
+        # relation's majority kind says `person` for the bands formed in a place)
+        if step.inverse and {lex.kind_of(e) for e in execute(kg, step.child)} <= places:
+            if {lex.kind_of(e) for e in execute(kg, step)} != {start}:
+                return True
+    return False
