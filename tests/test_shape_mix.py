@@ -529,3 +529,16 @@ def test_chains_do_not_stray_from_a_place(example_kg, swapi_kg):
                     ends = {walker.lex.kind_of(e) for e in execute(kg, node)}
                     assert not (mids <= {"place", "location", "country", "city"} and ends != {walker.lex.kind_of(start.eid)}), plan
                 node = node.child
+
+
+def test_unions_ask_of_related_names(example_kg):
+    """A union's two names share a neighbour by another relation (`walk_union.related`): not "What are the causes of
+    death of Frank Sinatra and Pedro II of Brazil?" (rounds 29-35)."""
+    walker, rng = Synthesizer(example_kg, SynthConfig(seed=1)).walker, random.Random(36)
+    plans = [p for p in (walker.sample("2u", rng) for _ in range(150)) if p is not None]
+    assert len(plans) >= 100
+    for plan in plans:
+        first, second = plan.children
+        a, b = first.child.eid, second.child.eid
+        assert any(set(walker.adj(r, inv).get(a, ())) & set(walker.adj(r, inv).get(b, ()))
+                   for r, inv in walker.options.get(a, ()) if r != first.rel), (example_kg.name(a), example_kg.name(b))

@@ -15,9 +15,8 @@ def union(walker, rng, hi: int) -> SetOp | None:
         first = walker.one_hop(rng)
         if first is None:
             return None
-        src = walker.sources[(first.rel, first.inverse)]
-        other = related(walker, rng, first) or rng.choice(src)
-        if other == first.child.eid:
+        other = related(walker, rng, first)  # not "the causes of death of Frank Sinatra and Pedro II of Brazil"
+        if other is None or other == first.child.eid:  # (readers rejected unrelated pairs, rounds 29-35)
             continue
         second = Project(first.rel, Anchor(other), first.inverse)
         a, b = execute(kg, first), execute(kg, second)
