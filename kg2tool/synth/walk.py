@@ -24,9 +24,10 @@ from functools import cached_property
 
 from ..graph.model import KnowledgeGraph
 from .known_wordings import is_document_kind
-from .lexicon import PLACE_KINDS, Lexicon, derive_lexicon
+from .lexicon import Lexicon, derive_lexicon
 from .plans import Anchor, Count, Node, Project, SetOp, anchors, execute, passed_through, topic
 from .tools import ToolSet
+from .walk_chain import odd_chain
 from .walk_co import StepKinds, kind_out, linked, odd_intersection, sample_co
 from .walk_compare import compare
 from .walk_index import PerEntity, sorted_keys
@@ -100,6 +101,7 @@ class Walker:
         # (relation, inverse, anchor) projections whose result contains t. Both are computed per entity when asked
         # (from the adjacency, in the order a full index built relation by relation would list them), so the
         # walker holds nothing per edge: an on-disk graph stays on disk.
+        self.countable: dict[tuple[str, bool], bool] = {}  # steps compared by count (`walk_compare._countable`)
         self.options = PerEntity(self._options)
         self.incoming = PerEntity(self._incoming)
         # shape -> sampler (rng -> plan or None), for every shape of WALK_SHAPES
@@ -287,7 +289,7 @@ class Walker:
                 node = self.extend(rng, node, execute(self.kg, node), hi=None if last else self.cfg.max_fanout)
                 if node is None:
                     break
-            if node is not None and _hops_in(self.lex, node) < 2 and not _strays_from_place(self.kg, self.lex, node):
+            if node is not None and not odd_chain(self.kg, self.lex, node):
                 return node  # not "Which city are universities in Cleveland, OH in?" (two steps of where things are)
         return None
 
@@ -427,33 +429,3 @@ def _lookup_from_name(node) -> tuple | None:
 
 def _two_anchors(opts) -> bool:
     return bool(opts) and any(a != opts[0][2] for _, _, a in opts)
-
-
-def _hops_in(lex, node: Node) -> int:
-    """How many steps of a chain are of where a thing is (`where_it_is`: country, city, part of)."""
-    n = 0
-    while isinstance(node, Project):
-        n += where_it_is(lex, node.rel)
-        node = node.child
-    return n
-
-
-def _strays_from_place(kg, lex, node: Node) -> bool:
-    """True for a chain that goes from a place it reached to things of another kind than its start: "the films
-    released in the country that X is a citizen of", "the person buried where Jive is headquartered" (readers took
-    the intent for contrived, rounds 29-35), or back to where the start place is; "the people who died where Joan
-    Rivers was born" stays."""
-    steps = []
-    while isinstance(node, Project):
-        steps.append(node)
-        node = node.child
-    start = lex.kind_of(node.eid) if isinstance(node, Anchor) else ""
-    if start in PLACE_KINDS and where_it_is(lex, steps[0].rel) and not steps[0].inverse:
-        return True  # "Which country are organizations headquartered in Santa Monica in?": the place's own country
-    places = PLACE_KINDS | {"continent"}
-    for step in steps[:-1]:  # a later step; the first starts from the name itself (kinds of the entities: a
-        # relation's majority kind says `person` for the bands formed in a place)
-        if step.inverse and {lex.kind_of(e) for e in execute(kg, step.child)} <= places:
-            if {lex.kind_of(e) for e in execute(kg, step)} != {start}:
-                return True
-    return False

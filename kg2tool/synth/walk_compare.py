@@ -6,7 +6,10 @@ rejected "Which one works in more fields: Mylène Farmer or Ernst Chladni?" as a
 
 from __future__ import annotations
 
+import itertools
+
 from .known_wordings import COMPARATIVES
+from .lexicon import FALLBACK_KIND, PLACE_KINDS, SAMPLE
 from .plans import Anchor, Attr, Compare, Count, Project
 from .walk_union import related
 
@@ -19,13 +22,15 @@ def compare(walker, rng) -> Compare | None:
     said = getattr(walker.lex.attributes.get(attr), "noun", "").lower() in COMPARATIVES
     if attr is not None and (said or not walker.rels):
         vals = walker.kg.attributes[attr].values
-        picks = walker.distinct(rng, walker.attr_keys[attr], lambda e: len(vals[e]) == 1, 2)
-        if picks:
-            a, b = picks
-            if vals[a][0] != vals[b][0]:
-                return Compare((Attr(attr, Anchor(a)), Attr(attr, Anchor(b))), rng.choice(("max", "min")))
+        picks = walker.distinct(rng, walker.attr_keys[attr], lambda e: len(vals[e]) == 1, 1)
+        b = _peer(walker, rng, picks[0], lambda e: e in vals and len(vals[e]) == 1) if picks else None
+        if b is not None and vals[picks[0]][0] != vals[b][0]:  # not "Who was born earlier, Mo Yan or Edward Mills
+            # Purcell?" (readers rejected arbitrary pairs); the second shares a neighbour with the first
+            return Compare((Attr(attr, Anchor(picks[0])), Attr(attr, Anchor(b))), rng.choice(("max", "min")))
     for _ in range(walker.cfg.tries if walker.rels else 0):
         rel, inv = rng.choice(walker.rels), rng.random() < walker.cfg.inverse_prob
+        if not _countable(walker, rel, inv):
+            continue
         adj = walker.adj(rel, inv)
         fits = lambda e, adj=adj: e not in adj[e] and len(adj[e]) <= walker.cfg.max_set  # noqa: E731 (not "Which country has fewer countries": itself among them)
         picks = walker.distinct(rng, walker.sources[(rel, inv)], fits, 1)
@@ -36,3 +41,33 @@ def compare(walker, rng) -> Compare | None:
         if b is not None and b != a and fits(b) and len(adj[a]) != len(adj[b]):
             return Compare((Count(Project(rel, Anchor(a), inv)), Count(Project(rel, Anchor(b), inv))), "max")
     return None
+
+
+def _peer(walker, rng, a: int, ok) -> int | None:
+    """An entity other than `a` that shares a neighbour with it by one drawn relation and passes `ok`, or None."""
+    steps = walker.options.get(a, ())
+    if not steps:
+        return None
+    r, inv = rng.choice(steps)
+    via = walker.adj(r, inv).get(a, ())
+    peers = [p for p in walker.adj(r, not inv).get(rng.choice(via), ()) if p != a and ok(p)] if via else []
+    return rng.choice(peers) if peers else None
+
+
+def _countable(walker, rel: str, inverse: bool) -> bool:
+    """Whether a step's results are compared by count: it usually gives several (more than 1.3 on average over the
+    first SAMPLE entities it starts from: not "Which one has more parent organizations", "more causes of death") and
+    what it counts are neither people at large nor places nor of no known kind ("Which one was influenced by more people", "Where did
+    more people live", "Which is in more cities", "Which one has more locations": readers accepted 5 of 24 such
+    readings in rounds 24-36; "Where did more laureates work" and "Which is the more common occupation" stay)."""
+    key = (rel, inverse)
+    got = walker.countable.get(key)
+    if got is None:
+        w, adj = walker.lex.relations.get(rel), walker.adj(rel, inverse)
+        starts = list(itertools.islice(walker.sources[key], SAMPLE))
+        counted = FALLBACK_KIND if w is None else (w.subject if inverse else w.object)
+        several = bool(starts) and sum(len(adj[e]) for e in starts) > 1.3 * len(starts)
+        common = inverse and w is not None and w.form == "noun"  # "Which is the more common occupation, A or B?"
+        people = {"person", "human", "people"} - ({counted} if common else set())
+        got = walker.countable[key] = several and counted not in PLACE_KINDS | {"continent", FALLBACK_KIND} | people
+    return got

@@ -50,6 +50,9 @@ def about_one(walker, rng, k: int) -> Parallel | None:
                 # no pronoun for a later question: only nouns, listed once ("What are X's siblings and religion?")
                 if not all(getattr(walker.lex.relations.get(r), "form", "") == "noun" for r in picked):
                     continue
+                if len({getattr(walker.lex.relations.get(r), "object", "") in PERSON_KINDS for r in picked}) > 1:
+                    continue  # one list of kin and career: "What are Joe Jackson's children and occupations?", "Carrie
+                    # Fisher's partner and cause of death" (readers rejected all 6 such in rounds 29-36)
             return Parallel((first, *(Project(r, Anchor(e)) for r in picked[1:])))
     return None
 

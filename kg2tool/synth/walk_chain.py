@@ -1,0 +1,44 @@
+"""Chains readers took for contrived, kept out by the Walker's 2p and 3p samplers (kg2tool.synth.walk): two steps of
+where things are, a step from a place a chain reached to things of another kind, a step back to the start place's own
+country (rounds 29-35 of the blind reading, `bench/blind/`)."""
+
+from __future__ import annotations
+
+from .lexicon import PLACE_KINDS
+from .plans import Anchor, Node, Project, execute
+from .walk_parallel import where_it_is
+
+
+def odd_chain(kg, lex, node: Node) -> bool:
+    """True for a chain of projections that `_hops_in` or `_strays_from_place` rules out."""
+    return _hops_in(lex, node) >= 2 or _strays_from_place(kg, lex, node)
+
+
+def _hops_in(lex, node: Node) -> int:
+    """How many steps of a chain are of where a thing is (`where_it_is`: country, city, part of)."""
+    n = 0
+    while isinstance(node, Project):
+        n += where_it_is(lex, node.rel)
+        node = node.child
+    return n
+
+
+def _strays_from_place(kg, lex, node: Node) -> bool:
+    """True for a chain that goes from a place it reached to things of another kind than its start: "the films
+    released in the country that X is a citizen of", "the person buried where Jive is headquartered" (readers took
+    the intent for contrived, rounds 29-35), or back to where the start place is; "the people who died where Joan
+    Rivers was born" stays."""
+    steps = []
+    while isinstance(node, Project):
+        steps.append(node)
+        node = node.child
+    start = lex.kind_of(node.eid) if isinstance(node, Anchor) else ""
+    if start in PLACE_KINDS and where_it_is(lex, steps[0].rel) and not steps[0].inverse:
+        return True  # "Which country are organizations headquartered in Santa Monica in?": the place's own country
+    places = PLACE_KINDS | {"continent"}
+    for step in steps[:-1]:  # a later step; the first starts from the name itself (kinds of the entities: a
+        # relation's majority kind says `person` for the bands formed in a place)
+        if step.inverse and {lex.kind_of(e) for e in execute(kg, step.child)} <= places:
+            if {lex.kind_of(e) for e in execute(kg, step)} != {start}:
+                return True
+    return False
