@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 
 from .grammar import a_kind, and_join, base, be, do, unprep
-from .lexicon import PREPOSITIONS, SAMPLE, UNKNOWN_NOUN, plural
+from .lexicon import PERSON_KINDS, PREPOSITIONS, SAMPLE, UNKNOWN_NOUN, plural
 from .plans import Anchor, Node, Project, SetOp
 from .walk_index import sorted_keys
 
@@ -132,15 +132,19 @@ class ChoiceWording:
         return 2 if n == 1 and isinstance(node, Project) and self.expects_many(node) else n
 
     def expects_many(self, node: Project) -> bool:
-        """Whether the node's step usually gives several entities: more than 1.3 on average from the first SAMPLE
-        entities it starts from forward (`Wording.multi`), more than 1.05 backwards (a place has several people
-        born in it even where a small graph holds one or two)."""
+        """Whether the node's step usually gives several entities: backwards from anything but a person, always (a
+        place has several people born in it, a genre several artists, even where a small graph holds one); else
+        more than 1.3 on average from the first SAMPLE entities it starts from (`Wording.multi` forward; "the
+        country whose head of state is X", not "the countries")."""
         key = (node.rel, node.inverse)
         if key not in self._many:
-            rel = self.kg.relations.get(node.rel)
+            rel, w = self.kg.relations.get(node.rel), self.lex.relations.get(node.rel)
             adj = None if rel is None else (rel.inverse if node.inverse else rel.forward)
             starts = [] if adj is None else list(itertools.islice(sorted_keys(adj), SAMPLE))
-            self._many[key] = sum(len(adj[e]) for e in starts) > (1.05 if node.inverse else 1.3) * max(len(starts), 1)
+            if node.inverse and w is not None and w.object not in PERSON_KINDS:
+                self._many[key] = adj is not None
+            else:
+                self._many[key] = sum(len(adj[e]) for e in starts) > 1.3 * max(len(starts), 1)
         return self._many[key]
 
     def inner_np(self, node: Node, n: int) -> str:
