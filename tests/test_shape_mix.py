@@ -575,3 +575,15 @@ def test_round_36_rules(example_kg, nobel_kg):
     for plan in lists:
         kin = {walker.lex.relations[k.rel].object in PERSON_KINDS for k in plan.children}
         assert len(kin) == 1, [walker.lex.relations[k.rel].label for k in plan.children]
+
+
+def test_round_37_rules(swapi_kg):
+    """Round 37: films picked out by a noun relation are "the films that feature Hoth", not "the films whose planet is
+    Hoth"; a where-question about a set ends with its verb even after a preposition ("Where were the films that X
+    appears in released?", not "What are the places where the films that X appears in were released?")."""
+    rows, _ = Synthesizer(swapi_kg, SynthConfig(seed=37, shard_size=300, min_support=3)).shard(0)
+    qs = [question(r) for r in rows]
+    assert len(qs) >= 150 and sum("that feature" in q or "features" in q for q in qs) >= 5
+    assert not any(re.search(r"films? whose (planet|location|starship|vehicle)s? (is|are)\b", q) for q in qs), qs
+    assert not any(re.search(r"\bplaces where the films\b", q) for q in qs)
+    assert any(re.search(r"^Where were (the )?films .* released\?$", q) for q in qs)

@@ -158,6 +158,8 @@ class Speaker(CountWording, NegationWording, ChoiceWording, PlaceWording):
             if not inverse and w.form in ("verb", "prep") and (m := w.mirror) in self.lex.relations:
                 if self.value(Project(m, node.child, True)) == self.value(node):  # "who was married to X", not "who X was married to"
                     w, inverse = self.lex.relations[m], True
+            if isinstance(node.child, Anchor) and inverse and w.form == "noun" and self.kind(node) in WORK_KINDS:
+                return f"that {'features' if n == 1 else 'feature'} {self.name(node.child.eid)}"  # not "whose planet is Hoth"
             if isinstance(node.child, Anchor):
                 return self._clause(w, inverse, self.name(node.child.eid), n, person)
             if (where := self._where_where(w, inverse, node.child, n, person)):
@@ -323,10 +325,7 @@ class Speaker(CountWording, NegationWording, ChoiceWording, PlaceWording):
 
     @staticmethod
     def _same_relation(kids) -> bool:
-        return all(
-            isinstance(k, Project) and isinstance(k.child, Anchor) and (k.rel, k.inverse) == (kids[0].rel, kids[0].inverse)
-            for k in kids
-        )
+        return all(isinstance(k, Project) and isinstance(k.child, Anchor) and (k.rel, k.inverse) == (kids[0].rel, kids[0].inverse) for k in kids)  # noqa: E501
 
     # -- questions and statements of one projection --------------------------------------------------------------
     def wh(self, node: Node) -> str:

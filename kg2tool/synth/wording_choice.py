@@ -164,8 +164,10 @@ class ChoiceWording:
         w, k = self.w(node), self.kinds(node, n)
         sub_n = self.said_n(node.child)
         sub = self.inner_np(node.child, sub_n)
-        if w.form == "noun" or len(sub.split()) > 10 or " where " in sub or sub.split()[-1] in (*PREPOSITIONS, "about"):
-            return ""  # a long subject loses the reader; "Which continents is the country that X is in in"
+        if w.form == "noun" or len(sub.split()) > (10 if isinstance(node.child, SetOp) else 13) or " where " in sub:
+            return ""  # a long subject loses the reader (a prize's laureates take 11 words; an intersection is split)
+        if sub.split()[-1] in (*PREPOSITIONS, "about") and not w.where:
+            return ""  # "Which continents is the country that X is in in"; "Where were the films X appears in released"
         if w.where:  # Where did the people born in A die?
             if w.form == "verb":
                 return f"Where {do(sub_n, w.tense)} {sub} {unprep(base(w))}"
