@@ -67,7 +67,7 @@ _THE_START = ("United ", "Republic of ", "People's Republic", "Kingdom of ", "De
               "Academy of ", "State of ", "Royal Society", "Palace of ", "Organization of ", "Organisation of ")  # fmt: skip
 _THE_END = (" Islands", " Republic", " Union", " Emirates", " States", " Kingdom", " Empire", " Dynasty", " Caliphate",
             " Confederation", " Agency", " Community", " Organization", " Organisation", " Federation", " Association",
-            " Alliance", " League")  # fmt: skip
+            " Alliance", " League", " century", " millennium")  # fmt: skip
 _THE_INSIDE = (" University of ", " Institute of ", " Academy of ", " School of ", " Museum of ", " College of ",
                " Society of ")
 # An award's name is said with `the` (its head noun is a count noun naming one award): "... Award", "... Prize for

@@ -88,6 +88,10 @@ KNOWN: dict[str, dict] = {
                     {"noun": "neighbour", "form": "verb", "verb": "borders", "verbs": "border", "base": "border",
                      "kind": "country"}),  # fmt: skip
     "official language": {"kind": "language"},
+    # readers rejected "What is John Lennon's time period?" four times of four (round 38)
+    **dict.fromkeys(("time period", "period", "era"),
+                    {"noun": "period", "form": "prep", "verb": "active in", "verbs": "active in", "tense": "past",
+                     "kind": "period"}),  # fmt: skip
     # readers: "Which countries have Azerbaijan as their successor?"
     **dict.fromkeys(("successor", "replaced by", "followed by"),
                     {"noun": "successor", "form": "prep", "verb": "succeeded by", "verbs": "succeeded by", "tense": "past"}),

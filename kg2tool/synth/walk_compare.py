@@ -59,7 +59,8 @@ def _countable(walker, rel: str, inverse: bool) -> bool:
     first SAMPLE entities it starts from: not "Which one has more parent organizations", "more causes of death") and
     what it counts are neither people at large nor places nor of no known kind ("Which one was influenced by more people", "Where did
     more people live", "Which is in more cities", "Which one has more locations": readers accepted 5 of 24 such
-    readings in rounds 24-36; "Where did more laureates work" and "Which is the more common occupation" stay)."""
+    readings in rounds 24-36; "Where did more laureates work", "Who has more children" and "Which is the more common
+    occupation" stay)."""
     key = (rel, inverse)
     got = walker.countable.get(key)
     if got is None:
@@ -67,7 +68,7 @@ def _countable(walker, rel: str, inverse: bool) -> bool:
         starts = list(itertools.islice(walker.sources[key], SAMPLE))
         counted = FALLBACK_KIND if w is None else (w.subject if inverse else w.object)
         several = bool(starts) and sum(len(adj[e]) for e in starts) > 1.3 * len(starts)
-        common = inverse and w is not None and w.form == "noun"  # "Which is the more common occupation, A or B?"
-        people = {"person", "human", "people"} - ({counted} if common else set())
+        # people said by a noun: "Who has more children", "Which is the more common occupation, A or B?"
+        people = {"person", "human", "people"} - ({counted} if w is not None and w.form == "noun" else set())
         got = walker.countable[key] = several and counted not in PLACE_KINDS | {"continent", FALLBACK_KIND} | people
     return got

@@ -26,9 +26,12 @@ def union(walker, rng, hi: int) -> SetOp | None:
     return None
 
 
+RELATED_MAX = 25  # a shared neighbour with this many others or more does not make two names related
+
+
 def related(walker, rng, first: Project) -> int | None:
-    """An anchor for `first`'s relation that shares a neighbour with `first`'s anchor by another relation, or None
-    when the one draw finds none."""
+    """An anchor for `first`'s relation that shares a neighbour with `first`'s anchor by another relation, a
+    neighbour of fewer than RELATED_MAX others, or None when the one draw finds none."""
     e, key = first.child.eid, (first.rel, first.inverse)
     steps = [(r, inv) for r, inv in walker.options.get(e, ()) if r != first.rel]
     if not steps:
@@ -36,6 +39,9 @@ def related(walker, rng, first: Project) -> int | None:
     r, inv = rng.choice(steps)
     via = walker.adj(r, inv).get(e, ())
     peers = [p for p in walker.adj(r, not inv).get(rng.choice(via), ()) if p != e] if via else []
+    if len(peers) >= RELATED_MAX:
+        return None  # a neighbour of many (a country, "singer") relates nothing: "which countries are Roger Penrose,
+        # Randy Newman and Little Richard citizens of?" (readers rejected such groups, round 38)
     ok = walker.source_sets.get(key) or walker.source_sets.setdefault(key, frozenset(walker.sources[key]))
     peers = [p for p in peers if p in ok]
     return rng.choice(peers) if peers else None

@@ -158,8 +158,8 @@ class Speaker(CountWording, NegationWording, ChoiceWording, PlaceWording):
             if not inverse and w.form in ("verb", "prep") and (m := w.mirror) in self.lex.relations:
                 if self.value(Project(m, node.child, True)) == self.value(node):  # "who was married to X", not "who X was married to"
                     w, inverse = self.lex.relations[m], True
-            if isinstance(node.child, Anchor) and inverse and w.form == "noun" and self.kind(node) in WORK_KINDS:
-                return f"that {'features' if n == 1 else 'feature'} {self.name(node.child.eid)}"  # not "whose planet is Hoth"
+            if inverse and w.form == "noun" and self.kind(node) in WORK_KINDS:  # not "whose planet is Hoth"
+                return f"that {'features' if n == 1 else 'feature'} {self.name(node.child.eid) if isinstance(node.child, Anchor) else self.np(node.child)}"  # noqa: E501
             if isinstance(node.child, Anchor):
                 return self._clause(w, inverse, self.name(node.child.eid), n, person)
             if (where := self._where_where(w, inverse, node.child, n, person)):
