@@ -615,3 +615,22 @@ def test_related_names_share_a_small_neighbour(example_kg):
         assert any(len(walker.adj(r, not inv).get(m, ())) <= RELATED_MAX
                    for r, inv in walker.options.get(a, ()) if r != plan.children[0].rel
                    for m in set(walker.adj(r, inv).get(a, ())) & set(walker.adj(r, inv).get(b, ()))), (example_kg.name(a), example_kg.name(b))
+
+
+def test_round_39_rules(example_kg, swapi_kg):
+    """Round 39: no lookup of where a country is ("the countries that Sri Lanka is in", "What is Uruguay part of?");
+    a film's location is where it was filmed ("Where was X filmed?", not "Which films feature Pinewood Studios?")."""
+    from kg2tool.synth.walk_parallel import where_it_is
+
+    walker, rng = Synthesizer(example_kg, SynthConfig(seed=1)).walker, random.Random(39)
+    hops = [p for p in (walker.one_hop(rng) for _ in range(3000)) if p is not None]
+    assert sum(where_it_is(walker.lex, p.rel) and not p.inverse for p in hops) >= 20
+    for p in hops:
+        if where_it_is(walker.lex, p.rel) and not p.inverse:
+            assert walker.lex.kind_of(p.child.eid) not in ("country", "continent"), example_kg.name(p.child.eid)
+    lex = Synthesizer(swapi_kg, SynthConfig(seed=1, min_support=3)).lexicon
+    w = lex.relations["https://swapi.co/vocabulary/location"]
+    assert (w.form, w.verb, w.where) == ("prep", "filmed in", True)
+    rows, _ = Synthesizer(swapi_kg, SynthConfig(seed=39, shard_size=300, min_support=3)).shard(0)
+    assert not any(re.search(r"feature (Pinewood|Tunisia|Sicily)|whose location", question(r)) for r in rows)
+    assert any("filmed" in question(r) for r in rows)

@@ -111,6 +111,11 @@ KNOWN: dict[str, dict] = {
 _ORIGIN = {"noun": "place of origin", "plural": "places of origin", "form": "verb", "verb": "started out in",
            "verbs": "started out in", "base": "start out in", "tense": "past", "where": True}  # fmt: skip
 GROUP_ONLY = dict.fromkeys(("location of formation", "formed in", "place of formation"), _ORIGIN)
+# A film's location is where it was filmed (SWAPI's film locations are Tunisia and Pinewood Studios): readers
+# rejected "the films whose location is Sicily" and "Which films feature Pinewood Studios?" (rounds 37, 39).
+WORK_PLACES = dict.fromkeys(("location", "locations", "filming location"),
+                            {"noun": "filming location", "form": "prep", "verb": "filmed in", "verbs": "filmed in",
+                             "tense": "past", "where": True})  # fmt: skip
 
 # Class labels said by the word people use for their members ("Which prize did X win?").
 KIND_NAMES = {"laureate award": "prize"}

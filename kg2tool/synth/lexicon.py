@@ -28,7 +28,7 @@ from dataclasses import asdict, dataclass, replace
 from functools import lru_cache
 
 from ..graph.model import KnowledgeGraph
-from .known_wordings import ATTRIBUTE_NOUNS, GROUP_ONLY, KIND_NAMES, KNOWN, SUBJECT_KINDS
+from .known_wordings import ATTRIBUTE_NOUNS, GROUP_ONLY, KIND_NAMES, KNOWN, SUBJECT_KINDS, WORK_PLACES
 from .lexicon_mirror import mirrors
 from .lexicon_verbs import is_participle, participle_of, past, third_person
 from .walk_index import sorted_keys
@@ -343,6 +343,8 @@ def derive_lexicon(kg: KnowledgeGraph) -> Lexicon:
         words[iri] = _folded_wording(iri, w)
         if w.subject in PERSON_KINDS and split_label(w.label).lower() in GROUP_ONLY:  # a band's "formed in"
             words[iri] = replace(words[iri], **GROUP_ONLY[split_label(w.label).lower()])  # said of a person
+        elif w.subject in WORK_KINDS and split_label(w.label).lower() in WORK_PLACES:  # "Where was X filmed?"
+            words[iri] = replace(words[iri], **WORK_PLACES[split_label(w.label).lower()])
     for iri, other in mirrors(kg, words, SAMPLE).items():
         words[iri] = replace(words[iri], mirror=other)
     attrs = {}

@@ -199,6 +199,9 @@ class Walker:
             e = rng.choice(src)
             objects = self.adj(rel, inv)[e]
             if lo <= len(objects) <= hi and e not in objects:  # not "Poland is in Poland"
+                kind = self.lex.kind_of(e)
+                if not inv and (kind in ("country", "continent") or kind == self.lex.relations[rel].object) and where_it_is(self.lex, rel):
+                    continue  # not "the countries that Sri Lanka is in", "What is Uruguay part of?" (rounds 29-39)
                 return Project(rel, Anchor(e), inv)
         return None
 
