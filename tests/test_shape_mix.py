@@ -634,3 +634,24 @@ def test_round_39_rules(example_kg, swapi_kg):
     rows, _ = Synthesizer(swapi_kg, SynthConfig(seed=39, shard_size=300, min_support=3)).shard(0)
     assert not any(re.search(r"feature (Pinewood|Tunisia|Sicily)|whose location", question(r)) for r in rows)
     assert any("filmed" in question(r) for r in rows)
+
+
+def test_round_40_rules(example_kg, swapi_kg):
+    """Round 40: a name's set narrowed by another name's (2in) only between related names ("Which record label does
+    Selena Gomez have that Brian May doesn't?"); a step said the other way round from a place counts as one back
+    ("the films released in the country that Emun Elliott is a citizen of")."""
+    from kg2tool.synth.walk_chain import _strays_from_place
+    from kg2tool.synth.walk_union import share_small
+
+    walker, rng = Synthesizer(example_kg, SynthConfig(seed=1)).walker, random.Random(40)
+    plans = [p for p in (walker.sample("2in", rng) for _ in range(200)) if p is not None]
+    same = [p for p in plans if isinstance(p.children[0], Project) and isinstance(p.children[0].child, Anchor)
+            and (p.children[0].rel, p.children[0].inverse) == (p.children[1].rel, p.children[1].inverse)]
+    assert len(same) >= 20
+    for plan in same:
+        a, b = plan.children[0].child.eid, plan.children[1].child.eid
+        assert share_small(walker, a, b, plan.children[0].rel), (example_kg.name(a), example_kg.name(b))
+    lex = Synthesizer(swapi_kg, SynthConfig(seed=1, min_support=3)).walker.lex
+    release = next(i for i in lex.relations if "FilmRelease" in i)
+    elliott = Project("https://swapi.co/vocabulary/citizenOf", Anchor(swapi_kg.resolve("Emun Elliott")))
+    assert _strays_from_place(swapi_kg, lex, Project(release, elliott, False))

@@ -32,7 +32,7 @@ from .walk_co import StepKinds, kind_out, linked, odd_intersection, sample_co
 from .walk_compare import compare
 from .walk_index import PerEntity, sorted_keys
 from .walk_parallel import parallel, parallel_multiple, where_it_is
-from .walk_union import union
+from .walk_union import share_small, union
 
 BETAE_SHAPES = ("1p", "2p", "3p", "2i", "3i", "ip", "pi", "2u", "up")
 NEGATION_SHAPES = ("2in", "3in", "inp", "pin", "pni")
@@ -377,6 +377,8 @@ class Walker:
             for r, inv, a in rng.sample(opts, min(len(opts), 8)):  # a few branches through m, not just one
                 exc_ids = self.adj(r, inv)[a]  # the branch's value (a sorted tuple of distinct ids), not copied
                 if len(exc_ids) <= self.cfg.max_set and 1 <= len(inc.difference(exc_ids)) <= hi:
+                    if same and not share_small(self, top, a, r):
+                        continue  # "Which record label does Selena Gomez have that Brian May doesn't?" (round 40)
                     return SetOp("difference", (include, Project(r, Anchor(a), inv)))
         return None
 

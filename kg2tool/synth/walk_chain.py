@@ -38,7 +38,8 @@ def _strays_from_place(kg, lex, node: Node) -> bool:
     places = PLACE_KINDS | {"continent"}
     for step in steps[:-1]:  # a later step; the first starts from the name itself (kinds of the entities: a
         # relation's majority kind says `person` for the bands formed in a place)
-        if step.inverse and {lex.kind_of(e) for e in execute(kg, step.child)} <= places:
+        said_back = step.inverse or bool(getattr(lex.relations.get(step.rel), "reverse", ""))  # "released in"
+        if said_back and {lex.kind_of(e) for e in execute(kg, step.child)} <= places:
             if {lex.kind_of(e) for e in execute(kg, step)} != {start}:
                 return True
     return False

@@ -45,3 +45,15 @@ def related(walker, rng, first: Project) -> int | None:
     ok = walker.source_sets.get(key) or walker.source_sets.setdefault(key, frozenset(walker.sources[key]))
     peers = [p for p in peers if p in ok]
     return rng.choice(peers) if peers else None
+
+
+def share_small(walker, a: int, b: int, skip: str) -> bool:
+    """Whether `a` and `b` share a neighbour of fewer than RELATED_MAX others by a relation other than `skip` (two
+    names related as `related` draws them)."""
+    for r, inv in walker.options.get(a, ()):
+        if r == skip:
+            continue
+        near_b = set(walker.adj(r, inv).get(b, ()))
+        if any(m in near_b and len(walker.adj(r, not inv).get(m, ())) <= RELATED_MAX for m in walker.adj(r, inv).get(a, ())):
+            return True
+    return False
