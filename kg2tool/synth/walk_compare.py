@@ -11,7 +11,7 @@ import itertools
 from .known_wordings import COMPARATIVES
 from .lexicon import FALLBACK_KIND, PLACE_KINDS, SAMPLE
 from .plans import Anchor, Attr, Compare, Count, Project
-from .walk_union import related
+from .walk_union import RELATED_MAX, related
 
 
 def compare(walker, rng) -> Compare | None:
@@ -44,23 +44,25 @@ def compare(walker, rng) -> Compare | None:
 
 
 def _peer(walker, rng, a: int, ok) -> int | None:
-    """An entity other than `a` that shares a neighbour with it by one drawn relation and passes `ok`, or None."""
+    """An entity other than `a` that shares a neighbour of fewer than RELATED_MAX others with it by one drawn
+    relation (as `walk_union.related`) and passes `ok`, or None."""
     steps = walker.options.get(a, ())
     if not steps:
         return None
     r, inv = rng.choice(steps)
     via = walker.adj(r, inv).get(a, ())
-    peers = [p for p in walker.adj(r, not inv).get(rng.choice(via), ()) if p != a and ok(p)] if via else []
+    peers = [p for p in walker.adj(r, not inv).get(rng.choice(via), ()) if p != a] if via else []
+    peers = [p for p in peers if ok(p)] if len(peers) < RELATED_MAX else []
     return rng.choice(peers) if peers else None
 
 
 def _countable(walker, rel: str, inverse: bool) -> bool:
     """Whether a step's results are compared by count: it usually gives several (more than 1.3 on average over the
     first SAMPLE entities it starts from: not "Which one has more parent organizations", "more causes of death") and
-    what it counts are neither people at large nor places nor of no known kind ("Which one was influenced by more people", "Where did
-    more people live", "Which is in more cities", "Which one has more locations": readers accepted 5 of 24 such
-    readings in rounds 24-36; "Where did more laureates work", "Who has more children" and "Which is the more common
-    occupation" stay)."""
+    what it counts are neither people at large nor places nor of no known kind ("Which one was influenced by more
+    people", "Where did more people live", "Which is in more cities", "Which one has more locations": readers
+    accepted 5 of 24 such readings in rounds 24-36; "Where did more laureates work", "Who has more children" and
+    "Which is the more common occupation" stay)."""
     key = (rel, inverse)
     got = walker.countable.get(key)
     if got is None:
