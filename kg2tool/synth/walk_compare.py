@@ -22,8 +22,9 @@ def compare(walker, rng) -> Compare | None:
     said = getattr(walker.lex.attributes.get(attr), "noun", "").lower() in COMPARATIVES
     if attr is not None and (said or not walker.rels):
         vals = walker.kg.attributes[attr].values
-        picks = walker.distinct(rng, walker.attr_keys[attr], lambda e: len(vals[e]) == 1, 1)
+        picks = walker.distinct(rng, walker.attr_keys[attr], lambda e: len(vals[e]) == 1, 2)
         b = _peer(walker, rng, picks[0], lambda e: e in vals and len(vals[e]) == 1) if picks else None
+        b = picks[1] if picks and not walker.rels else b  # nothing relates two names: any two
         if b is not None and vals[picks[0]][0] != vals[b][0]:  # not "Who was born earlier, Mo Yan or Edward Mills
             # Purcell?" (readers rejected arbitrary pairs); the second shares a neighbour with the first
             return Compare((Attr(attr, Anchor(picks[0])), Attr(attr, Anchor(b))), rng.choice(("max", "min")))
