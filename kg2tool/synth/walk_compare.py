@@ -11,7 +11,7 @@ import itertools
 from .known_wordings import COMPARATIVES
 from .lexicon import FALLBACK_KIND, PLACE_KINDS, SAMPLE
 from .plans import Anchor, Attr, Compare, Count, Project
-from .walk_union import RELATED_MAX, related
+from .walk_union import draw_peer, related
 
 
 def compare(walker, rng) -> Compare | None:
@@ -23,7 +23,8 @@ def compare(walker, rng) -> Compare | None:
     if attr is not None and (said or not walker.rels):
         vals = walker.kg.attributes[attr].values
         picks = walker.distinct(rng, walker.attr_keys[attr], lambda e: len(vals[e]) == 1, 2)
-        b = _peer(walker, rng, picks[0], lambda e: e in vals and len(vals[e]) == 1) if picks else None
+        ok = lambda e: e in vals and len(vals[e]) == 1  # noqa: E731
+        b = draw_peer(walker, rng, picks[0], walker.options.get(picks[0], ()), ok) if picks else None
         b = picks[1] if picks and not walker.rels else b  # nothing relates two names: any two
         if b is not None and vals[picks[0]][0] != vals[b][0]:  # not "Who was born earlier, Mo Yan or Edward Mills
             # Purcell?" (readers rejected arbitrary pairs); the second shares a neighbour with the first
@@ -42,19 +43,6 @@ def compare(walker, rng) -> Compare | None:
         if b is not None and b != a and fits(b) and len(adj[a]) != len(adj[b]):
             return Compare((Count(Project(rel, Anchor(a), inv)), Count(Project(rel, Anchor(b), inv))), "max")
     return None
-
-
-def _peer(walker, rng, a: int, ok) -> int | None:
-    """An entity other than `a` that shares a neighbour of fewer than RELATED_MAX others with it by one drawn
-    relation (as `walk_union.related`) and passes `ok`, or None."""
-    steps = walker.options.get(a, ())
-    if not steps:
-        return None
-    r, inv = rng.choice(steps)
-    via = walker.adj(r, inv).get(a, ())
-    peers = [p for p in walker.adj(r, not inv).get(rng.choice(via), ()) if p != a] if via else []
-    peers = [p for p in peers if ok(p)] if len(peers) < RELATED_MAX else []
-    return rng.choice(peers) if peers else None
 
 
 def _countable(walker, rel: str, inverse: bool) -> bool:

@@ -4,6 +4,8 @@ when it has them, as people ask: "Tell me X's place of birth, spouse and genres"
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from .grammar import pronouns
 from .known_wordings import CONTAINING
 from .lexicon import PERSON_KINDS, WORK_KINDS, split_label
@@ -63,8 +65,14 @@ def where_it_is(lex, rel: str) -> bool:
     country, city or continent, or what a thing is part of; the other parallel_multiple questions 58 of 68):
     "Which countries is Capitol Records in", "What is Chile part of and what is its official language?")."""
     w = lex.relations.get(rel)
-    label = split_label(w.label).lower() if w is not None else ""
-    return label in CONTAINING or label == "part of"
+    return w is not None and _where_label(w.label)
+
+
+@lru_cache(maxsize=4096)
+def _where_label(label: str) -> bool:
+    """`where_it_is` of one label (asked per draw on the walker's hot path: split once per label)."""
+    said = split_label(label).lower()
+    return said in CONTAINING or said == "part of"
 
 
 def _echo(walker, e: int, a: str, b: str) -> bool:

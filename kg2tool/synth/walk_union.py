@@ -33,17 +33,22 @@ def related(walker, rng, first: Project) -> int | None:
     """An anchor for `first`'s relation that shares a neighbour with `first`'s anchor by another relation, a
     neighbour of fewer than RELATED_MAX others, or None when the one draw finds none."""
     e, key = first.child.eid, (first.rel, first.inverse)
+    ok = walker.source_sets.get(key) or walker.source_sets.setdefault(key, frozenset(walker.sources[key]))
     steps = [(r, inv) for r, inv in walker.options.get(e, ()) if r != first.rel]
+    return draw_peer(walker, rng, e, steps, ok.__contains__)
+
+
+def draw_peer(walker, rng, e: int, steps, ok) -> int | None:
+    """One draw of an entity related to `e`: a step of `steps` (relation, inverse), one of `e`'s neighbours along
+    it, and one of that neighbour's other entities that passes `ok`; None when the neighbour has RELATED_MAX others
+    or more (a country, "singer": "which countries are Roger Penrose, Randy Newman and Little Richard citizens
+    of?" was rejected as a random group, round 38) or none passes."""
     if not steps:
         return None
     r, inv = rng.choice(steps)
     via = walker.adj(r, inv).get(e, ())
     peers = [p for p in walker.adj(r, not inv).get(rng.choice(via), ()) if p != e] if via else []
-    if len(peers) >= RELATED_MAX:
-        return None  # a neighbour of many (a country, "singer") relates nothing: "which countries are Roger Penrose,
-        # Randy Newman and Little Richard citizens of?" (readers rejected such groups, round 38)
-    ok = walker.source_sets.get(key) or walker.source_sets.setdefault(key, frozenset(walker.sources[key]))
-    peers = [p for p in peers if p in ok]
+    peers = [p for p in peers if ok(p)] if len(peers) < RELATED_MAX else []
     return rng.choice(peers) if peers else None
 
 
