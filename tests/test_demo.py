@@ -58,12 +58,14 @@ def test_demo_runs_every_stage_and_reports(tmp_path, small_graph_path, capsys):
 
     out = tmp_path / "demo"
     plan = toy_plan(tmp_path)
-    argv = ["demo", "--graph", str(small_graph_path), "--out", str(out), "--plan", str(plan)]
+    # --tool-style overrides the plan's synth; training and evaluation read the style from the dataset folder
+    argv = ["demo", "--graph", str(small_graph_path), "--out", str(out), "--plan", str(plan), "--tool-style", "refs"]
     assert main(argv) == 0
     report = json.loads((out / "report.json").read_text())
     assert list(report) == ["pretrain", "sft", "sft-copy", "dpo"]
     # every single-turn category of the data's test split is scored (the toy graph's split may lack one, by chance)
     data = json.loads((out / "data" / "validation_report.json").read_text())
+    assert data["tool_style"]["style"] == "refs"
     categories = set(data["kept"]["by_split_and_category"]["test"]) & {"simple", "multiple", "irrelevance"}
     assert "simple" in categories
     for stage, scores in report.items():

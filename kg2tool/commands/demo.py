@@ -7,6 +7,7 @@ each training stage and one report (report.json, report.md, report.png) in --out
     kg2tool demo --plan examples/demo.yaml ...                        # the pipeline file (recipes + overrides)
     kg2tool demo ... --questions examples/wiki-questions.jsonl        # also score questions people wrote
     kg2tool demo ... --seeds 0,1,2   # the whole demo once per seed (OUT/seed<N>), then seeds.md: mean (min-max)
+    kg2tool demo ... --tool-style refs  # synthesize (and so train and evaluate) in another tool style
 """
 
 from __future__ import annotations
@@ -43,6 +44,12 @@ def register(subparsers) -> None:
         metavar="FILE",
         help="also score each stage on these questions people wrote (kg2tool eval --questions)",
     )
+    parser.add_argument(
+        "--tool-style",
+        choices=("values", "refs", "batch"),
+        help="synth's tool style for the multi-step rows (overrides the plan's synth.tool_style; training and "
+        "evaluation read it from the dataset folder)",
+    )
     parser.set_defaults(func=run)
 
 
@@ -55,9 +62,13 @@ def run(args: argparse.Namespace) -> int:
 
     parser = build_parser(STAGE_COMMANDS)
 
+    plan = DemoPlan.load(args.plan)
+    if args.tool_style:
+        plan.synth["tool_style"] = args.tool_style
+
     def one(out: str, seed: int) -> dict:
-        return run_demo(args.graph, out, DemoPlan.load(args.plan), lambda argv: dispatch(parser, argv), seed=seed,
-                        resume=args.resume, questions=args.questions)  # fmt: skip
+        return run_demo(args.graph, out, plan, lambda argv: dispatch(parser, argv), seed=seed, resume=args.resume,
+                        questions=args.questions)  # fmt: skip
 
     if seeds is None:
         result = one(args.out, args.seed)
