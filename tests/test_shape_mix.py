@@ -655,3 +655,32 @@ def test_round_40_rules(example_kg, swapi_kg):
     release = next(i for i in lex.relations if "FilmRelease" in i)
     elliott = Project("https://swapi.co/vocabulary/citizenOf", Anchor(swapi_kg.resolve("Emun Elliott")))
     assert _strays_from_place(swapi_kg, lex, Project(release, elliott, False))
+
+
+def test_round_42_rules(example_kg):
+    """Round 42: no chain that walks a relation between people back after another ("Who is the person whose child is
+    one of Michael Mann's siblings?"; "Who were Elvis Presley's children married to?" stays); no intersection that
+    walks one relation both ways ("the countries that the Netherlands and the Soviet Union have diplomatic relations
+    with and that have diplomatic relations with the Sudan")."""
+    from kg2tool.synth.walk_chain import odd_chain
+    from kg2tool.synth.walk_co import odd_intersection
+
+    wd = "http://www.wikidata.org/prop/direct/"
+    walker = Synthesizer(example_kg, SynthConfig(seed=1)).walker
+    lex = walker.lex
+    mann = Project(wd + "P3373", Anchor(example_kg.resolve("Michael Mann")))
+    assert odd_chain(example_kg, lex, Project(wd + "P40", mann, True))
+    elvis = Project(wd + "P40", Anchor(example_kg.resolve("Elvis Presley")))
+    assert not odd_chain(example_kg, lex, Project(wd + "P26", elvis))
+    net, sudan = (Anchor(example_kg.resolve(n)) for n in ("Netherlands", "Sudan"))
+    assert odd_intersection(lex, [Project(wd + "P530", net), Project(wd + "P530", sudan, True)])
+    rng = random.Random(42)
+    for shape in ("2p", "3p", "2i", "3i"):
+        plans = [p for p in (walker.sample(shape, rng) for _ in range(150)) if p is not None]
+        assert len(plans) >= 60, shape
+        for plan in plans:
+            if shape in ("2p", "3p"):
+                assert not odd_chain(example_kg, lex, plan), plan
+            else:
+                ways = {(b.rel, b.inverse) for b in plan.children if isinstance(b, Project)}
+                assert not any((r, not inv) in ways for r, inv in ways), plan

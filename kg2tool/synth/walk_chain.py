@@ -1,17 +1,31 @@
 """Chains readers took for contrived, kept out by the Walker's 2p and 3p samplers (kg2tool.synth.walk): two steps of
 where things are, a step from a place a chain reached to things of another kind, a step back to the start place's own
-country (rounds 29-35 of the blind reading, `bench/blind/`)."""
+country (rounds 29-35 of the blind reading, `bench/blind/`), a step between people walked back after another
+(round 42)."""
 
 from __future__ import annotations
 
-from .lexicon import PLACE_KINDS
+from .lexicon import PERSON_KINDS, PLACE_KINDS
 from .plans import Anchor, Node, Project, execute
 from .walk_parallel import where_it_is
 
 
 def odd_chain(kg, lex, node: Node) -> bool:
     """True for a chain of projections that `_hops_in` or `_strays_from_place` rules out."""
-    return _hops_in(lex, node) >= 2 or _strays_from_place(kg, lex, node)
+    return _hops_in(lex, node) >= 2 or _strays_from_place(kg, lex, node) or _kin_said_back(lex, node)
+
+
+def _kin_said_back(lex, node: Node) -> bool:
+    """True for a chain that walks a relation between people back after another step between people: "Who is the
+    person whose child is one of Michael Mann's siblings?" is a roundabout way to ask for his parents (both readers
+    rejected it in round 42); "Who were Elvis Presley's children married to?" stays."""
+    kin = []
+    while isinstance(node, Project):
+        w = lex.relations.get(node.rel)
+        kin.append((w is not None and w.subject in PERSON_KINDS and w.object in PERSON_KINDS, node.inverse))
+        node = node.child
+    kin.reverse()  # the order the chain is said in: first step from the name first
+    return any(k1 and k2 and back for (k1, _), (k2, back) in zip(kin, kin[1:]))
 
 
 def _hops_in(lex, node: Node) -> int:

@@ -90,7 +90,7 @@ def odd_intersection(lex, branches) -> bool:
     """True for an intersection readers took for nonsense: things in two places by one relation of where things are
     ("Which university is in New York, NY and Princeton, NJ?": a record that gives two cities; "universities in
     Germany and in Göttingen"); two different facts of two different names ("the city that University College is
-    in and where Synge was born")."""
+    in and where Synge was born"); one verb for two relations; one relation walked both ways."""
     if all(isinstance(b, Project) and not b.inverse for b in branches) and len({b.rel for b in branches}) > 1:
         return True
     ws = [lex.relations.get(b.rel) if isinstance(b, Project) and b.inverse else None for b in branches]
@@ -99,7 +99,12 @@ def odd_intersection(lex, branches) -> bool:
     # one verb said twice for two relations: "who received an award for X and received the Academy Award for Y"
     # (readers rejected all eight in rounds 29-34: one thing asked twice, a query template's stacked conditions)
     verbs = [(b.rel, w.verb.split()[0]) for b, w in zip(branches, ws) if w is not None and w.form == "verb" and w.verb]
-    return any(v == u and r != q for i, (r, v) in enumerate(verbs) for q, u in verbs[i + 1:])
+    if any(v == u and r != q for i, (r, v) in enumerate(verbs) for q, u in verbs[i + 1:]):
+        return True
+    # one relation walked both ways: "the countries that the Netherlands and the Soviet Union have diplomatic
+    # relations with and that have diplomatic relations with the Sudan" (both readers rejected it in round 42)
+    ways = {(b.rel, b.inverse) for b in branches if isinstance(b, Project)}
+    return any((r, not inv) in ways for r, inv in ways)
 
 
 def linked(walker, branches) -> bool:
