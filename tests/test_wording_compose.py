@@ -227,10 +227,11 @@ def test_award_names_take_their_article_and_other_names_do_not():
 
     for name in ("Academy Award for Best Visual Effects", "Special Achievement Academy Award", "Nobel Prize in Physics",
                  "Order of Lenin", "Presidential Medal of Freedom", "World Cup", "Portuguese Empire",
-                 "University of London", "Academy of Sciences of Turin", "USA"):  # fmt: skip
+                 "University of London", "Academy of Sciences of Turin", "USA", "Democratic Party", "Catholic Church",
+                 "Communist Party of the Soviet Union", "Salk Institute", "Church of England"):  # fmt: skip
         assert the_name(name) == f"the {name}", name
     for name in ("Award Tour", "Physics 1952", "Prize", "Jimmy Cup Smith", "The Prize Fighter", "Paris", "Empire",
-                 "Harvard University"):
+                 "Harvard University", "Party", "Pink Floyd"):
         assert the_name(name) == name, name
 
 

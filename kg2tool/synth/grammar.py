@@ -64,12 +64,14 @@ def in_place(phrase: str) -> str:
 
 _THE_START = ("United ", "Republic of ", "People's Republic", "Kingdom of ", "Democratic Republic", "Federal Republic",
               "Soviet Union", "European ", "Holy Roman", "University of ", "Institute of ", "Museum of ", "College of ",
-              "Academy of ", "State of ", "Royal Society", "Palace of ", "Organization of ", "Organisation of ")  # fmt: skip
+              "Academy of ", "State of ", "Royal Society", "Palace of ", "Organization of ", "Organisation of ",
+              "Church of ")  # fmt: skip
 _THE_END = (" Islands", " Republic", " Union", " Emirates", " States", " Kingdom", " Empire", " Dynasty", " Caliphate",
             " Confederation", " Agency", " Community", " Organization", " Organisation", " Federation", " Association",
-            " Alliance", " League", " century", " millennium")  # fmt: skip
+            " Alliance", " League", " century", " millennium", " Party", " Church", " Foundation", " Institute",
+            " Council", " Committee", " Commission", " Navy", " Army", " Air Force")  # fmt: skip
 _THE_INSIDE = (" University of ", " Institute of ", " Academy of ", " School of ", " Museum of ", " College of ",
-               " Society of ")
+               " Society of ", " Party of ", " Church of ")
 # An award's name is said with `the` (its head noun is a count noun naming one award): "... Award", "... Prize for
 # X", "... Medal of X"; "World Cup", "Stanley Cup".
 _AWARD_END = (" Award", " Prize", " Medal", " Trophy", " Cup")
