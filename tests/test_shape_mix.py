@@ -684,3 +684,22 @@ def test_round_42_rules(example_kg):
             else:
                 ways = {(b.rel, b.inverse) for b in plan.children if isinstance(b, Project)}
                 assert not any((r, not inv) in ways for r, inv in ways), plan
+
+
+def test_round_43_rules(example_kg):
+    """Round 43: a kin noun walked back is said by its other noun ("Who are John Frederick William Herschel's
+    parents?", not "Who has ... as their child?", rejected by both readers); a count of an occupation names the
+    people by it ("How many people are mandolinists?", as "Who is a poet?"); a movement walked back is said with a
+    verb ("Who is associated with art rock?")."""
+    from kg2tool.synth.lexicon import derive_lexicon
+    from kg2tool.synth.wording import Speaker
+
+    wd = "http://www.wikidata.org/prop/direct/"
+    sp = Speaker(example_kg, derive_lexicon(example_kg))
+    herschel = Anchor(example_kg.resolve("John Frederick William Herschel"))
+    assert sp.wh(Project(wd + "P40", herschel, True)) == "Who are John Frederick William Herschel's parents"
+    assert sp.how_many(Project(wd + "P40", herschel, True)) == "How many parents does John Frederick William Herschel have"
+    mandolinist = Anchor(example_kg.resolve("mandolinist"))
+    assert sp.how_many(Project(wd + "P106", mandolinist, True)) == "How many people are mandolinists"
+    art_rock = Anchor(example_kg.resolve("art rock"))
+    assert sp.wh(Project(wd + "P135", art_rock, True)) == "Who is associated with art rock"

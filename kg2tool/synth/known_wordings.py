@@ -179,3 +179,11 @@ COMPARATIVES = {
 # X-wing" (a vehicle's name names a craft or a model of one); people say "the Titanic", "the Boeing 747" too.
 ARTICLE_KINDS = frozenset("""vehicle starship spaceship spacecraft ship aircraft airplane aeroplane boat train locomotive
     car submarine""".split())
+
+# Noun relations asked the other way round with a verb ("Who is associated with Romanticism?"), not "Who has
+# Romanticism as their movement?" (a genre is not said "works in": that is a field of work's verb, and a question
+# must tell its tool):
+# the noun -> (singular, plural) predicate, present tense.
+NOUN_BACK = {
+    "movement": ("is associated with", "are associated with"),
+}

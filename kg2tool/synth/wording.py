@@ -361,10 +361,8 @@ class Speaker(CountWording, NegationWording, ChoiceWording, PlaceWording):
             plural_ = many and not person and not unknown  # "Which films have", "Who has", "What has"
             if self._is_a(w, name) and person:
                 return f"Who is {a_kind(name)}"  # Who is a poet?
-            if w.form == "noun" and self.kind(node) in WORK_KINDS:  # "Which films feature X", not "have X as
-                return f"{which} {'feature' if plural_ else 'features'} {name}"  # their starship" (readers: 0 of 9)
-            if w.form == "noun":
-                return f"{which} {'have' if plural_ else 'has'} {name} as {'their' if person or plural_ else 'its'} {w.noun}"  # noqa: E501
+            if w.form == "noun":  # "Which films feature X", "Who are X's parents", "Which starships is X a pilot of"
+                return self.noun_back(node, name, which, plural_)
             if w.form == "verb":
                 return f"{which} {w.verbs if plural_ else w.verb} {name}"
             if needs_be(w):
