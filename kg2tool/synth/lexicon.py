@@ -28,7 +28,7 @@ from dataclasses import asdict, dataclass, replace
 from functools import lru_cache
 
 from ..graph.model import KnowledgeGraph
-from .known_wordings import ATTRIBUTE_NOUNS, GROUP_ONLY, KIND_NAMES, KNOWN, SUBJECT_KINDS, WORK_PLACES
+from .known_wordings import ATTRIBUTE_NOUNS, CONTAINING, GROUP_ONLY, KIND_NAMES, KNOWN, SUBJECT_KINDS, WORK_PLACES
 from .lexicon_mirror import mirrors
 from .lexicon_verbs import is_participle, participle_of, past, third_person
 from .walk_index import sorted_keys
@@ -148,6 +148,13 @@ class Wording:
     where: bool = False
     mirror: str = ""
     reverse: str = ""
+
+    @property
+    def asked_many(self) -> bool:
+        """Whether a lookup from one name asks for several: `multi`, but not where a thing is ("Which country is
+        Washington, D.C. in?", though a city may lie in several historical countries: "Can you tell me the countries
+        that Washington, D.C. is in?" was rejected by both readers in round 44)."""
+        return self.multi and split_label(self.label).lower() not in CONTAINING
 
 
 TENSES = ("present", "past")

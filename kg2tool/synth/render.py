@@ -182,8 +182,9 @@ class Renderer:
             ctx["kinds"] = sp.kinds(plan, n) if not isinstance(plan, (Attr, Count)) else ""
             # a request for what a name is found by asks for them all: "Could you look up the films released in
             # Hungary?" (readers: "the film released in Hungary" presumes there is one), "the films X appears in"
-            many = isinstance(plan, Project) and (plan.inverse or sp.w(plan).multi)  # or what a name has several of
-            ctx["q_ask"] = sp.top_np(plan, 2) if many else ctx["q"]
+            many = isinstance(plan, Project) and (plan.inverse or sp.w(plan).asked_many)  # or what a name has several of
+            one = isinstance(plan, Project) and not many and sp.w(plan).multi  # where it is: "the country that X is in"
+            ctx["q_ask"] = sp.top_np(plan, 2) if many else sp.top_np(plan, 1) if one else ctx["q"]
             if isinstance(plan, (Project, SetOp)):
                 ctx["wh"], ctx["stmt"] = sp.wh(plan), sp.statement(plan, answers)
                 # a question asked with its own verbs ("Who was born in A and plays B?"), not "What is the ...":

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from ..graph.model import KnowledgeGraph
-from .known_wordings import is_document_kind
+from .known_wordings import UNASKED_VERBS, is_document_kind
 from .lexicon import Lexicon, derive_lexicon
 from .plans import Anchor, Count, Node, Project, SetOp, anchors, execute, passed_through, topic
 from .tools import ToolSet
@@ -82,9 +82,10 @@ class Walker:
         self.kinds = StepKinds(self)
         kg = self.kg
         rel_words, attr_words = self.lex.relations, self.lex.attributes
-        self.rels = sorted(  # questions are about things, not about the files that document them
-            r for r in toolset.forward_tool
-            if r not in rel_words or not (is_document_kind(rel_words[r].subject) or is_document_kind(rel_words[r].object))
+        self.rels = sorted(  # questions are about things, not about the files that document them; nor by a
+            r for r in toolset.forward_tool  # wording readers found vague (UNASKED_VERBS)
+            if r not in rel_words or not (is_document_kind(rel_words[r].subject) or is_document_kind(rel_words[r].object)
+                                          or rel_words[r].verb in UNASKED_VERBS)
         )  # fmt: skip
         self._rel_set = set(self.rels)
         self._mirrors: dict[str, tuple[str, ...]] | None = None  # see _mirrored

@@ -1,7 +1,7 @@
 """Chains readers took for contrived, kept out by the Walker's 2p and 3p samplers (kg2tool.synth.walk): two steps of
 where things are, a step from a place a chain reached to things of another kind, a step back to the start place's own
 country (rounds 29-35 of the blind reading, `bench/blind/`), a step between people walked back after another
-(round 42)."""
+(round 42), a relation there and back, one verb for two steps, the present of the dead (round 44)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,37 @@ from .walk_parallel import where_it_is
 
 def odd_chain(kg, lex, node: Node) -> bool:
     """True for a chain of projections that `_hops_in` or `_strays_from_place` rules out."""
-    return _hops_in(lex, node) >= 2 or _strays_from_place(kg, lex, node) or _kin_said_back(lex, node)
+    return (_hops_in(lex, node) >= 2 or _strays_from_place(kg, lex, node) or _kin_said_back(lex, node)
+            or _said_twice(lex, node))
+
+
+def _said_twice(lex, node: Node) -> bool:
+    """True for a chain that walks one relation there and back ("Who are the people who had Mae West's cause of
+    death?": a `co` question said badly), says one verb for two steps ("the award received by people who received
+    an award for Revenge of the Sith", both readers rejected it in round 44), or asks the present of people found
+    by their death or burial ("Which language do people buried in Göttingen speak?", round 44)."""
+    steps = []
+    while isinstance(node, Project):
+        steps.append(node)
+        node = node.child
+    steps.reverse()  # the order the chain is said in: first step from the name first
+    for a, b in zip(steps, steps[1:]):
+        if a.rel == b.rel and a.inverse != b.inverse:
+            return True
+        wa, wb = lex.relations.get(a.rel), lex.relations.get(b.rel)
+        if wa is None or wb is None:
+            continue
+        if wa.form == wb.form == "verb" and wa.verb.split()[:1] == wb.verb.split()[:1] and a.rel != b.rel:
+            return True
+        if a.inverse and _of_death(wa) and wb.tense == "present":
+            return True
+    return False
+
+
+def _of_death(w) -> bool:
+    """True for a relation of where or how someone died or lies buried (its label or its verb says so)."""
+    text = f"{w.label} {w.verb}".lower()
+    return any(word in text for word in ("death", "died", "burial", "buried"))
 
 
 def _kin_said_back(lex, node: Node) -> bool:

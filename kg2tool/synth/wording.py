@@ -353,7 +353,7 @@ class Speaker(CountWording, NegationWording, ChoiceWording, PlaceWording):
         """The wh-question of one step from one entity said as `name` (its name, or `that person`)."""
         w = self.w(node)
         person = self.person(node)
-        many = node.inverse or w.multi
+        many = node.inverse or w.asked_many
         k = self.kinds(node, 2 if many else 1)
         if node.inverse:
             unknown = k in (UNKNOWN_NOUN, plural(UNKNOWN_NOUN))
