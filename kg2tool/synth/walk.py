@@ -28,7 +28,7 @@ from .lexicon import Lexicon, derive_lexicon
 from .plans import Anchor, Count, Node, Project, SetOp, anchors, execute, passed_through, topic
 from .tools import ToolSet
 from .walk_chain import odd_chain
-from .walk_co import StepKinds, kind_out, linked, odd_intersection, sample_co
+from .walk_co import StepKinds, drop_kind_nouns, kind_out, linked, odd_intersection, sample_co
 from .walk_compare import compare
 from .walk_index import PerEntity, sorted_keys
 from .walk_parallel import parallel, parallel_multiple, where_it_is
@@ -36,6 +36,7 @@ from .walk_union import share_small, union
 
 BETAE_SHAPES = ("1p", "2p", "3p", "2i", "3i", "ip", "pi", "2u", "up")
 NEGATION_SHAPES = ("2in", "3in", "inp", "pin", "pni")
+VAGUE_PLACES = frozenset(("place", "location", "item", "thing"))  # kinds too broad to ask what lies in a place
 CO_SHAPES = ("co", "cop")
 AGGREGATE_SHAPES = ("count", "compare")
 BFCL_SHAPES = ("simple", "multiple", "parallel", "parallel_multiple", "irrelevance")
@@ -98,6 +99,7 @@ class Walker:
         # adjacency has its own sorted key array (kg2tool.graph.store) hands out a view of it instead of a list.
         self.sources = {(r, inv): sorted_keys(self.adj(r, inv)) for r in self.rels for inv in (False, True)}
         self.attr_keys = {a: sorted_keys(kg.attributes[a].values) for a in self.attrs}
+        drop_kind_nouns(self)  # not "Who works in physicist?"
         # For each entity, the (relation, inverse) projections it can start from; and for each entity t, the
         # (relation, inverse, anchor) projections whose result contains t. Both are computed per entity when asked
         # (from the adjacency, in the order a full index built relation by relation would list them), so the
@@ -203,6 +205,8 @@ class Walker:
                 kind = self.lex.kind_of(e)
                 if not inv and (kind in ("country", "continent") or kind == self.lex.relations[rel].object) and where_it_is(self.lex, rel):
                     continue  # not "the countries that Sri Lanka is in", "What is Uruguay part of?" (rounds 29-39)
+                if inv and where_it_is(self.lex, rel) and {self.lex.kind_of(o) for o in objects} <= VAGUE_PLACES:
+                    continue  # not "Which places are in the Czech Republic?", "What is in France?" (rounds 43-45)
                 return Project(rel, Anchor(e), inv)
         return None
 

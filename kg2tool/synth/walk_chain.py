@@ -5,7 +5,7 @@ country (rounds 29-35 of the blind reading, `bench/blind/`), a step between peop
 
 from __future__ import annotations
 
-from .lexicon import PERSON_KINDS, PLACE_KINDS
+from .lexicon import PERSON_KINDS, PLACE_KINDS, WORK_KINDS
 from .plans import Anchor, Node, Project, execute
 from .walk_parallel import where_it_is
 
@@ -20,7 +20,9 @@ def _said_twice(lex, node: Node) -> bool:
     """True for a chain that walks one relation there and back ("Who are the people who had Mae West's cause of
     death?": a `co` question said badly), says one verb for two steps ("the award received by people who received
     an award for Revenge of the Sith", both readers rejected it in round 44), or asks the present of people found
-    by their death or burial ("Which language do people buried in Göttingen speak?", round 44)."""
+    by their death or burial ("Which language do people buried in Göttingen speak?", round 44), or walks a noun back
+    from a set ("the countries whose official language is one of the languages spoken by X": 0 of 6 readings of
+    "whose ... is one of" accepted, rounds 37-45)."""
     steps = []
     while isinstance(node, Project):
         steps.append(node)
@@ -36,6 +38,8 @@ def _said_twice(lex, node: Node) -> bool:
             return True
         if a.inverse and _of_death(wa) and wb.tense == "present":
             return True
+        if b.inverse and wb.form == "noun" and wb.subject not in WORK_KINDS:
+            return True  # "the countries whose official language is one of the languages X speaks" (0 of 6 read)
     return False
 
 

@@ -21,7 +21,8 @@ import itertools
 import random
 from collections import Counter
 
-from .lexicon import FALLBACK_KIND, PERSON_KINDS, SAMPLE, Lexicon
+from .known_wordings import IS_A
+from .lexicon import FALLBACK_KIND, PERSON_KINDS, SAMPLE, Lexicon, split_label
 from .plans import Anchor, Node, Project, SetOp, co_plan
 
 
@@ -161,3 +162,16 @@ def _unsaid(w, rel: str, inverse: bool) -> bool:
     if (inverse or w.object in PERSON_KINDS) and w.subject in PERSON_KINDS:
         return True  # readers rejected "share a sibling / child / partner with X" too, either way round
     return (inverse and w.subject == w.object and w.mirror != rel) or bool(w.reverse)
+
+
+def drop_kind_nouns(walker) -> None:
+    """Take out of the anchors of backward lookups by any relation but an occupation the entities that are
+    occupations: "Who works in physicist?" (a field of work the graph also gives as an occupation; both readers
+    rejected it in round 45). Such a name is asked about as what people are ("Who is a physicist?")."""
+    words = walker.lex.relations
+    isa = {r for r in walker.rels if r in words and split_label(words[r].label).lower() in IS_A}
+    nouns = {e for r in isa for e in walker.sources[(r, True)]}
+    for r in walker.rels:
+        adj = walker.adj(r, True)
+        if nouns and r not in isa and any(e in adj for e in nouns):
+            walker.sources[(r, True)] = [k for k in walker.sources[(r, True)] if k not in nouns]

@@ -267,7 +267,8 @@ class Speaker(CountWording, NegationWording, ChoiceWording, PlaceWording):
             w = self.w(node)
             if not node.inverse and w.form == "noun":
                 child_n = self.said_n(node.child) if not isinstance(node.child, Anchor) else 1
-                return f"{w.noun if n == 1 else w.plural} of {self.inner_np(node.child, child_n)}"
+                of = "in" if child_n > 1 and self.kind(node.child) in WORK_KINDS else "of"  # the planets in the films
+                return f"{w.noun if n == 1 else w.plural} {of} {self.inner_np(node.child, child_n)}"  # (4 of 10 "of")
             known = self.kind(node) != FALLBACK_KIND and not self.person(node)
             label = split_label(w.label).lower()  # `the countries of` for `country of citizenship`, not `the place of`
             contains = label in CONTAINING or label == "part of" or (label.startswith(f"{self.kind(node)} of ") and not w.where)
