@@ -18,6 +18,7 @@ passed in, and every index is built in sorted order, so the same graph and seed 
 
 from __future__ import annotations
 
+import itertools
 import random
 from dataclasses import dataclass
 from functools import cached_property
@@ -235,12 +236,17 @@ class Walker:
             if all(i in adj for i in ids) and 1 <= len(got := self.project_ids(rel, inv, ids)) <= hi:
                 # circular: "the planet of the others from Bib Fortuna's planet", or an answer that holds a name
                 # of the question ("the siblings of the siblings of Erika Mann" are Erika Mann and ...)
-                if frozenset(got) not in passed and named.isdisjoint(got):
+                if frozenset(got) not in passed and named.isdisjoint(got) and self._one_kind(got):
                     steps.append((rel, inv))
         if not steps:
             return None
         rel, inv = rng.choice(steps)
         return Project(rel, node, inv)
+
+    def _one_kind(self, ids) -> bool:
+        """Whether a step's result (its first 50 entities) is of one kind: a question calls a set of two kinds
+        "things" and is not asked (`no_kind`), so a chain does not step onto one ("the things that are about X")."""
+        return len({self.lex.kind_of(e) for e in itertools.islice(ids, 50)}) <= 1
 
     def _mirrored(self, rel: str) -> tuple[str, ...]:
         """The relations that say `rel`'s pairs the other way round (`Wording.mirror`, either side)."""
@@ -293,8 +299,12 @@ class Walker:
                 continue  # "the laureates born in the city that the University of Pittsburgh is in": readers said
                 # a person would name the city
             for h in range(1, hops):
-                last = h == hops - 1
-                node = self.extend(rng, node, execute(self.kg, node), hi=None if last else self.cfg.max_fanout)
+                last, ids = h == hops - 1, execute(self.kg, node)
+                for _ in range(3):  # a step that makes the chain odd is drawn again (a few times) before the start
+                    step = self.extend(rng, node, ids, hi=None if last else self.cfg.max_fanout)
+                    if step is None or not odd_chain(self.kg, self.lex, step):
+                        break
+                node = step
                 if node is None:
                     break
             if node is not None and not odd_chain(self.kg, self.lex, node):

@@ -18,8 +18,8 @@ def odd_chain(kg, lex, node: Node) -> bool:
 
 def _said_twice(lex, node: Node) -> bool:
     """True for a chain that walks one relation there and back ("Who are the people who had Mae West's cause of
-    death?": a `co` question said badly), says one verb for two steps ("the award received by people who received
-    an award for Revenge of the Sith", both readers rejected it in round 44), or asks the present of people found
+    death?": a `co` question said badly), says two steps with the same words ("the award received by people who
+    received an award for Revenge of the Sith", both readers rejected it in round 44), or asks the present of people found
     by their death or burial ("Which language do people buried in Göttingen speak?", round 44), or walks a noun back
     from a set ("the countries whose official language is one of the languages spoken by X": 0 of 6 readings of
     "whose ... is one of" accepted, rounds 37-45)."""
@@ -34,13 +34,21 @@ def _said_twice(lex, node: Node) -> bool:
         wa, wb = lex.relations.get(a.rel), lex.relations.get(b.rel)
         if wa is None or wb is None:
             continue
-        if wa.form == wb.form == "verb" and wa.verb.split()[:1] == wb.verb.split()[:1] and a.rel != b.rel:
-            return True
+        if a.rel != b.rel and len(_words(wa) & _words(wb)) >= 2:
+            return True  # "received (an) award" twice, "won (a) prize" twice; "worked at" then "worked in" stays
         if a.inverse and _of_death(wa) and wb.tense == "present":
             return True
         if b.inverse and wb.form == "noun" and wb.subject not in WORK_KINDS:
             return True  # "the countries whose official language is one of the languages X speaks" (0 of 6 read)
     return False
+
+
+_SMALL = frozenset("a an the in at for of to by on with from".split())
+
+
+def _words(w) -> set[str]:
+    """The content words of a relation's verb and noun (`received an award for`, `awarded work`)."""
+    return set(f"{w.verb} {w.noun}".lower().split()) - _SMALL
 
 
 def _of_death(w) -> bool:
