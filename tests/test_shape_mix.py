@@ -268,7 +268,7 @@ def test_a_question_whose_answers_open_its_own_names_is_not_asked():
     assert not answered_by_a_name(["Chemistry", "Physics"], ["Chemistry 2005"]) and not answered_by_a_name([], ["X"])
     kg = load_graph([REAL / "nobelprize.nt.gz"])
     rows, stats = Synthesizer(kg, SynthConfig(seed=2, min_support=3, shard_size=300, mix={"2p": 1.0})).shard(0)
-    assert stats.dropped.get("answer_in_question", 0) > 0
+    assert len(rows) >= 200  # the walker keeps "won ... win a prize in" chains out before this check (round 47)
     for row in rows:
         named = re.findall(r'"op": "entity", "name": "([^"]+)"', json.dumps(row["plan"]))
         assert not answered_by_a_name(row["answers"], named), question(row)
@@ -691,8 +691,7 @@ def test_round_42_rules(example_kg):
 def test_round_43_rules(example_kg):
     """Round 43: a kin noun walked back is said by its other noun ("Who are John Frederick William Herschel's
     parents?", not "Who has ... as their child?", rejected by both readers); a count of an occupation names the
-    people by it ("How many people are mandolinists?", as "Who is a poet?"); a movement walked back is said with a
-    verb ("Who is associated with art rock?")."""
+    people by it ("How many people are mandolinists?", as "Who is a poet?")."""
     from kg2tool.synth.lexicon import derive_lexicon
     from kg2tool.synth.wording import Speaker
 
@@ -703,8 +702,6 @@ def test_round_43_rules(example_kg):
     assert sp.how_many(Project(wd + "P40", herschel, True)) == "How many parents does John Frederick William Herschel have"
     mandolinist = Anchor(example_kg.resolve("mandolinist"))
     assert sp.how_many(Project(wd + "P106", mandolinist, True)) == "How many people are mandolinists"
-    art_rock = Anchor(example_kg.resolve("art rock"))
-    assert sp.wh(Project(wd + "P135", art_rock, True)) == "Who is associated with art rock"
 
 
 def test_round_44_rules(example_kg, swapi_kg):
@@ -802,3 +799,24 @@ def test_chains_step_onto_sets_of_one_kind_and_redraw_an_odd_step(name):
     assert stats.dropped_by_shape[("2p", "no_kind")] == 0, stats.dropped_by_shape
     if name.startswith("nobel"):
         assert stats.dropped_by_shape[("3p", "sampling_failed")] < 0.3 * stats.tried["3p"]
+
+
+def test_round_47_rules(example_kg):
+    """Round 47: a person's movement is what they are associated with ("Which movement is Stephen Hawking associated
+    with?", not "What is the movement of Stephen Hawking?": 6 of 28 such readings accepted); a chain says no two
+    steps with the same words, a relation said by its mirror included ("Which category did the laureates who won
+    the Nobel Prize in Literature 1993 win a prize in?", its answer in the question)."""
+    from kg2tool.synth.lexicon import derive_lexicon
+    from kg2tool.synth.walk_chain import odd_chain
+    from kg2tool.synth.wording import Speaker
+
+    wd = "http://www.wikidata.org/prop/direct/"
+    sp = Speaker(example_kg, derive_lexicon(example_kg))
+    hawking = Anchor(example_kg.resolve("Stephen Hawking"))
+    assert sp.wh(Project(wd + "P135", hawking)) == "Which movement is Stephen Hawking associated with"
+    assert sp.wh(Project(wd + "P135", Anchor(example_kg.resolve("art rock")), True)) == "Who is associated with art rock"
+    nobel = load_graph([REAL / "nobelprize.nt.gz"])
+    lex = derive_lexicon(nobel)
+    category = next(i for i in lex.relations if i.endswith("terms%2Fcategory"))
+    won = Project("http://data.nobelprize.org/terms/laureate", Anchor(nobel.resolve("Literature 1993")))
+    assert odd_chain(nobel, lex, Project(category, won))

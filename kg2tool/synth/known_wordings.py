@@ -92,6 +92,11 @@ KNOWN: dict[str, dict] = {
     **dict.fromkeys(("time period", "period", "era"),
                     {"noun": "period", "form": "prep", "verb": "active in", "verbs": "active in", "tense": "past",
                      "kind": "period"}),  # fmt: skip
+    # readers accepted 6 of 28 questions that said a person's "movement" ("What is the movement of Stephen Hawking?":
+    # "unclear what movement means", rounds 37-47)
+    **dict.fromkeys(("movement", "movements"),
+                    {"noun": "movement", "form": "prep", "verb": "associated with", "verbs": "associated with",
+                     "kind": "movement"}),  # fmt: skip
     # readers: "Which countries have Azerbaijan as their successor?"
     **dict.fromkeys(("successor", "replaced by", "followed by"),
                     {"noun": "successor", "form": "prep", "verb": "succeeded by", "verbs": "succeeded by", "tense": "past"}),
@@ -183,11 +188,3 @@ COMPARATIVES = {
 # X-wing" (a vehicle's name names a craft or a model of one); people say "the Titanic", "the Boeing 747" too.
 ARTICLE_KINDS = frozenset("""vehicle starship spaceship spacecraft ship aircraft airplane aeroplane boat train locomotive
     car submarine""".split())
-
-# Noun relations asked the other way round with a verb ("Who is associated with Romanticism?"), not "Who has
-# Romanticism as their movement?" (a genre is not said "works in": that is a field of work's verb, and a question
-# must tell its tool):
-# the noun -> (singular, plural) predicate, present tense.
-NOUN_BACK = {
-    "movement": ("is associated with", "are associated with"),
-}

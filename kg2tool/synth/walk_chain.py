@@ -34,7 +34,7 @@ def _said_twice(lex, node: Node) -> bool:
         wa, wb = lex.relations.get(a.rel), lex.relations.get(b.rel)
         if wa is None or wb is None:
             continue
-        if a.rel != b.rel and len(_words(wa) & _words(wb)) >= 2:
+        if a.rel != b.rel and len(_words(lex, wa) & _words(lex, wb)) >= 2:
             return True  # "received (an) award" twice, "won (a) prize" twice; "worked at" then "worked in" stays
         if a.inverse and _of_death(wa) and wb.tense == "present":
             return True
@@ -46,9 +46,11 @@ def _said_twice(lex, node: Node) -> bool:
 _SMALL = frozenset("a an the in at for of to by on with from".split())
 
 
-def _words(w) -> set[str]:
-    """The content words of a relation's verb and noun (`received an award for`, `awarded work`)."""
-    return set(f"{w.verb} {w.noun}".lower().split()) - _SMALL
+def _words(lex, w) -> set[str]:
+    """The content words of a relation's verb and noun (`received an award for`, `awarded work`), and of its mirror's
+    (a prize's `laureate` is said by its mirror: "the laureates who won X")."""
+    m = lex.relations.get(w.mirror) if w.mirror else None
+    return set(f"{w.verb} {w.noun} {f'{m.verb} {m.noun}' if m else ''}".lower().split()) - _SMALL
 
 
 def _of_death(w) -> bool:

@@ -4,7 +4,6 @@ more children, A or B`): the part of the Speaker (kg2tool.synth.wording) that sa
 from __future__ import annotations
 
 from .grammar import a_kind, base, be, cap, do, possessive, unprep
-from .known_wordings import NOUN_BACK
 from .lexicon import UNKNOWN_NOUN, WORK_KINDS, Wording, plural
 from .plans import Anchor, Node, Project
 
@@ -20,7 +19,7 @@ class CountWording:
     def noun_back(self, node: Project, name: str, which: str, many: bool, count: bool = False) -> str:
         """A noun relation asked the other way round from one entity said as `name` (no final mark): "Which films
         feature X" (works), "Who are X's parents" / "How many parents does X have" (kin), "How many people are poets"
-        (an occupation), "Who is associated with art rock" (`NOUN_BACK`); else "Which starships have X as their pilot".
+        (an occupation); else "Which starships have X as their pilot".
         Generated questions with "as their/its Y" in the blind readings of rounds 1-43 (`docs/research/blind/`),
         accepted of read: pilot 13/16, starship 9/14 (films: now "feature"), official language 4/4, record label
         4/4, head of state 4/4, genre 2/4, partner 2/4, child 0/2, religion 0/4."""
@@ -33,8 +32,6 @@ class CountWording:
             return f"Who are {own} {plural(back)}"  # in the plural whatever the graph holds: "Who are X's parents"
         if count and self._is_a(w, name):
             return f"{which} are {a_kind(name, 2)}"  # How many people are poets
-        if said := NOUN_BACK.get(w.noun):
-            return f"{which} {said[many]} {name}"  # Who is associated with art rock
         return f"{which} {'have' if many else 'has'} {name} as {'their' if self.person(node) or many else 'its'} {w.noun}"
 
     def _predicate(self, w: Wording, n: int) -> str:
