@@ -820,3 +820,28 @@ def test_round_47_rules(example_kg):
     category = next(i for i in lex.relations if i.endswith("terms%2Fcategory"))
     won = Project("http://data.nobelprize.org/terms/laureate", Anchor(nobel.resolve("Literature 1993")))
     assert odd_chain(nobel, lex, Project(category, won))
+
+
+def test_round_48_rules(example_kg, swapi_kg):
+    """Round 48: what people died of is a medical condition ("Who else had the same medical condition as X?", not
+    "the same cause"); several things about one entity are not asked of a country (23 of 46 accepted); no
+    intersection says one link both ways by two relations ("the characters who appear in A and who are featured in
+    B")."""
+    from kg2tool.synth.walk_co import odd_intersection
+    from kg2tool.synth.walk_parallel import COUNTRY_KINDS
+
+    wd = "http://www.wikidata.org/prop/direct/"
+    walker = Synthesizer(example_kg, SynthConfig(seed=1)).walker
+    assert walker.lex.relations[wd + "P1050"].object == walker.lex.relations[wd + "P509"].object == "medical condition"
+    rng = random.Random(48)
+    about_one = [p for p in (walker.sample("parallel_multiple", rng) for _ in range(200)) if p is not None]
+    assert len(about_one) >= 100
+    for plan in about_one:
+        names = {k.child.eid for k in plan.children if isinstance(k.child, Anchor)}
+        if len(names) == 1:
+            assert walker.lex.kind_of(names.pop()) not in COUNTRY_KINDS, plan
+    lex = Synthesizer(swapi_kg, SynthConfig(seed=1, min_support=3)).walker.lex
+    film, character = "https://swapi.co/vocabulary/film", "https://swapi.co/vocabulary/character"
+    in_a = Project(film, Anchor(swapi_kg.resolve("Star Wars: The Force Awakens")), True)
+    in_b, in_c = (Project(character, Anchor(swapi_kg.resolve(n))) for n in ("The Empire Strikes Back", "Return of the Jedi"))
+    assert odd_intersection(lex, [in_a, in_b]) and not odd_intersection(lex, [in_b, in_c])

@@ -88,6 +88,9 @@ KNOWN: dict[str, dict] = {
                     {"noun": "neighbour", "form": "verb", "verb": "borders", "verbs": "border", "base": "border",
                      "kind": "country"}),  # fmt: skip
     "official language": {"kind": "language"},
+    # what people die of is mostly a medical condition: not "the cause that X had", "Who else had the same cause as
+    # X?" (both readers rejected them, round 48)
+    **dict.fromkeys(("cause of death", "causes of death"), {"kind": "medical condition"}),
     # readers rejected "What is John Lennon's time period?" four times of four (round 38)
     **dict.fromkeys(("time period", "period", "era"),
                     {"noun": "period", "form": "prep", "verb": "active in", "verbs": "active in", "tense": "past",

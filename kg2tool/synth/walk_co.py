@@ -105,7 +105,13 @@ def odd_intersection(lex, branches) -> bool:
     # one relation walked both ways: "the countries that the Netherlands and the Soviet Union have diplomatic
     # relations with and that have diplomatic relations with the Sudan" (both readers rejected it in round 42)
     ways = {(b.rel, b.inverse) for b in branches if isinstance(b, Project)}
-    return any((r, not inv) in ways for r, inv in ways)
+    if any((r, not inv) in ways for r, inv in ways):
+        return True
+    # one link said both ways by two relations, each the other's way round: "the characters who appear in A and who
+    # are featured in B" (a character's films, a film's characters: both readers rejected two such in round 48)
+    ends = {(r, inv): (w.subject, w.object)[::-1 if inv else 1] for r, inv in ways if (w := lex.relations.get(r))}
+    return any(a[0] != b[0] and a[1] != b[1] and ends[a] == ends[b] and ends[a][0] != ends[a][1]
+               for a in ends for b in ends)  # (kind named, kind asked) the same, relations and directions not
 
 
 def linked(walker, branches) -> bool:
