@@ -122,7 +122,9 @@ def sft_full(tmp_path_factory, pretrained, data_dir) -> tuple[Path, dict]:
     tmp = tmp_path_factory.mktemp("sft")
     # the recipe says 1000 steps and another output folder; flags override it (TRL's names)
     recipe = write_recipe(tmp / "r.yaml", {**sft_args(pretrained, data_dir, tmp / "elsewhere"), "max_steps": 1000})
-    res = cli("sft", "--config", str(recipe), "--output_dir", str(tmp / "full"), "--max_steps", "150",
+    # 300 steps: at 150 a model of this size fell into a loop on one data set ('{"name": "get_of_of_of_...' in
+    # every test row, seed 0, on the data of 2026-12-06) while other seeds formed calls; at 300 it forms calls
+    res = cli("sft", "--config", str(recipe), "--output_dir", str(tmp / "full"), "--max_steps", "300",
               "--copy_aux_weight", "0.05")
     assert res.returncode == 0, res.stderr[-3000:]
     return tmp / "full", json.loads((tmp / "full" / "sft_report.json").read_text())
@@ -134,7 +136,7 @@ def test_full_sft_learns_and_reloads_to_call_a_tool(sft_full, data_dir):
     from kg2tool.train.finetune_outputs import sample_tool_call
 
     out, report = sft_full
-    assert report["global_step"] == 150 and not report["peft"]
+    assert report["global_step"] == 300 and not report["peft"]
     assert report["parameters"]["trainable"] == report["parameters"]["total"]
     first, last = report["loss_history"][0][1], report["loss_history"][-1][1]
     assert math.isfinite(last) and last < 0.8 * first, report["loss_history"]
@@ -156,21 +158,21 @@ def test_full_sft_learns_and_reloads_to_call_a_tool(sft_full, data_dir):
     assert calls, [s["completion"] for s in samples]
     # mostly well-formed calls (a tiny model may also answer a long question with the refusal it learned from the
     # irrelevance rows, or run out of budget on a long fan-out); whether they are the right ones is the eval
-    # stage's measure, not this 150-step model's
+    # stage's measure, not this 300-step model's
     formed = [s for s in calls if s["completion"].lstrip().startswith("<tool_call>") and not s["parse_errors"]]
     assert formed and 2 * len(formed) >= len(calls), samples
 
 
 def test_sft_resume_continues_from_the_last_checkpoint(sft_full, pretrained, data_dir, tmp_path):
     out, _ = sft_full
-    args = sft_args(pretrained, data_dir, out, max_steps=156, sample="false")
+    args = sft_args(pretrained, data_dir, out, max_steps=306, sample="false")
     res = cli("sft", *kv(args))
     assert res.returncode == 4 and "already holds a run" in res.stderr  # no silent overwrite
     res = cli("sft", *kv(args), "--resume", "true")
     assert res.returncode == 0, res.stderr[-3000:]
     report = json.loads((out / "sft_report.json").read_text())
-    assert report["resumed_from"].endswith("checkpoint-150") and report["global_step"] == 156
-    assert report["loss_history"][-1][0] == 156  # the last step is logged off the logging interval (4) too
+    assert report["resumed_from"].endswith("checkpoint-300") and report["global_step"] == 306
+    assert report["loss_history"][-1][0] == 306  # the last step is logged off the logging interval (4) too
 
 
 @pytest.fixture(scope="module")
@@ -227,7 +229,8 @@ def test_dpo_from_full_sft_raises_the_reward_margin(sft_full, data_dir, tmp_path
     margins = [m for _, m in report["margin_history"]]
     assert abs(margins[0]) < 0.01, margins  # step 1 is measured before any update: the policy is the reference
     assert sum(margins[-3:]) / 3 > 0.05, margins
-    assert report["last_loss"] < math.log(2)
+    late = [loss for _, loss in report["loss_history"][-4:]]  # one batch's loss is noisy (0.39 then 0.70)
+    assert sum(late) / len(late) < math.log(2), report["loss_history"]
     assert report["sample"]["completion"]  # reloaded from disk and generated through the chat template
     assert (out / "model.safetensors").exists() and (out / "chat_template.jinja").exists()
 

@@ -34,6 +34,15 @@ def question(row) -> str:
     return row["messages"][0]["content"]
 
 
+def chain_steps(plan) -> list:
+    """The projections of a chain, the last said first (`plan` itself, then its child, ...)."""
+    steps = []
+    while isinstance(plan, Project):
+        steps.append(plan)
+        plan = plan.child
+    return steps
+
+
 def test_nested_set_operations_are_off_by_default_and_on_by_mix(example_kg):
     assert all(DEFAULT_MIX[s] == 0 for s in NESTED) and sum(w > 0 for w in DEFAULT_MIX.values()) >= 15
     rows, _ = Synthesizer(example_kg, SynthConfig(seed=1, shard_size=200)).shard(0)
@@ -475,10 +484,7 @@ def test_round_35_rules(example_kg, swapi_kg, nobel_kg):
         chains = [p for p in (walker.sample(s, rng) for s in ("2p", "3p") * 60) if p is not None]
         assert len(chains) >= 40
         for plan in chains:
-            steps = []
-            while isinstance(plan, Project):
-                steps.append(plan)
-                plan = plan.child
+            steps = chain_steps(plan)
             assert not (where_it_is(walker.lex, steps[-1].rel) and not steps[-1].inverse)
             assert sum(where_it_is(walker.lex, s.rel) for s in steps) < 2
     walker = Synthesizer(swapi_kg, SynthConfig(seed=1, min_support=3)).walker
@@ -725,10 +731,7 @@ def test_round_44_rules(example_kg, swapi_kg):
         chains = [p for p in (walker.sample(s, rng) for s in ("2p", "3p") * 80) if p is not None]
         assert len(chains) >= 60
         for plan in chains:
-            steps = []
-            while isinstance(plan, Project):
-                steps.append(plan)
-                plan = plan.child
+            steps = chain_steps(plan)
             for a, b in zip(steps, steps[1:]):
                 assert not (a.rel == b.rel and a.inverse != b.inverse)
                 wa, wb = walker.lex.relations[a.rel], walker.lex.relations[b.rel]

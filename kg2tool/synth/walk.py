@@ -18,7 +18,6 @@ passed in, and every index is built in sorted order, so the same graph and seed 
 
 from __future__ import annotations
 
-import itertools
 import random
 from dataclasses import dataclass
 from functools import cached_property
@@ -29,7 +28,7 @@ from .lexicon import Lexicon, derive_lexicon
 from .plans import Anchor, Count, Node, Project, SetOp, anchors, execute, passed_through, topic
 from .tools import ToolSet
 from .walk_chain import odd_chain
-from .walk_co import StepKinds, drop_kind_nouns, kind_out, linked, odd_intersection, sample_co
+from .walk_co import StepKinds, drop_kind_nouns, kind_out, linked, odd_intersection, one_kind, sample_co
 from .walk_compare import compare
 from .walk_index import PerEntity, sorted_keys
 from .walk_parallel import parallel, parallel_multiple, where_it_is
@@ -236,17 +235,12 @@ class Walker:
             if all(i in adj for i in ids) and 1 <= len(got := self.project_ids(rel, inv, ids)) <= hi:
                 # circular: "the planet of the others from Bib Fortuna's planet", or an answer that holds a name
                 # of the question ("the siblings of the siblings of Erika Mann" are Erika Mann and ...)
-                if frozenset(got) not in passed and named.isdisjoint(got) and self._one_kind(got):
+                if frozenset(got) not in passed and named.isdisjoint(got) and one_kind(self.lex, got):
                     steps.append((rel, inv))
         if not steps:
             return None
         rel, inv = rng.choice(steps)
         return Project(rel, node, inv)
-
-    def _one_kind(self, ids) -> bool:
-        """Whether a step's result (its first 50 entities) is of one kind: a question calls a set of two kinds
-        "things" and is not asked (`no_kind`), so a chain does not step onto one ("the things that are about X")."""
-        return len({self.lex.kind_of(e) for e in itertools.islice(ids, 50)}) <= 1
 
     def _mirrored(self, rel: str) -> tuple[str, ...]:
         """The relations that say `rel`'s pairs the other way round (`Wording.mirror`, either side)."""

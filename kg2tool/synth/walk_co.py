@@ -181,3 +181,9 @@ def drop_kind_nouns(walker) -> None:
         adj = walker.adj(r, True)
         if nouns and r not in isa and any(e in adj for e in nouns):
             walker.sources[(r, True)] = [k for k in walker.sources[(r, True)] if k not in nouns]
+
+
+def one_kind(lex, ids) -> bool:
+    """Whether a step's result (its first 50 entities) is of one kind: a question calls a set of two kinds "things"
+    and is not asked (`no_kind`), so a chain does not step onto one ("the things that are about X")."""
+    return len({lex.kind_of(e) for e in itertools.islice(ids, 50)}) <= 1
