@@ -1,7 +1,8 @@
 """Chains readers took for contrived, kept out by the Walker's 2p and 3p samplers (kg2tool.synth.walk): two steps of
 where things are, a step from a place a chain reached to things of another kind, a step back to the start place's own
 country (rounds 29-35 of the blind reading, `bench/blind/`), a step between people walked back after another
-(round 42), a relation there and back, one verb for two steps, the present of the dead (round 44)."""
+(round 42), a relation there and back, two steps with the same words, the present of the dead (round 44), a noun
+walked back from a set (round 45)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from .walk_parallel import where_it_is
 
 
 def odd_chain(kg, lex, node: Node) -> bool:
-    """True for a chain of projections that `_hops_in` or `_strays_from_place` rules out."""
+    """True for a chain of projections that `_hops_in`, `_strays_from_place`, `_kin_said_back` or `_said_twice`
+    rules out."""
     return (_hops_in(lex, node) >= 2 or _strays_from_place(kg, lex, node) or _kin_said_back(lex, node)
             or _said_twice(lex, node))
 
