@@ -830,8 +830,7 @@ def test_round_48_rules(example_kg, swapi_kg):
     "the same cause"); several things about one entity are not asked of a country (23 of 46 accepted); no
     intersection says one link both ways by two relations ("the characters who appear in A and who are featured in
     B")."""
-    from kg2tool.synth.walk_co import odd_intersection
-    from kg2tool.synth.walk_parallel import COUNTRY_KINDS
+    from kg2tool.synth.walk_co import HUB_KINDS, odd_intersection
 
     wd = "http://www.wikidata.org/prop/direct/"
     walker = Synthesizer(example_kg, SynthConfig(seed=1)).walker
@@ -842,7 +841,7 @@ def test_round_48_rules(example_kg, swapi_kg):
     for plan in about_one:
         names = {k.child.eid for k in plan.children if isinstance(k.child, Anchor)}
         if len(names) == 1:
-            assert walker.lex.kind_of(names.pop()) not in COUNTRY_KINDS, plan
+            assert walker.lex.kind_of(names.pop()) not in HUB_KINDS, plan
     lex = Synthesizer(swapi_kg, SynthConfig(seed=1, min_support=3)).walker.lex
     film, character = "https://swapi.co/vocabulary/film", "https://swapi.co/vocabulary/character"
     in_a = Project(film, Anchor(swapi_kg.resolve("Star Wars: The Force Awakens")), True)

@@ -25,11 +25,7 @@ def _said_twice(lex, node: Node) -> bool:
     by their death or burial ("Which language do people buried in Göttingen speak?", round 44), or walks a noun back
     from a set ("the countries whose official language is one of the languages spoken by X": 0 of 6 readings of
     "whose ... is one of" accepted, rounds 37-45)."""
-    steps = []
-    while isinstance(node, Project):
-        steps.append(node)
-        node = node.child
-    steps.reverse()  # the order the chain is said in: first step from the name first
+    steps = _said_order(node)
     for a, b in zip(steps, steps[1:]):
         if a.rel == b.rel and a.inverse != b.inverse:
             return True
@@ -65,13 +61,19 @@ def _kin_said_back(lex, node: Node) -> bool:
     """True for a chain that walks a relation between people back after another step between people: "Who is the
     person whose child is one of Michael Mann's siblings?" is a roundabout way to ask for his parents (both readers
     rejected it in round 42); "Who were Elvis Presley's children married to?" stays."""
-    kin = []
+    steps = _said_order(node)
+    kin = [w is not None and w.subject in PERSON_KINDS and w.object in PERSON_KINDS
+           for w in (lex.relations.get(s.rel) for s in steps)]  # fmt: skip
+    return any(k1 and k2 and b.inverse for k1, k2, b in zip(kin, kin[1:], steps[1:]))
+
+
+def _said_order(node: Node) -> list[Project]:
+    """A chain's projections in the order it is said: the step from the name first."""
+    steps = []
     while isinstance(node, Project):
-        w = lex.relations.get(node.rel)
-        kin.append((w is not None and w.subject in PERSON_KINDS and w.object in PERSON_KINDS, node.inverse))
+        steps.append(node)
         node = node.child
-    kin.reverse()  # the order the chain is said in: first step from the name first
-    return any(k1 and k2 and back for (k1, _), (k2, back) in zip(kin, kin[1:]))
+    return steps[::-1]
 
 
 def _hops_in(lex, node: Node) -> int:

@@ -10,9 +10,8 @@ from .grammar import pronouns
 from .known_wordings import CONTAINING
 from .lexicon import PERSON_KINDS, WORK_KINDS, split_label
 from .plans import Anchor, Parallel, Project
+from .walk_co import HUB_KINDS
 from .walk_union import related
-
-COUNTRY_KINDS = frozenset(("country", "sovereign state", "state", "continent"))
 
 
 def parallel(walker, rng):
@@ -41,7 +40,7 @@ def about_one(walker, rng, k: int) -> Parallel | None:
         if first is None:
             return None
         kind = walker.lex.kind_of(first.child.eid)
-        if first.inverse or kind in WORK_KINDS or kind in COUNTRY_KINDS or where_it_is(walker.lex, first.rel):
+        if first.inverse or kind in WORK_KINDS or kind in HUB_KINDS or where_it_is(walker.lex, first.rel):
             continue  # a film's parts asked together read as a schema dump ("What are the locations of X and what
             # are its planets?": readers rejected them all in round 31); so do a country's ("Who is the head of
             # state of Dominica and which countries does it have diplomatic relations with?": 23 of 46 accepted in

@@ -267,8 +267,9 @@ class Speaker(CountWording, NegationWording, ChoiceWording, PlaceWording):
             w = self.w(node)
             if not node.inverse and w.form == "noun":
                 child_n = self.said_n(node.child) if not isinstance(node.child, Anchor) else 1
-                of = "in" if child_n > 1 and self.kind(node.child) in WORK_KINDS else "of"  # the planets in the films
-                return f"{w.noun if n == 1 else w.plural} {of} {self.inner_np(node.child, child_n)}"  # (4 of 10 "of")
+                # several works: "the planets in the films ..." (readers accepted 4 of 10 "the planets of the films")
+                of = "in" if child_n > 1 and self.kind(node.child) in WORK_KINDS else "of"
+                return f"{w.noun if n == 1 else w.plural} {of} {self.inner_np(node.child, child_n)}"
             known = self.kind(node) != FALLBACK_KIND and not self.person(node)
             label = split_label(w.label).lower()  # `the countries of` for `country of citizenship`, not `the place of`
             contains = label in CONTAINING or label == "part of" or (label.startswith(f"{self.kind(node)} of ") and not w.where)
@@ -362,7 +363,7 @@ class Speaker(CountWording, NegationWording, ChoiceWording, PlaceWording):
             plural_ = many and not person and not unknown  # "Which films have", "Who has", "What has"
             if self._is_a(w, name) and person:
                 return f"Who is {a_kind(name)}"  # Who is a poet?
-            if w.form == "noun":  # "Which films feature X", "Who are X's parents", "Which starships is X a pilot of"
+            if w.form == "noun":  # "Which films feature X", "Who are X's parents" (CountWording.noun_back)
                 return self.noun_back(node, name, which, plural_)
             if w.form == "verb":
                 return f"{which} {w.verbs if plural_ else w.verb} {name}"

@@ -8,7 +8,7 @@ from .lexicon import UNKNOWN_NOUN, WORK_KINDS, Wording, plural
 from .plans import Anchor, Node, Project
 
 # A kin noun said the other way round: the people whose child is X are X's parents.
-KIN_BACK = {"child": "parent", "children": "parent", "father": "child", "mother": "child", "parent": "child",
+KIN_BACK = {"child": "parent", "father": "child", "mother": "child", "parent": "child",
             "doctoral advisor": "doctoral student", "doctoral student": "doctoral advisor"}  # fmt: skip
 
 
