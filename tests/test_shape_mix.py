@@ -847,3 +847,29 @@ def test_round_48_rules(example_kg, swapi_kg):
     in_a = Project(film, Anchor(swapi_kg.resolve("Star Wars: The Force Awakens")), True)
     in_b, in_c = (Project(character, Anchor(swapi_kg.resolve(n))) for n in ("The Empire Strikes Back", "Return of the Jedi"))
     assert odd_intersection(lex, [in_a, in_b]) and not odd_intersection(lex, [in_b, in_c])
+
+
+def test_round_50_rules(example_kg):
+    """Round 50: no chain finds people by a value they share that is not a place ("the people who had Felix
+    Mendelssohn's cause of death") or by a burial place ("the person buried where Pierre-Simon Laplace died"); "the
+    people who died where Duke Ellington was born" stays; several things about one person do not include what the
+    person believes, belongs to by birth or died of ("George Orwell's ethnic group and cause of death")."""
+    from kg2tool.synth.walk_chain import odd_chain
+    from kg2tool.synth.walk_parallel import personal
+
+    wd = "http://www.wikidata.org/prop/direct/"
+    walker = Synthesizer(example_kg, SynthConfig(seed=1)).walker
+    lex, kg = walker.lex, example_kg
+
+    def chain(name, first, back):
+        return Project(wd + back, Project(wd + first, Anchor(kg.resolve(name))), True)
+
+    assert odd_chain(kg, lex, chain("Felix Mendelssohn", "P509", "P1050"))  # had X's cause of death
+    assert odd_chain(kg, lex, chain("Pierre-Simon Laplace", "P20", "P119"))  # buried where X died
+    assert not odd_chain(kg, lex, chain("Duke Ellington", "P19", "P20"))  # died where X was born
+    assert personal(lex, wd + "P172") and personal(lex, wd + "P509") and not personal(lex, wd + "P19")
+    rng = random.Random(50)
+    plans = [p for p in (walker.sample("parallel_multiple", rng) for _ in range(300)) if p is not None]
+    about_one = [p for p in plans if len({k.child.eid for k in p.children if isinstance(k.child, Anchor)}) == 1]
+    assert len(about_one) >= 100
+    assert not [p for p in about_one if any(personal(lex, k.rel) for k in p.children)]

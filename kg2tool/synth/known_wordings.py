@@ -155,6 +155,11 @@ DOCUMENT_WORDS = frozenset(("file", "files", "document", "documents", "webpage",
 def is_document_kind(kind: str) -> bool:
     """True for a kind such as `prize file`, `web page` or `image`."""
     return bool(kind) and kind.split()[-1].lower() in DOCUMENT_WORDS
+# What a person believes, belongs to by birth or died of: asked alone, not beside other things about the person
+# ("What are George Orwell's ethnic group and cause of death?", "Tell me Ricky Gervais' movement and religion": readers
+# accepted 12 of 36 such readings in rounds 35-50, the other questions of several things about one entity 229 of 262).
+PERSONAL = frozenset(("ethnic group", "religion", "religion or worldview", "cause of death", "manner of death",
+                      "sexual orientation", "movement", "political ideology"))
 # Relations whose objects are kinds of their subjects (an occupation: a poet, a physicist): "who is a poet", "Which
 # people are poets", said with the value's own noun when the value is a common noun (lowercase), not "whose
 # occupation is poet".

@@ -2,7 +2,8 @@
 where things are, a step from a place a chain reached to things of another kind, a step back to the start place's own
 country (rounds 29-35 of the blind reading, `bench/blind/`), a step between people walked back after another
 (round 42), a relation there and back, two steps with the same words, the present of the dead (round 44), a noun
-walked back from a set (round 45)."""
+walked back from a set (round 45), people found by a value they share that is not a place, or by a burial place
+(round 50)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,30 @@ def odd_chain(kg, lex, node: Node) -> bool:
     """True for a chain of projections that `_hops_in`, `_strays_from_place`, `_kin_said_back` or `_said_twice`
     rules out."""
     return (_hops_in(lex, node) >= 2 or _strays_from_place(kg, lex, node) or _kin_said_back(lex, node)
-            or _said_twice(lex, node))
+            or _said_twice(lex, node) or _people_by_shared_value(kg, lex, node))
+
+
+def _people_by_shared_value(kg, lex, node: Node) -> bool:
+    """True for a chain that walks back, after a first step, to the people who share a value other than a place
+    ("Who are the people who had Felix Mendelssohn's cause of death?", "the people educated at the organizations
+    that Paul Simon worked for", "the people who received an award for the films that X appears in": 1 of 12 such
+    readings accepted in rounds 37-50) or a burial place ("the person buried where Pierre-Simon Laplace died": 0 of
+    12 chain readings in rounds 25-50); "the people who died where Duke Ellington was born" stays (21 of 36 readings)."""
+    places = PLACE_KINDS | {"continent"}
+    for step in _said_order(node)[1:]:
+        w = lex.relations.get(step.rel)
+        if not (step.inverse or getattr(w, "reverse", "")):
+            continue
+        if {lex.kind_of(e) for e in execute(kg, step)} <= PERSON_KINDS:
+            if not {lex.kind_of(e) for e in execute(kg, step.child)} <= places or (w is not None and _of_burial(w)):
+                return True
+    return False
+
+
+def _of_burial(w) -> bool:
+    """True for a relation of where someone lies buried."""
+    text = f"{w.label} {w.verb}".lower()
+    return "burial" in text or "buried" in text
 
 
 def _said_twice(lex, node: Node) -> bool:

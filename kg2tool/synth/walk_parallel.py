@@ -7,7 +7,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from .grammar import pronouns
-from .known_wordings import CONTAINING
+from .known_wordings import CONTAINING, PERSONAL
 from .lexicon import PERSON_KINDS, WORK_KINDS, split_label
 from .plans import Anchor, Parallel, Project
 from .walk_co import HUB_KINDS
@@ -40,13 +40,13 @@ def about_one(walker, rng, k: int) -> Parallel | None:
         if first is None:
             return None
         kind = walker.lex.kind_of(first.child.eid)
-        if first.inverse or kind in WORK_KINDS or kind in HUB_KINDS or where_it_is(walker.lex, first.rel):
+        if first.inverse or kind in WORK_KINDS or kind in HUB_KINDS or where_it_is(walker.lex, first.rel) or personal(walker.lex, first.rel):
             continue  # a film's parts asked together read as a schema dump ("What are the locations of X and what
             # are its planets?": readers rejected them all in round 31); so do a country's ("Who is the head of
             # state of Dominica and which countries does it have diplomatic relations with?": 23 of 46 accepted in
             # rounds 30-48, the other questions of several things about one entity 243 of 304)
         e = first.child.eid
-        rels = [r for r in dict.fromkeys(r for r, inv in walker.options[e] if not inv) if r != first.rel and not where_it_is(walker.lex, r)
+        rels = [r for r in dict.fromkeys(r for r, inv in walker.options[e] if not inv) if r != first.rel and not where_it_is(walker.lex, r) and not personal(walker.lex, r)
                 and 1 <= len(walker.adj(r, False)[e]) <= walker.cfg.max_answers and e not in walker.adj(r, False)[e]]  # fmt: skip
         if len(rels) >= k - 1:
             picked = [first.rel, *rng.sample(rels, k - 1)]
@@ -70,6 +70,18 @@ def where_it_is(lex, rel: str) -> bool:
     "Which countries is Capitol Records in", "What is Chile part of and what is its official language?")."""
     w = lex.relations.get(rel)
     return w is not None and _where_label(w.label)
+
+
+def personal(lex, rel: str) -> bool:
+    """True for what a person believes, belongs to by birth or died of (`known_wordings.PERSONAL`): not asked beside
+    other things about the person."""
+    w = lex.relations.get(rel)
+    return w is not None and _personal_label(w.label)
+
+
+@lru_cache(maxsize=4096)
+def _personal_label(label: str) -> bool:
+    return split_label(label).lower() in PERSONAL
 
 
 @lru_cache(maxsize=4096)
