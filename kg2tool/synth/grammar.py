@@ -65,13 +65,15 @@ def in_place(phrase: str) -> str:
 _THE_START = ("United ", "Republic of ", "People's Republic", "Kingdom of ", "Democratic Republic", "Federal Republic",
               "Soviet Union", "European ", "Holy Roman", "University of ", "Institute of ", "Museum of ", "College of ",
               "Academy of ", "State of ", "Royal Society", "Palace of ", "Organization of ", "Organisation of ",
-              "Church of ")  # fmt: skip
+              "Church of ", "Institute for ", "Center for ", "Centre for ", "Council of ", "Council for ")  # fmt: skip
 _THE_END = (" Islands", " Republic", " Union", " Emirates", " States", " Kingdom", " Empire", " Dynasty", " Caliphate",
             " Confederation", " Agency", " Community", " Organization", " Organisation", " Federation", " Association",
             " Alliance", " League", " century", " millennium", " Party", " Church", " Foundation", " Institute",
-            " Council", " Committee", " Commission", " Navy", " Army", " Air Force")  # fmt: skip
+            " Council", " Committee", " Commission", " Navy", " Army", " Air Force", " Research Center",
+            " Research Centre", " Medical Center", " Cancer Center", " Observatory", " National Laboratory")  # fmt: skip
 _THE_INSIDE = (" University of ", " Institute of ", " Academy of ", " School of ", " Museum of ", " College of ",
-               " Society of ", " Party of ", " Church of ")
+               " Society of ", " Party of ", " Church of ", " Council of ", " Institute for ", " Center for ",
+               " Centre for ")
 # An award's name is said with `the` (its head noun is a count noun naming one award): "... Award", "... Prize for
 # X", "... Medal of X"; "World Cup", "Stanley Cup".
 _AWARD_END = (" Award", " Prize", " Medal", " Trophy", " Cup")
