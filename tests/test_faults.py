@@ -310,7 +310,7 @@ def cli_reference(tmp_path_factory) -> dict[str, str]:
 @pytest.mark.parametrize("workers", [1, 2])
 def test_tmpfs_synth_out_and_resume_after_freeing_space(tiny_fs, tmp_path, cli_reference, workers):
     fs = tiny_fs("6m")
-    filler = fill(fs, 300_000)  # room for the first shard checkpoint (~200 kB gzipped), not for the second
+    filler = fill(fs, 140_000)  # room for the first shard checkpoint (~90 kB gzipped), not for the second
     out = fs / "run"
     res = cli("synth", *ARGS, "--out", out, "--workers", workers)
     assert res.returncode == 4, res.stderr
@@ -325,8 +325,8 @@ def test_tmpfs_synth_out_and_resume_after_freeing_space(tiny_fs, tmp_path, cli_r
     assert digest(out) == cli_reference and not (fs / ".run.work").exists()
 
 
-def test_tmpfs_600k_synth_store_export(tiny_fs, tmp_path):
-    fs = tiny_fs("600k")
+def test_tmpfs_300k_synth_store_export(tiny_fs, tmp_path):
+    fs = tiny_fs("300k")
     res = cli("synth", *ARGS, "--out", fs / "run")
     assert res.returncode == 4 and "No space left on device" in res.stderr and "free there" in res.stderr, res.stderr
     assert not (fs / "run").exists()

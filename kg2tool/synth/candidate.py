@@ -5,7 +5,8 @@ filtered by `kg2tool.synth.diversity`, placed in a split and paraphrased by `kg2
 as its `row` (the dataset columns) and its `dpo` pairs. `ShardStats` holds a shard's counts by kind, summed over
 shards for the validation report.
 
-Checkpoints keep the format of earlier versions: a candidate is its row's columns plus `_split_key` and `_dpo`,
+Checkpoints keep the format of earlier versions (a shard may also list its tool schemas once, in `tools`, its rows
+and pairs then holding their indices: kg2tool.synth.shards): a candidate is its row's columns plus `_split_key` and `_dpo`,
 and a shard's counts are one flat object with `tried:<shape>`, `dropped:<reason>` and
 `dropped_by_shape:<shape>:<reason>` keys.
 """

@@ -107,6 +107,7 @@ class Walker:
         self.countable: dict[tuple[str, bool], bool] = {}  # steps compared by count (`walk_compare._countable`)
         self.options = PerEntity(self._options)
         self.incoming = PerEntity(self._incoming)
+        self.incoming_by = PerEntity(self._incoming_by, weigh=lambda d: sum(map(len, d.values())))  # t -> {step: anchors}
         # shape -> sampler (rng -> plan or None), for every shape of WALK_SHAPES
         self.samplers = {
             "simple": self.one_hop, "multiple": self.one_hop, "irrelevance": self.one_hop,
@@ -140,6 +141,13 @@ class Walker:
                     out.append((r, False, t))
                 out.append((r, True, o))
             out.extend((r, False, s) for s in subjects if s > t)
+        return out
+
+    def _incoming_by(self, t: int) -> dict[tuple[str, bool], list[int]]:
+        """`incoming[t]` grouped by step: (relation, inverse) -> its anchors, in `incoming` order."""
+        out: dict[tuple[str, bool], list[int]] = {}
+        for r, inv, a in self.incoming[t]:
+            out.setdefault((r, inv), []).append(a)
         return out
 
     @cached_property
@@ -380,9 +388,11 @@ class Walker:
         for _ in range(self.cfg.tries):
             m = rng.choice(members)
             opts = branches.get(m)
-            if opts is None:
-                opts = branches[m] = [o for o in self.incoming.get(m, ()) if o[2] != top and o[2] not in inc
-                                      and (o[:2] == same if same else o[:2] in joins)]  # fmt: skip
+            if opts is None and same:  # the anchors of one step: looked up by it, not filtered from all
+                r0, i0 = same
+                opts = branches[m] = [(r0, i0, a) for a in self.incoming_by[m].get(same, ()) if a != top and a not in inc]
+            elif opts is None:
+                opts = branches[m] = [o for o in self.incoming.get(m, ()) if o[2] != top and o[2] not in inc and o[:2] in joins]
             for r, inv, a in rng.sample(opts, min(len(opts), 8)):  # a few branches through m, not just one
                 exc_ids = self.adj(r, inv)[a]  # the branch's value (a sorted tuple of distinct ids), not copied
                 if len(exc_ids) <= self.cfg.max_set and 1 <= len(inc.difference(exc_ids)) <= hi:

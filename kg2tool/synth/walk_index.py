@@ -16,8 +16,9 @@ class PerEntity:
     """`get(e, default)` / `[e]` over a function of one entity, behind an LRU cache bounded by the total length of
     the cached lists (a hub's incoming list can hold 100,000s of entries; the cache must not grow with the graph)."""
 
-    def __init__(self, fn, max_entries: int = 4096, max_weight: int = 100_000):
+    def __init__(self, fn, max_entries: int = 4096, max_weight: int = 100_000, weigh=len):
         self._fn = fn
+        self._weigh = weigh  # a cached value's weight: its length, or what it holds
         self._cache: OrderedDict[int, list] = OrderedDict()
         self._max_entries = max_entries
         self._max_weight = max_weight
@@ -29,13 +30,13 @@ class PerEntity:
             self._cache.move_to_end(e)
             return out
         out = self._fn(e)
-        w = len(out) + 1
+        w = self._weigh(out) + 1
         if w <= self._max_weight // 4:
             self._cache[e] = out
             self._weight += w
             while len(self._cache) > self._max_entries or self._weight > self._max_weight:
                 _, old = self._cache.popitem(last=False)
-                self._weight -= len(old) + 1
+                self._weight -= self._weigh(old) + 1
         return out
 
     def get(self, e: int, default=None):

@@ -58,7 +58,11 @@ def share_small(walker, a: int, b: int, skip: str) -> bool:
     for r, inv in walker.options.get(a, ()):
         if r == skip:
             continue
-        near_b = set(walker.adj(r, inv).get(b, ()))
-        if any(m in near_b and len(walker.adj(r, not inv).get(m, ())) <= RELATED_MAX for m in walker.adj(r, inv).get(a, ())):
+        adj = walker.adj(r, inv)
+        near_b = adj.get(b)
+        if not near_b:
+            continue
+        back = walker.adj(r, not inv)
+        if any(len(back.get(m, ())) <= RELATED_MAX for m in set(near_b).intersection(adj.get(a, ()))):
             return True
     return False
