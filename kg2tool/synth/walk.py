@@ -409,7 +409,7 @@ class Walker:
 
     def _inp(self, rng):
         hi = self.cfg.max_fanout
-        return self._then_extend(rng, lambda: self._difference(rng, self.one_hop(rng, 2, self.cfg.max_set), hi), 10)
+        return self._then_extend(rng, lambda: self._difference(rng, self.one_hop(rng, 2, self.cfg.max_set), hi), 20)  # 10: 21% failed
 
     def _pin(self, rng):
         return _redrawn(lambda: self._difference(rng, self._chain(rng, 2)), 10)

@@ -138,13 +138,14 @@ def linked(walker, branches) -> bool:
 
 def sample_co(walker, rng: random.Random, hi: int | None = None) -> SetOp | None:
     """A `co` plan (see the module docstring) whose first step gives at most `max_fanout` entities and whose answer,
-    the topic excluded, has 1 to `hi` (default `max_answers`) entities, all of the topic's kind; None after `tries`
-    attempts. The relation is drawn first, then the topic among the entities that have it (as `Walker.one_hop`)."""
+    the topic excluded, has 1 to `hi` (default `max_answers`) entities, all of the topic's kind; None after `2 * tries`
+    attempts (twice the walker's: with `tries`, a quarter of the draws on the bundled graph found none). The relation
+    is drawn first, then the topic among the entities that have it (as `Walker.one_hop`)."""
     cfg = walker.cfg
     hi = hi or cfg.max_answers
     if not walker.rels:
         return None
-    for _ in range(cfg.tries):
+    for _ in range(2 * cfg.tries):
         rel = rng.choice(walker.rels)
         inv = rng.random() < cfg.inverse_prob
         src = walker.sources[(rel, inv)]
