@@ -36,9 +36,14 @@ test: $(VENV)/.full
 test-slow: $(VENV)/.full
 	$(BIN)/python -m pytest -m slow
 
+# Every ratio side by side in one run, each with the machine's load average: load vs rdflib and validated
+# conversations/s; 1 vs 2 workers (--phases); the store build vs rdflib's parse and pyoxigraph's load at 1M
+# triples; a MoE step vs a dense one of equal active size.
 bench: $(VENV)/.full
 	$(BIN)/python bench/bench_synth.py
+	$(BIN)/python bench/bench_scale.py --phases --wiki-n 20000
 	$(BIN)/python bench/bench_scale.py --sizes 1000000 -n 2000
+	$(BIN)/python bench/bench_pretrain.py
 
 # Rewrite the README's command outputs from the commands themselves (tests/test_readme.py checks they match).
 readme-figures: $(VENV)/.core

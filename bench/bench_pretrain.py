@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing as mp
+import os
 import resource
 import sys
 import tempfile
@@ -162,6 +163,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--json", default=None, help="also write the figures here")
     args = p.parse_args(argv)
 
+    load_start = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as tmp:
         data_dir = prepare(args, Path(tmp))
         ctx = mp.get_context("spawn")
@@ -186,6 +188,7 @@ def main(argv: list[str] | None = None) -> int:
         )
     ratio = moe["sec_per_step"] / dense["sec_per_step"]
     print(f"MoE overhead: a MoE step costs {ratio:.2f}x a dense step of equal active size")
+    print(f"load average (1 min) at start {load_start:.2f}, at end {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     out = plot(results, Path(args.png))
     print(f"loss curves: {out}")
     if args.json:
