@@ -901,3 +901,17 @@ def test_round_51_rules(example_kg, swapi_kg):
     assert the_name("German Cancer Research Center") == "the German Cancer Research Center"
     assert the_name("Italian National Council of Research") == "the Italian National Council of Research"
     assert the_name("Harvard University") == "Harvard University" and the_name("Mayo Clinic") == "Mayo Clinic"
+
+
+def test_count_answers_say_it_as_the_question_asked(swapi_kg):
+    """A count is answered in the question's words: "How many countries was X released in?" - "X was released in 6
+    countries" (not "6 countries have X as their film release"), "How many films feature Dagobah?" - "3 films
+    feature Dagobah", "the number of films released in France" (read in this session's 50 rows)."""
+    rows, _ = Synthesizer(swapi_kg, SynthConfig(seed=2, min_support=3, shard_size=400, mix={"count": 1.0})).shard(0)
+    released = [r for r in rows if "released in" in question(r)]
+    featured = [r for r in rows if re.match(r"(?i)(quick question: )?how many films feature ", question(r))]
+    assert len(released) >= 10 and len(featured) >= 5
+    for row in released + featured:
+        answer = row["messages"][-1]["content"]
+        assert "film release" not in answer and " as their " not in answer, (question(row), answer)
+    assert all("feature" in r["messages"][-1]["content"] for r in featured)

@@ -197,7 +197,7 @@ class Renderer:
                 ctx["wh"] = f"What is {ctx['q']}"
                 ctx["stmt"] = f"{_capfirst(ctx['q'])} is {ctx['answer']}"
             if isinstance(plan, Count):
-                ctx["of"] = sp.bare(plan.child, 2)
+                ctx["of"] = sp.bare(sp.said_as(plan.child), 2)  # "films released in France", as asked
                 ctx["wh"] = sp.how_many(plan.child)
                 ctx["stmt"] = sp.count_statement(plan.child, ctx["answer"])
             if isinstance(plan, SetOp):

@@ -74,6 +74,7 @@ class CountWording:
         return cap(self._count_statement(node, number))
 
     def _count_statement(self, node: Node, number: str) -> str:
+        node = self.said_as(node)  # as `how_many` asks it: "X was released in 6 countries", "3 laureates won X"
         if isinstance(node, Project) and isinstance(node.child, Anchor):
             w, name, kinds = self.w(node), self.name(node.child.eid), self.kinds(node)
             n = 1 if number == "1" else 2
@@ -87,6 +88,8 @@ class CountWording:
                     if w.form == "verb":
                         return f"{name} {w.verb} {number} {kinds}"
                     return f"{name} {be(1, w.tense)} {w.verb} {number} {kinds}"
+                if w.form == "noun" and self.kind(node) in WORK_KINDS:  # as asked: "How many films feature X"
+                    return f"{number} {kinds} {'features' if n == 1 else 'feature'} {name}"
                 if w.form == "noun":
                     return f"{number} {kinds} {'has' if n == 1 else 'have'} {name} as their {w.noun}"
                 return f"{number} {kinds} {self._predicate(w, n)} {name}"
