@@ -120,4 +120,10 @@ def test_missing_info_names_a_person_by_a_family_name_others_share(example_kg):
             short += 1
             assert family_name(arg) in ask and "?" in ask and arg in supply
             assert first.count(family_name(arg)) == 1 and not first.endswith(" .")
+            # and says why it is the family name alone ("Where was Mann born? I forget the first name.")
+            assert any(first.endswith(f" {tail}") for tail in TAILS), first
     assert short > len(rows) / 2, [r["messages"][0]["content"] for r in rows[:5]]
+
+
+TAILS = {"I can't remember the first name.", "I only know the last name.", "I forget the first name.",
+         "Not sure of the first name."}  # templates/missing_info.yaml: surname_only

@@ -135,7 +135,10 @@ class DialogueBuilder:
             ctx |= {"short": last}
             clarify = self.renderer.render_extra("missing_info", "clarify_name", ctx, rng)
             supply = self.renderer.render_extra("missing_info", "supply", ctx, rng)
-            first = {"role": "user", "content": swap_name(q, ctx["e1"], last)}
+            asked = swap_name(q, ctx["e1"], last)
+            if self.renderer.extras.get("missing_info", {}).get("surname_only"):  # "I forget the first name."
+                asked += " " + self.renderer.render_extra("missing_info", "surname_only", ctx, rng)
+            first = {"role": "user", "content": asked}
             return [first, {"role": "assistant", "content": clarify}] + messages_for(supply, trace, a), trace.calls
         ctx["kind"] = self.kg.types[eid][0] if self.kg.types[eid] else "entity"
         # the entity left out as a person would leave it out, saying the name will follow ("Can you look up the
