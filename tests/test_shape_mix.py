@@ -915,3 +915,22 @@ def test_count_answers_say_it_as_the_question_asked(swapi_kg):
         answer = row["messages"][-1]["content"]
         assert "film release" not in answer and " as their " not in answer, (question(row), answer)
     assert all("feature" in r["messages"][-1]["content"] for r in featured)
+
+
+def test_round_57_rules(example_kg, swapi_kg):
+    """Rounds 56-57: a step from a set said in the plural is asked in the plural whatever the answer count ("What
+    are the planets in the films that X appears in?", not "What is the planet in the films ..."); the country of a
+    place where someone was born or died is asked in the singular though the graph gives several ("Which country did
+    Vitaly Ginzburg die in?", not "Which countries")."""
+    synth = Synthesizer(swapi_kg, SynthConfig(seed=1, min_support=3))
+    sp, walker = synth.renderer.speaker(swapi_kg), synth.walker
+    rng = random.Random(57)
+    plans = [p for p in (walker.sample("2p", rng) for _ in range(300)) if p is not None]
+    one = [p for p in plans if sp.from_several(p) and sp.size(p) == 1]
+    assert len(one) >= 5
+    for plan in one:
+        assert not sp.wh(plan).startswith(("What is the ", "Who is the ")), sp.wh(plan)
+    wd = "http://www.wikidata.org/prop/direct/"
+    sp = Synthesizer(example_kg, SynthConfig(seed=1)).renderer.speaker(example_kg)
+    died = Project(wd + "P17", Project(wd + "P20", Anchor(example_kg.resolve("Vitaly Ginzburg"))))
+    assert sp.size(died) > 1 and sp.wh(died) == "Which country did Vitaly Ginzburg die in"

@@ -30,7 +30,7 @@ from .tools import ToolSet
 from .walk_chain import odd_chain
 from .walk_co import StepKinds, drop_kind_nouns, kind_out, linked, odd_intersection, one_kind, sample_co
 from .walk_compare import compare
-from .walk_index import PerEntity, sorted_keys
+from .walk_index import PerEntity, lookup_from_name, redrawn, sorted_keys, two_anchors
 from .walk_parallel import parallel, parallel_multiple, where_it_is
 from .walk_union import share_small, union
 
@@ -154,7 +154,7 @@ class Walker:
     def targets(self) -> list[int]:
         """Entities reached from at least two different anchors (the sampler draws them by rejection instead;
         this full list is for tests and small graphs)."""
-        return [t for t in range(len(self.kg)) if _two_anchors(self.incoming.get(t, ()))]
+        return [t for t in range(len(self.kg)) if two_anchors(self.incoming.get(t, ()))]
 
     def target(self, rng: random.Random) -> int | None:
         """A uniformly drawn entity reached from at least two different anchors (the target of an intersection),
@@ -162,7 +162,7 @@ class Walker:
         n = len(self.kg)
         for _ in range(10 * self.cfg.tries):
             t = rng.randrange(n)
-            if _two_anchors(self.incoming.get(t, ())):
+            if two_anchors(self.incoming.get(t, ())):
                 return t
         return None
 
@@ -368,7 +368,7 @@ class Walker:
     def _then_extend(self, rng, first, rounds: int = 5):
         """`first()` (a set of at most max_fanout entities) projected one more hop; a set that leads nowhere is
         redrawn (`rounds` times)."""
-        return _redrawn(lambda: (node := first()) and self.extend(rng, node, execute(self.kg, node)), rounds)
+        return redrawn(lambda: (node := first()) and self.extend(rng, node, execute(self.kg, node)), rounds)
 
     def _difference(self, rng, include: Node | None, hi: int | None = None) -> SetOp | None:
         """include minus a 1p branch that removes some but not all of include (leaving 1 to `hi` entities, default
@@ -380,7 +380,7 @@ class Walker:
         if not 2 <= len(inc) <= self.cfg.max_set:
             return None
         top, joins, members = topic(include), self._joining(include), sorted(inc)
-        same = _lookup_from_name(include)
+        same = lookup_from_name(include)
         w = self.lex.relations.get(same[0]) if same else None
         if w is not None and (not w.multi or (w.where and not same[1]) or (w.form == "noun" and same[1])):
             return None  # "the city A was born in but B was not" (one place each); "whose pilot is A but not B"
@@ -402,17 +402,17 @@ class Walker:
         return None
 
     def _2in(self, rng):
-        return _redrawn(lambda: self._difference(rng, self.one_hop(rng, lo=2, hi=self.cfg.max_set)))
+        return redrawn(lambda: self._difference(rng, self.one_hop(rng, lo=2, hi=self.cfg.max_set)))
 
     def _3in(self, rng):
-        return _redrawn(lambda: self._difference(rng, self._inter(rng, 2, hi=self.cfg.max_set)))
+        return redrawn(lambda: self._difference(rng, self._inter(rng, 2, hi=self.cfg.max_set)))
 
     def _inp(self, rng):
         hi = self.cfg.max_fanout
         return self._then_extend(rng, lambda: self._difference(rng, self.one_hop(rng, 2, self.cfg.max_set), hi), 20)  # 10: 21% failed
 
     def _pin(self, rng):
-        return _redrawn(lambda: self._difference(rng, self._chain(rng, 2)), 10)
+        return redrawn(lambda: self._difference(rng, self._chain(rng, 2)), 10)
 
     def _pni(self, rng):
         """A 1p set minus a two-hop chain: the chain first, then a 1p branch that overlaps it."""
@@ -435,21 +435,3 @@ class Walker:
 
     def _count(self, rng):
         return (p := self.one_hop(rng, lo=2, hi=self.cfg.max_set)) and Count(p)
-
-
-def _redrawn(draw, rounds: int = 5):
-    """The first plan `draw()` gives in `rounds` draws (a sampler's parts drawn afresh when they fit nothing)."""
-    for _ in range(rounds):
-        plan = draw()
-        if plan is not None:
-            return plan
-    return None
-
-
-def _lookup_from_name(node) -> tuple | None:
-    """(relation, inverse) of a lookup from a name: a negation leaves out by the same one ("A's genres B lacks")."""
-    return (node.rel, node.inverse) if isinstance(node, Project) and isinstance(node.child, Anchor) else None
-
-
-def _two_anchors(opts) -> bool:
-    return bool(opts) and any(a != opts[0][2] for _, _, a in opts)

@@ -1,9 +1,12 @@
 """Per-entity indexes of the walker that hold nothing per edge: the sorted keys of an adjacency, and an LRU cache
-of lists computed per entity (kg2tool.synth.walk)."""
+of lists computed per entity (kg2tool.synth.walk); and the walker's small helpers (redrawn samples, a lookup's
+step, steps from two anchors)."""
 
 from __future__ import annotations
 
 from collections import OrderedDict
+
+from .plans import Anchor, Project
 
 
 def sorted_keys(mapping):
@@ -43,3 +46,22 @@ class PerEntity:
         """The list for entity e, or `default` when it is empty."""
         out = self[e]
         return out if out else default
+
+
+def redrawn(draw, rounds: int = 5):
+    """The first plan `draw()` gives in `rounds` draws (a sampler's parts drawn afresh when they fit nothing)."""
+    for _ in range(rounds):
+        plan = draw()
+        if plan is not None:
+            return plan
+    return None
+
+
+def lookup_from_name(node) -> tuple | None:
+    """(relation, inverse) of a lookup from a name: a negation leaves out by the same one ("A's genres B lacks")."""
+    return (node.rel, node.inverse) if isinstance(node, Project) and isinstance(node.child, Anchor) else None
+
+
+def two_anchors(opts) -> bool:
+    """True when the (relation, inverse, anchor) steps `opts` come from at least two different anchors."""
+    return bool(opts) and any(a != opts[0][2] for _, _, a in opts)

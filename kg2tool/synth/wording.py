@@ -31,7 +31,7 @@ from .wording_choice import ChoiceWording
 from .wording_co import co_bare
 from .wording_counts import CountWording
 from .wording_negation import NegationWording
-from .wording_places import PlaceWording
+from .wording_places import PlaceWording, once
 
 KIND_SAMPLE = 50  # answers looked at to name their kind
 REVERSED = "\t(said the other way round)"  # the IRI suffix of a relation said by its `reverse` wording
@@ -337,10 +337,12 @@ class Speaker(CountWording, NegationWording, ChoiceWording, PlaceWording):
             return self._wh_of(node, self.name(node.child.eid))
         many = self.size(node) > 1
         if (inner := self._where_in(node)) is not None:  # Which country was X born in? Which city did X die in?
+            many = many and not once(self.w(inner))  # "Which country was X born in" though the graph gives two
             w, name, head = self.w(inner), self.name(inner.child.eid), f"Which {self.kinds(node, 2 if many else 1)}"
             if w.form == "verb":
                 return f"{head} {do(1, w.tense)} {name} {in_place(base(w))}"
             return f"{head} {be(1, w.tense)} {name} {in_place(w.verb)}"
+        many = many or self.from_several(node)
         n = 2 if many else 1
         if isinstance(node, SetOp) and node.op == "union" and (together := self.wh_together(list(node.children))):
             return together  # Which organizations did A and B work for (one list: the union)

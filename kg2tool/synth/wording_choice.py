@@ -123,6 +123,13 @@ class ChoiceWording:
             return f"{setup}. {'Who' if self.person(node) else 'What'} {'are' if many else 'is'} {that}'s {w.plural if many else w.noun}"
         return f"{setup}. {self._wh_of(node, that)}"
 
+    def from_several(self, node: Node) -> bool:
+        """True for a step from a set said in the plural ("the films that X appears in"): asked in the plural
+        whatever the answer count, as a person who does not know it asks ("What are the planets in the films that X
+        appears in?"; readers rejected "What is the planet in the films ..." and "Which film do X's vehicles appear
+        in?" in rounds 51-57)."""
+        return isinstance(node, Project) and not isinstance(node.child, Anchor) and self.said_n(node.child) > 1
+
     def said_n(self, node: Node) -> int:
         """The number a set inside a longer question is said in: its size, or the plural when it holds one entity
         of a step that usually gives several ("the films that X appears in", not "the film that X appears in":

@@ -53,3 +53,11 @@ class PlaceWording:
         if w.form == "verb":
             return f"{rel} {verb} {inner}"
         return f"{rel} {be(n, w.tense)} {verb} {inner}" if needs_be(w) else f"{verb} {inner}"
+
+
+def once(w: Wording) -> bool:
+    """True for a relation of what happens once (birth, death, burial): its place's country is asked in the
+    singular ("Which countries was A. A. Milne born in?": 0 of 6 readings of such plurals accepted in rounds 31-57,
+    "Which country was X born in?" 107 of 112)."""
+    text = f"{w.label} {w.verb}".lower()
+    return any(word in text for word in ("birth", "born", "death", "died", "burial", "buried"))
