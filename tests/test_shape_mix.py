@@ -934,3 +934,14 @@ def test_round_57_rules(example_kg, swapi_kg):
     sp = Synthesizer(example_kg, SynthConfig(seed=1)).renderer.speaker(example_kg)
     died = Project(wd + "P17", Project(wd + "P20", Anchor(example_kg.resolve("Vitaly Ginzburg"))))
     assert sp.size(died) > 1 and sp.wh(died) == "Which country did Vitaly Ginzburg die in"
+
+
+def test_places_of_several_names_are_places():
+    """Where two people were born, when the graph gives cities and countries: "The places where Shimon Peres and
+    Yasser Arafat were born are ...", not "The things where ..." (read in this session's 50 Nobel rows)."""
+    kg = load_graph([str(Path(__file__).parent / "data" / "real" / "nobelprize.nt.gz")])
+    sp = Synthesizer(kg, SynthConfig(seed=1)).renderer.speaker(kg)
+    born = "http://dbpedia.org/ontology/birthPlace"
+    both = SetOp("union", tuple(Project(born, Anchor(kg.resolve(n))) for n in ("Shimon Peres", "Yasser Arafat")))
+    assert len({sp.lex.kind_of(e) for e in execute(kg, both)}) > 1
+    assert sp.kinds(both) == "places"

@@ -31,7 +31,7 @@ from .wording_choice import ChoiceWording
 from .wording_co import co_bare
 from .wording_counts import CountWording
 from .wording_negation import NegationWording
-from .wording_places import PlaceWording, once
+from .wording_places import PlaceWording, once, where_forward
 
 KIND_SAMPLE = 50  # answers looked at to name their kind
 REVERSED = "\t(said the other way round)"  # the IRI suffix of a relation said by its `reverse` wording
@@ -132,8 +132,8 @@ class Speaker(CountWording, NegationWording, ChoiceWording, PlaceWording):
         if len(counts) == 1:
             only = next(iter(counts))
             return said if only == FALLBACK_KIND and said == "place" else only
-        if isinstance(node, Project) and not node.inverse and self.w(node).where:
-            return "place"  # cities and countries where X was born: places
+        if where_forward(self, node) or (isinstance(node, SetOp) and all(where_forward(self, c) for c in node.children)):
+            return "place"  # cities and countries where X was born (and where Y was born): places
         return said if counts[said] * 2 > sum(counts.values()) else FALLBACK_KIND
 
     def person(self, node: Node) -> bool:

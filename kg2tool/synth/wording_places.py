@@ -61,3 +61,8 @@ def once(w: Wording) -> bool:
     "Which country was X born in?" 107 of 112)."""
     text = f"{w.label} {w.verb}".lower()
     return any(word in text for word in ("birth", "born", "death", "died", "burial", "buried"))
+
+
+def where_forward(sp, node: Node) -> bool:
+    """True for a where-relation looked up forward (`where X was born`)."""
+    return isinstance(node, Project) and not node.inverse and sp.w(node).where
