@@ -945,3 +945,14 @@ def test_places_of_several_names_are_places():
     both = SetOp("union", tuple(Project(born, Anchor(kg.resolve(n))) for n in ("Shimon Peres", "Yasser Arafat")))
     assert len({sp.lex.kind_of(e) for e in execute(kg, both)}) > 1
     assert sp.kinds(both) == "places"
+
+
+def test_three_part_questions_are_about_one_name(example_kg):
+    """parallel_multiple asks three things only about one entity; on different names it asks two ("Tell me the person
+    who founded Reprise Records, Lenny Kravitz's child and Ashanti's partner": 0 of 6 readings, rounds 51-57)."""
+    walker = Synthesizer(example_kg, SynthConfig(seed=1)).walker
+    rng = random.Random(58)
+    plans = [p for p in (walker.sample("parallel_multiple", rng) for _ in range(400)) if p is not None]
+    apart = [p for p in plans if len({k.child.eid for k in p.children if isinstance(k.child, Anchor)}) > 1]
+    assert apart and all(len(p.children) == 2 for p in apart)
+    assert any(len(p.children) == 3 for p in plans)

@@ -111,6 +111,8 @@ def parallel_multiple(walker, rng):
     same = about_one(walker, rng, k)  # several things about one entity, as people ask them
     if same is not None:
         return same
+    k = 2  # not three things about three names ("Tell me the person who founded Reprise Records, Lenny Kravitz's
+    # child and Ashanti's partner": readers rejected all 6 such readings in rounds 51-57)
     parts: list[Project] = []
     for _ in range(walker.cfg.tries):
         p = walker.one_hop(rng)
