@@ -179,7 +179,7 @@ def test_cli_fold_is_deterministic_and_no_fold_is_recorded(tmp_path, roles_file)
 def test_eval_loads_the_graph_with_the_folding_the_dataset_was_made_with(tmp_path, roles_file):
     """A --no-fold dataset is evaluated on the unfolded graph's tools (its folder's kg2tool_config.yaml says so):
     the gold model executes every row; loaded with folding, the tools would differ and the run would be refused."""
-    _synth(["--graph", str(roles_file), "-n", "80", "--min-support", "2", "--out", str(tmp_path / "d"), "--no-fold"])
+    _synth(["--graph", str(roles_file), "-n", "200", "--min-support", "2", "--out", str(tmp_path / "d"), "--no-fold"])
     out = tmp_path / "eval"
     code = main(["eval", "--model", "gold", "--data", str(tmp_path / "d"), "--graph", str(roles_file), "--out",
                  str(out), "--no-plot", "--no-ast"])  # fmt: skip
