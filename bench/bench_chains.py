@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 
+from kg2tool.common.errors import InputError
 from kg2tool.graph.build import load_graph
 from kg2tool.synth.pipeline import SynthConfig
 from kg2tool.synth.synthesizer import Synthesizer
@@ -24,7 +25,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     for path in args.graphs:
-        kg = load_graph(path)
+        try:
+            kg = load_graph(path)
+        except InputError as exc:  # e.g. a file of rdf:type triples only, meant to be loaded beside its graph
+            print(f"{path}\tskipped: {exc}")
+            continue
         cfg = SynthConfig(seed=args.seed, shard_size=args.rows, mix={"2p": 1.0, "3p": 1.0}, min_support=3)
         rows, stats = Synthesizer(kg, cfg).shard(0)
         for shape in ("2p", "3p"):
