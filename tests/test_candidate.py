@@ -32,3 +32,27 @@ def test_shard_stats_are_counted_by_kind_and_round_trip():
     total.update(stats)
     total.update(stats)
     assert total.dropped["sampling_failed"] == 2 and total.dropped_by_shape[("compare", "execution_error:tie")] == 2
+
+
+def test_a_shard_checkpoint_writes_each_tool_schema_once_and_reads_both_forms(tmp_path):
+    """`_save_shard` writes a schema shared by rows and preference pairs once (`tools`, indices in the rows);
+    `ShardStore.load` gives the same candidates back, and still reads a checkpoint with the schemas inline."""
+    import gzip
+
+    from kg2tool.synth.shards import ShardStore, _save_shard
+
+    schema = {"type": "function", "function": {"name": "get_genre", "parameters": {"type": "object"}}}
+    other = {"type": "function", "function": {"name": "count", "parameters": {"type": "object"}}}
+    pair = {"id": "simple_3-wrong_tool", "prompt": [], "tools": [schema, other]}
+    cands = [Candidate({"messages": [], "tools": [schema], "id": f"simple_{i}"}, "k", [dict(pair)]) for i in range(3)]
+    stats = ShardStats()
+    stats.tried["simple"] += 3
+    store = ShardStore(tmp_path / "out", "fp", resume=False, overwrite=False)
+    _save_shard(store.path(0), 0, cands, stats)
+    data = json.loads(gzip.decompress(store.path(0).read_bytes()))
+    assert data["tools"] == [schema, other] and data["rows"][0]["tools"] == [0] and data["rows"][2]["_dpo"][0]["tools"] == [0, 1]
+    loaded, back = store.load(0)
+    assert [c.to_json() for c in loaded] == [c.to_json() for c in cands] and back == stats
+    inline = {"rows": [c.to_json() for c in cands], "stats": stats.to_json()}  # the form before the table
+    store.path(1).write_bytes(gzip.compress(json.dumps(inline).encode()))
+    assert [c.to_json() for c in store.load(1)[0]] == [c.to_json() for c in cands]

@@ -157,7 +157,7 @@ def is_document_kind(kind: str) -> bool:
     return bool(kind) and kind.split()[-1].lower() in DOCUMENT_WORDS
 # What a person believes, belongs to by birth or died of: asked alone, not beside other things about the person
 # ("What are George Orwell's ethnic group and cause of death?", "Tell me Ricky Gervais' movement and religion": readers
-# accepted 12 of 36 such readings in rounds 35-50, the other questions of several things about one entity 229 of 262).
+# accepted 10 of 30 such readings in rounds 35-50, the other questions of several things about one entity 231 of 268).
 PERSONAL = frozenset(("ethnic group", "religion", "religion or worldview", "cause of death", "manner of death",
                       "sexual orientation", "movement", "political ideology"))
 # Relations whose objects are kinds of their subjects (an occupation: a poet, a physicist): "who is a poet", "Which

@@ -273,6 +273,12 @@ def needs_be(w: Wording) -> bool:
     return not _participle(first)
 
 
+def says(w: Wording, *words: str) -> bool:
+    """True when a relation's label or verb holds one of `words` ("burial", "died", ...)."""
+    text = f"{w.label} {w.verb}".lower()
+    return any(word in text for word in words)
+
+
 @lru_cache(maxsize=4096)
 def _participle(word: str) -> bool:
     return bool(word) and word not in ("a", "an", "the") and is_participle(word)

@@ -182,8 +182,8 @@ class Renderer:
             ctx["kinds"] = sp.kinds(plan, n) if not isinstance(plan, (Attr, Count)) else ""
             # a request for what a name is found by asks for them all: "Could you look up the films released in
             # Hungary?" (readers: "the film released in Hungary" presumes there is one), "the films X appears in"
-            many = isinstance(plan, Project) and (plan.inverse or sp.w(plan).asked_many or sp.from_several(plan))  # or what a
-            # name has several of, or a step from several ("the planets in the films that X appears in")
+            # ... or what a name has several of, or a step from several ("the planets in the films that X appears in")
+            many = isinstance(plan, Project) and (plan.inverse or sp.w(plan).asked_many or sp.from_several(plan))
             one = isinstance(plan, Project) and not many and sp.w(plan).multi  # where it is: "the country that X is in"
             ctx["q_ask"] = sp.top_np(plan, 2) if many else sp.top_np(plan, 1) if one else ctx["q"]
             if isinstance(plan, (Project, SetOp)):

@@ -7,14 +7,17 @@ walked back from a set (round 45), people found by a value they share that is no
 
 from __future__ import annotations
 
-from .lexicon import PERSON_KINDS, PLACE_KINDS, WORK_KINDS
+from .lexicon import PERSON_KINDS, PLACE_KINDS, WORK_KINDS, says
 from .plans import Anchor, Node, Project, execute
 from .walk_parallel import where_it_is
 
+BURIAL = ("burial", "buried")  # where someone lies buried (its label or verb says so)
+DEATH = ("death", "died", *BURIAL)  # where or how someone died or lies buried
+
 
 def odd_chain(kg, lex, node: Node) -> bool:
-    """True for a chain of projections that `_hops_in`, `_strays_from_place`, `_kin_said_back` or `_said_twice`
-    rules out."""
+    """True for a chain of projections that `_hops_in`, `_strays_from_place`, `_kin_said_back`, `_said_twice` or
+    `_people_by_shared_value` rules out."""
     return (_hops_in(lex, node) >= 2 or _strays_from_place(kg, lex, node) or _kin_said_back(lex, node)
             or _said_twice(lex, node) or _people_by_shared_value(kg, lex, node))
 
@@ -31,15 +34,9 @@ def _people_by_shared_value(kg, lex, node: Node) -> bool:
         if not (step.inverse or getattr(w, "reverse", "")):
             continue
         if {lex.kind_of(e) for e in execute(kg, step)} <= PERSON_KINDS:
-            if not {lex.kind_of(e) for e in execute(kg, step.child)} <= places or (w is not None and _of_burial(w)):
+            if not {lex.kind_of(e) for e in execute(kg, step.child)} <= places or (w is not None and says(w, *BURIAL)):
                 return True
     return False
-
-
-def _of_burial(w) -> bool:
-    """True for a relation of where someone lies buried."""
-    text = f"{w.label} {w.verb}".lower()
-    return "burial" in text or "buried" in text
 
 
 def _said_twice(lex, node: Node) -> bool:
@@ -58,7 +55,7 @@ def _said_twice(lex, node: Node) -> bool:
             continue
         if a.rel != b.rel and len(_words(lex, wa) & _words(lex, wb)) >= 2:
             return True  # "received (an) award" twice, "won (a) prize" twice; "worked at" then "worked in" stays
-        if a.inverse and _of_death(wa) and wb.tense == "present":
+        if a.inverse and says(wa, *DEATH) and wb.tense == "present":
             return True
         if b.inverse and wb.form == "noun" and wb.subject not in WORK_KINDS:
             return True  # "the countries whose official language is one of the languages X speaks" (0 of 6 read)
@@ -73,12 +70,6 @@ def _words(lex, w) -> set[str]:
     (a prize's `laureate` is said by its mirror: "the laureates who won X")."""
     m = lex.relations.get(w.mirror) if w.mirror else None
     return set(f"{w.verb} {w.noun} {f'{m.verb} {m.noun}' if m else ''}".lower().split()) - _SMALL
-
-
-def _of_death(w) -> bool:
-    """True for a relation of where or how someone died or lies buried (its label or its verb says so)."""
-    text = f"{w.label} {w.verb}".lower()
-    return any(word in text for word in ("death", "died", "burial", "buried"))
 
 
 def _kin_said_back(lex, node: Node) -> bool:

@@ -91,7 +91,8 @@ def odd_intersection(lex, branches) -> bool:
     """True for an intersection readers took for nonsense: things in two places by one relation of where things are
     ("Which university is in New York, NY and Princeton, NJ?": a record that gives two cities; "universities in
     Germany and in Göttingen"); two different facts of two different names ("the city that University College is
-    in and where Synge was born"); one verb for two relations; one relation walked both ways; a relation said by its noun beside another (`_whose`)."""
+    in and where Synge was born"); one verb for two relations; one relation walked both ways; a relation said by
+    its noun beside another (`_whose`)."""
     if all(isinstance(b, Project) and not b.inverse for b in branches) and len({b.rel for b in branches}) > 1:
         return True
     ws = [lex.relations.get(b.rel) if isinstance(b, Project) and b.inverse else None for b in branches]
@@ -107,10 +108,10 @@ def odd_intersection(lex, branches) -> bool:
     ways = {(b.rel, b.inverse) for b in branches if isinstance(b, Project)}
     if any((r, not inv) in ways for r, inv in ways):
         return True
+    if len({r for r, _ in ways}) > 1 and any(_whose(w) for w in ws if w is not None):
+        return True
     # one link said both ways by two relations, each the other's way round: "the characters who appear in A and who
     # are featured in B" (a character's films, a film's characters: both readers rejected two such in round 48)
-    if len({r for r, _ in ways}) > 1 and any(_whose(w) for b, w in zip(branches, ws) if w is not None):
-        return True
     ends = {(r, inv): (w.subject, w.object)[::-1 if inv else 1] for r, inv in ways if (w := lex.relations.get(r))}
     return any(a[0] != b[0] and a[1] != b[1] and ends[a] == ends[b] and ends[a][0] != ends[a][1]
                for a in ends for b in ends)  # (kind named, kind asked) the same, relations and directions not
@@ -119,7 +120,7 @@ def odd_intersection(lex, branches) -> bool:
 def _whose(w) -> bool:
     """True for a relation said by its noun when walked back ("whose record label is A"): beside a condition of another
     relation it reads as a query's stacked fields ("Who plays drum kit and whose record label is Polydor Records?",
-    "the people whose record label is Island Records and whose genre is synth-pop": 2 of 14 such readings accepted in
+    "the people whose record label is Island Records and whose genre is synth-pop": 2 of 18 such readings accepted in
     rounds 41-51); one relation twice stays ("the starships whose pilots include A and B"), and so does what a person
     is ("who is a poet")."""
     return w.form == "noun" and not (w.mirror or w.reverse) and split_label(w.label).lower() not in IS_A
