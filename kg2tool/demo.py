@@ -205,7 +205,7 @@ def eval_run(stage: str, plan: DemoPlan, graph: list[str], context: dict[str, st
     )
 
 
-QUESTION_KEYS = ("hits@1", "exact_match", "f1", "call_validity")  # shown as questions_<key> in the report
+QUESTION_KEYS = ("hits@1", "exact_match", "f1", "call_validity", "first_call")  # shown as questions_<key> in the report
 SYNTH_TO_EVAL = ("min_support", "lexicon", "lang")  # synth's tool derivation options the questions eval repeats
 
 

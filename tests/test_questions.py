@@ -178,7 +178,7 @@ def test_path_model_scores_100_percent_on_the_wiki_questions(tmp_path):
     assert code == 0
     summary = json.loads((out / "summary.json").read_text())
     assert summary["hits@1"] == summary["exact_match"] == summary["f1"] == 1.0
-    assert summary["call_validity"] == summary["path_followed"] == 1.0
+    assert summary["call_validity"] == summary["path_followed"] == summary["first_call"] == 1.0
     details = json.loads((out / "details.json").read_text())
     assert details["overall"]["total"] == 60 and details["inexpressible"] == []
     assert set(details["by_hops"]) == {"1", "2"} and details["by_hops"]["2"]["total"] == 15
@@ -188,6 +188,30 @@ def test_path_model_scores_100_percent_on_the_wiki_questions(tmp_path):
     assert [c["name"] for t in count_row["turns"] for c in t.get("calls", ())] == ["find_by_place_of_birth", "count"]
     assert "| **all** | 60 | 60/60 100.0% [94.0%, 100.0%]" in (out / "report.md").read_text()
     assert (out / "kg2tool_config.yaml").exists()
+
+
+def test_first_call_is_the_paths_first_tool_on_the_topic_entity(example_kg):
+    from kg2tool.evaluation.kgqa_run import _first_call_right, first_calls, path_tools
+    from kg2tool.synth.tools import ToolSet
+
+    ts = ToolSet.from_graph(example_kg)
+    by_id = {b.q.id: b for b in bind(example_kg, read_questions(QUESTIONS))}
+    born = by_id["h1-01"]  # Where was Karl Popper born?
+    firsts = first_calls(ts, born, path_tools(ts, example_kg, born)[0])
+    assert firsts == [("get_place_of_birth", "entity", "Karl Popper")]
+
+    def turn(*calls):
+        return {"turns": [{"calls": [{"name": n, "arguments": a} for n, a in calls]}]}
+
+    assert _first_call_right(turn(("get_place_of_birth", {"entity": "karl popper"})), firsts)  # BFCL's strings
+    assert not _first_call_right(turn(("get_place_of_birth", {"entity": "Karl Marx"})), firsts)
+    assert not _first_call_right(turn(("get_place_of_death", {"entity": "Karl Popper"})), firsts)
+    assert not _first_call_right({"turns": [{"text": "Vienna"}]}, firsts)  # an answer without a call
+    assert _first_call_right({"turns": []}, []) is None  # no path: not rated
+    both = by_id["i-05"]  # Who was born in Vienna and also died there? Either path may come first
+    firsts = first_calls(ts, both, path_tools(ts, example_kg, both)[0])
+    assert {t for t, _, _ in firsts} == {"find_by_place_of_birth", "find_by_place_of_death"}
+    assert _first_call_right(turn(("find_by_place_of_death", {"value": "Vienna"})), firsts)
 
 
 def test_gold_model_checks_the_matcher(tmp_path):

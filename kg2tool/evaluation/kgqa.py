@@ -27,7 +27,7 @@ from .report import wilson
 _SPLIT_RE = re.compile(r"[,;\n|•]+|\s(?:and|or)\s|:\s|\.(?:\s|$)|\s[-–]\s", re.IGNORECASE)
 _CLAIM_RE = re.compile(r"^.*\b(?:is|are|was|were)\s+", re.IGNORECASE)
 _NUMBER_RE = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?(?![\w])")
-BINARY = ("hits1", "exact", "calls_valid", "path_followed")  # per-question 0/1 scores (Wilson intervals)
+BINARY = ("hits1", "exact", "calls_valid", "path_followed", "first_call")  # per-question 0/1 scores (Wilson intervals)
 MEANS = ("precision", "recall", "f1")  # per-question fractions, averaged
 
 
@@ -139,7 +139,7 @@ def group_scores(rows: list[dict]) -> dict:
 
 
 SUMMARY_KEYS = {"hits1": "hits@1", "exact": "exact_match", "calls_valid": "call_validity",
-                "path_followed": "path_followed"}  # fmt: skip
+                "path_followed": "path_followed", "first_call": "first_call"}  # fmt: skip
 
 
 def summarize(rows: list[dict], unmatched: int, inexpressible: list[dict]) -> tuple[dict, dict]:
@@ -147,7 +147,7 @@ def summarize(rows: list[dict], unmatched: int, inexpressible: list[dict]) -> tu
     overall = group_scores(rows)
     summary: dict = {SUMMARY_KEYS[k]: overall[k]["score"] for k in ("hits1", "exact")}
     summary.update({k: overall[k]["mean"] for k in MEANS})
-    summary.update({SUMMARY_KEYS[k]: overall[k]["score"] for k in ("calls_valid", "path_followed")})
+    summary.update({SUMMARY_KEYS[k]: overall[k]["score"] for k in ("calls_valid", "path_followed", "first_call")})
     summary["answers_not_in_graph"] = unmatched
     hops: dict[str, list[dict]] = {}
     kinds: dict[str, list[dict]] = {}
@@ -175,7 +175,7 @@ def _group_line(name: str, g: dict) -> str:
         s = g[key]
         cells.append(f"{s['correct']}/{s['total']} {_pct(s['score'])} [{_pct(s['ci95'][0])}, {_pct(s['ci95'][1])}]")
     cells += [f"{g[k]['mean']:.3f}" for k in MEANS]
-    for key in ("calls_valid", "path_followed"):
+    for key in ("calls_valid", "path_followed", "first_call"):
         s = g[key]
         cells.append(f"{s['correct']}/{s['total']} {_pct(s['score'])}" if s["total"] else "")
     return f"| {name} | {g['total']} | " + " | ".join(cells) + f" | {g['mean_calls']:.2f} |"
@@ -188,8 +188,9 @@ def markdown(details: dict, title: str) -> str:
         "",
         "Scores on questions people wrote; accuracies are correct/total, the score and its 95% Wilson interval.",
         "",
-        "| questions | n | hits@1 | exact match | precision | recall | F1 | call validity | path followed | calls |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| questions | n | hits@1 | exact match | precision | recall | F1 | call validity | path followed | first call "
+        "| calls |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
         _group_line("**all**", details["overall"]),
     ]
     lines += [_group_line(f"{h} hop(s)", g) for h, g in details["by_hops"].items()]

@@ -32,6 +32,7 @@ from ..llm.backends import GoldModel, make_backend
 from ..llm.parsers import get_parser
 from ..synth.tools import ToolError, ToolSet
 from . import kgqa
+from .ast_values import normalize_string
 from .execution import ExecTask, run_exec
 from .questions import Bound, bind, parse_step, read_questions
 from .retriever import ToolRetriever, recall
@@ -166,6 +167,30 @@ def _task(b: Bound, tools: list[dict], gold_turns: list[dict]) -> ExecTask:
     )  # fmt: skip
 
 
+def first_calls(ts: ToolSet, b: Bound, chains: list[list[str]]) -> list[tuple[str, str, str]]:
+    """The calls a question starts with, one per relation path: (tool, argument, topic entity's name). Any of
+    them is a right first call (an intersection may start with either path)."""
+    key = lambda tool: "value" if ts.specs[tool].kind == "inverse" else "entity"  # noqa: E731
+    return [(chain[0], key(chain[0]), ts.kg.name(start)) for start, chain in zip(b.topic_ids, chains) if chain]
+
+
+def _first_call_right(result: dict, firsts: list[tuple[str, str, str]]) -> bool | None:
+    """Whether the model's first turn holds a right first call: the path's first tool with the topic
+    entity as its one argument, strings compared as BFCL's AST checker compares them (``normalize_string``), so
+    the figure is comparable with the ``simple`` category of the synthetic test split. None without a path."""
+    if not firsts:
+        return None
+    calls = result["turns"][0].get("calls") or [] if result["turns"] else []
+    want = {(tool, arg, normalize_string(name)) for tool, arg, name in firsts}
+    for call in calls:
+        args = call.get("arguments")
+        if isinstance(args, dict) and len(args) == 1:
+            (arg, value), = args.items()
+            if isinstance(value, str) and (call.get("name"), arg, normalize_string(value)) in want:
+                return True
+    return False
+
+
 def _followed(result: dict, chains: list[list[str]]) -> bool | None:
     """Whether the model's calls walk every relation path in order (None when the question has no path)."""
     if not chains:
@@ -221,6 +246,8 @@ def evaluate_questions(options: QuestionOptions) -> tuple[list[dict], dict, dict
     timing["run_s"] = round(time.perf_counter() - t0, 2)
     rate_calls = options.model != "gold"  # the gold model answers without calls
     rows = [_score(r, b, kg, chains[b.q.id], options.exclude_topic, rate_calls) for r, b in zip(results, keep)]
+    for row, r, b in zip(rows, results, keep):
+        row["first_call"] = _first_call_right(r, first_calls(ts, b, chains[b.q.id])) if rate_calls else None
     summary, details = kgqa.summarize(rows, sum(len(b.unmatched) for b in bound), inexpressible)
     if retriever is not None:  # over every question read, also those the path model leaves out
         expected = [sorted({t for chain in chains[b.q.id] for t in chain}) for b in bound]

@@ -404,7 +404,7 @@ def interval_entries(out_dir: Path, stage: str) -> dict[str, dict]:
     asked = Path(out_dir) / f"eval-{stage}-questions" / "details.json"
     if asked.is_file():
         overall = json.loads(asked.read_text(encoding="utf-8")).get("overall") or {}
-        names = {"hits1": "hits@1", "exact": "exact_match", "calls_valid": "call_validity"}
+        names = {"hits1": "hits@1", "exact": "exact_match", "calls_valid": "call_validity", "first_call": "first_call"}
         out |= {f"questions_{v}": overall[k] for k, v in names.items() if k in overall}
     return out
 
