@@ -114,7 +114,7 @@ def oracle_turns(ts: ToolSet, b: Bound, chains: list[list[str]], exclude_topic: 
     for start, chain in zip(b.topic_ids, chains, strict=True):
         frontier = [kg.name(start)]
         for hop, tool in enumerate(chain):
-            key = "value" if ts.specs[tool].kind == "inverse" else "entity"
+            key = _arg(ts, tool)
             calls, reached = [], set()
             for name in frontier:
                 args = {key: name}
@@ -170,8 +170,12 @@ def _task(b: Bound, tools: list[dict], gold_turns: list[dict]) -> ExecTask:
 def first_calls(ts: ToolSet, b: Bound, chains: list[list[str]]) -> list[tuple[str, str, str]]:
     """The calls a question starts with, one per relation path: (tool, argument, topic entity's name). Any of
     them is a right first call (an intersection may start with either path)."""
-    key = lambda tool: "value" if ts.specs[tool].kind == "inverse" else "entity"  # noqa: E731
-    return [(chain[0], key(chain[0]), ts.kg.name(start)) for start, chain in zip(b.topic_ids, chains) if chain]
+    return [(chain[0], _arg(ts, chain[0]), ts.kg.name(start)) for start, chain in zip(b.topic_ids, chains) if chain]
+
+
+def _arg(ts: ToolSet, tool: str) -> str:
+    """The one argument of a lookup tool: `value` for an inverse lookup (find_by_...), else `entity`."""
+    return "value" if ts.specs[tool].kind == "inverse" else "entity"
 
 
 def _first_call_right(result: dict, firsts: list[tuple[str, str, str]]) -> bool | None:
@@ -180,7 +184,8 @@ def _first_call_right(result: dict, firsts: list[tuple[str, str, str]]) -> bool 
     the figure is comparable with the ``simple`` category of the synthetic test split. None without a path."""
     if not firsts:
         return None
-    calls = result["turns"][0].get("calls") or [] if result["turns"] else []
+    turns = result["turns"]
+    calls = (turns[0].get("calls") or []) if turns else []
     want = {(tool, arg, normalize_string(name)) for tool, arg, name in firsts}
     for call in calls:
         args = call.get("arguments")
