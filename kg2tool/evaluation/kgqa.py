@@ -27,7 +27,8 @@ from .report import wilson
 _SPLIT_RE = re.compile(r"[,;\n|•]+|\s(?:and|or)\s|:\s|\.(?:\s|$)|\s[-–]\s", re.IGNORECASE)
 _CLAIM_RE = re.compile(r"^.*\b(?:is|are|was|were)\s+", re.IGNORECASE)
 _NUMBER_RE = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?(?![\w])")
-BINARY = ("hits1", "exact", "calls_valid", "path_followed", "first_call")  # per-question 0/1 scores (Wilson intervals)
+CALL_SCORES = ("calls_valid", "path_followed", "first_call")  # per-question 0/1 scores of the model's calls
+BINARY = ("hits1", "exact", *CALL_SCORES)  # per-question 0/1 scores (Wilson intervals)
 MEANS = ("precision", "recall", "f1")  # per-question fractions, averaged
 
 
@@ -147,7 +148,7 @@ def summarize(rows: list[dict], unmatched: int, inexpressible: list[dict]) -> tu
     overall = group_scores(rows)
     summary: dict = {SUMMARY_KEYS[k]: overall[k]["score"] for k in ("hits1", "exact")}
     summary.update({k: overall[k]["mean"] for k in MEANS})
-    summary.update({SUMMARY_KEYS[k]: overall[k]["score"] for k in ("calls_valid", "path_followed", "first_call")})
+    summary.update({SUMMARY_KEYS[k]: overall[k]["score"] for k in CALL_SCORES})
     summary["answers_not_in_graph"] = unmatched
     hops: dict[str, list[dict]] = {}
     kinds: dict[str, list[dict]] = {}
@@ -175,7 +176,7 @@ def _group_line(name: str, g: dict) -> str:
         s = g[key]
         cells.append(f"{s['correct']}/{s['total']} {_pct(s['score'])} [{_pct(s['ci95'][0])}, {_pct(s['ci95'][1])}]")
     cells += [f"{g[k]['mean']:.3f}" for k in MEANS]
-    for key in ("calls_valid", "path_followed", "first_call"):
+    for key in CALL_SCORES:
         s = g[key]
         cells.append(f"{s['correct']}/{s['total']} {_pct(s['score'])}" if s["total"] else "")
     return f"| {name} | {g['total']} | " + " | ".join(cells) + f" | {g['mean_calls']:.2f} |"
