@@ -43,6 +43,7 @@ bench: $(VENV)/.full
 	$(BIN)/python bench/bench_synth.py
 	$(BIN)/python bench/bench_scale.py --phases --wiki-n 20000
 	$(BIN)/python bench/bench_scale.py --sizes 1000000 -n 2000
+	$(BIN)/python bench/bench_store_floor.py /tmp/kg2tool-bench/g1m.nt
 	$(BIN)/python bench/bench_pretrain.py
 
 # Rewrite the README's command outputs from the commands themselves (tests/test_readme.py checks they match).
