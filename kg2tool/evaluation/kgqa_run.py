@@ -114,7 +114,7 @@ def oracle_turns(ts: ToolSet, b: Bound, chains: list[list[str]], exclude_topic: 
     for start, chain in zip(b.topic_ids, chains, strict=True):
         frontier = [kg.name(start)]
         for hop, tool in enumerate(chain):
-            key = _arg(ts, tool)
+            key = ts.specs[tool].arg
             calls, reached = [], set()
             for name in frontier:
                 args = {key: name}
@@ -170,12 +170,7 @@ def _task(b: Bound, tools: list[dict], gold_turns: list[dict]) -> ExecTask:
 def first_calls(ts: ToolSet, b: Bound, chains: list[list[str]]) -> list[tuple[str, str, str]]:
     """The calls a question starts with, one per relation path: (tool, argument, topic entity's name). Any of
     them is a right first call (an intersection may start with either path)."""
-    return [(chain[0], _arg(ts, chain[0]), ts.kg.name(start)) for start, chain in zip(b.topic_ids, chains) if chain]
-
-
-def _arg(ts: ToolSet, tool: str) -> str:
-    """The one argument of a lookup tool: `value` for an inverse lookup (find_by_...), else `entity`."""
-    return "value" if ts.specs[tool].kind == "inverse" else "entity"
+    return [(chain[0], ts.specs[chain[0]].arg, ts.kg.name(start)) for start, chain in zip(b.topic_ids, chains) if chain]
 
 
 def _first_call_right(result: dict, firsts: list[tuple[str, str, str]]) -> bool | None:

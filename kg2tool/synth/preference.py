@@ -391,7 +391,7 @@ class PairMaker:
         spec = self.entity_tools.get(name)
         if spec is None or spec.kind not in ("forward", "inverse"):
             return []
-        value = args["value" if spec.kind == "inverse" else "entity"]
+        value = args[spec.arg]
         return [("count", {"items": value if isinstance(value, list) or REF_RE.match(value) else [value]})]
 
     def _wrong_carried_name(self, msg, prompt, row, rng):

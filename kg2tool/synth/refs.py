@@ -42,7 +42,7 @@ def ref_schema(spec: ToolSpec) -> dict:
     fn = schema["function"]
     props = fn["parameters"]["properties"]
     if spec.kind in ("forward", "inverse"):
-        key = "value" if spec.kind == "inverse" else "entity"
+        key = spec.arg
         arg = props[key]
         desc = arg["description"].rstrip(".") + ', or a ref (e.g. "r1") from an earlier result for all of its names.'
         if "enum" in arg:
@@ -123,7 +123,7 @@ class RefToolSet(ToolSet):
         if spec.kind == "attribute" or name == "compare":
             return super().execute(name, arguments, validate=False)
         if spec.kind in ("forward", "inverse"):
-            key = "value" if spec.kind == "inverse" else "entity"
+            key = spec.arg
             arg = arguments[key]
             if arg in self.table.sets:  # a ref: one lookup per name, their union
                 found: set[str] = set()
@@ -198,7 +198,7 @@ def batch_schema(spec: ToolSpec) -> dict:
         return schema
     fn = schema["function"]
     props = fn["parameters"]["properties"]
-    key = "value" if spec.kind == "inverse" else "entity"
+    key = spec.arg
     one = {k: v for k, v in props[key].items() if k != "description"}
     desc = props[key]["description"].rstrip(".") + ", or a list of names to look up together."
     props[key] = {"anyOf": [one, {"type": "array", "items": one, "minItems": 1}], "description": desc}
@@ -232,7 +232,7 @@ class BatchToolSet(ToolSet):
         spec = self.specs.get(name)
         if spec is None or spec.kind not in ("forward", "inverse"):
             return super().execute(name, arguments, validate=False)
-        key = "value" if spec.kind == "inverse" else "entity"
+        key = spec.arg
         arg = arguments[key]
         names = arg if isinstance(arg, list) else [arg]
         each = {n: super(BatchToolSet, self).execute(name, {key: n}, validate=False) for n in names}

@@ -85,6 +85,12 @@ class ToolSpec:
         """The tool's JSON Schema for its arguments."""
         return self.schema["function"]["parameters"]
 
+    @property
+    def arg(self) -> str:
+        """The argument a lookup tool takes the entity or value in: `value` for an inverse lookup (find_by_...), else
+        `entity`."""
+        return "value" if self.kind == "inverse" else "entity"
+
     @cached_property
     def canonical(self) -> str:
         """The schema as canonical JSON (sorted keys), e.g. as a cache key."""
@@ -218,8 +224,7 @@ class ToolSet:
         spec = self.specs[name]
         if spec.kind == "operator":
             return self._run[name](arguments)
-        key = "value" if spec.kind == "inverse" else "entity"
-        eid = self._resolve(spec, arguments[key])
+        eid = self._resolve(spec, arguments[spec.arg])
         if spec.kind == "attribute":
             vals = self.kg.attributes[spec.target].values.get(eid, ())
             if not vals:
