@@ -14,8 +14,8 @@ import json
 
 from kg2tool.common.errors import InputError
 from kg2tool.graph.build import load_graph
-from kg2tool.synth.pipeline import SynthConfig
-from kg2tool.synth.synthesizer import Synthesizer
+from kg2tool.synth.run.pipeline import SynthConfig
+from kg2tool.synth.run.synthesizer import Synthesizer
 
 
 def main() -> None:

@@ -137,7 +137,7 @@ def wiki_runs(n: int, work: Path, busy: bool) -> dict:
     try:
         for w in (1, 2, 1, 2):
             m = measure(py(
-                "import resource; from kg2tool.synth.pipeline import run_synth; from kg2tool.synth.synthesizer import SynthConfig; logs = []; "
+                "import resource; from kg2tool.synth.run.pipeline import run_synth; from kg2tool.synth.run.synthesizer import SynthConfig; logs = []; "
                 f"run_synth(['examples/wiki.ttl'], {str(work / 'wiki.out')!r}, SynthConfig(n={n}, seed=0), "
                 f"progress=False, log=logs.append, workers={w}, overwrite=True); "
                 "s, c = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN); "
@@ -193,9 +193,9 @@ def growth(a: dict, b: dict) -> None:
 PHASES = """
 import json, resource, sys, time
 t0 = time.perf_counter()
-from kg2tool.synth import pipeline as P
+from kg2tool.synth.run import pipeline as P
 from kg2tool.hub import dataset as D
-from kg2tool.synth.synthesizer import SynthConfig
+from kg2tool.synth.run.synthesizer import SynthConfig
 def cpu():
     s, c = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
     return s.ru_utime + s.ru_stime + c.ru_utime + c.ru_stime
@@ -317,7 +317,7 @@ def main() -> None:
         print(f"triple store on first use (bulk load, then opened): {r['triples']['wall']:.1f}s, {mem(r['triples'])} "
               f"(load average {r['triples']['load']:.1f})", flush=True)  # fmt: skip
         r["open"] = measure(py(
-            "from kg2tool.graph.store import open_store; from kg2tool.synth.synthesizer import Synthesizer, SynthConfig; "
+            "from kg2tool.graph.store import open_store; from kg2tool.synth.run.synthesizer import Synthesizer, SynthConfig; "
             f"kg = open_store({str(store)!r}, [{str(graph)!r}], log=lambda m: None); "
             "s = Synthesizer(kg, SynthConfig()); print(len(s.ts.specs), 'tools')"
         ))  # fmt: skip

@@ -49,9 +49,9 @@ def main() -> None:
     import rdflib
 
     from kg2tool.graph.build import load_graph
-    from kg2tool.synth.pipeline import run_synth
-    from kg2tool.synth.shards import frozen_heap
-    from kg2tool.synth.synthesizer import SynthConfig, Synthesizer
+    from kg2tool.synth.run.pipeline import run_synth
+    from kg2tool.synth.run.shards import frozen_heap
+    from kg2tool.synth.run.synthesizer import SynthConfig, Synthesizer
 
     t_rdflib, g = best_of(lambda: rdflib.Graph().parse(args.graph), args.repeat)
     t_load, kg = best_of(lambda: load_graph([args.graph]), args.repeat)

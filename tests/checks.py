@@ -1,8 +1,8 @@
 """An independent checker for synth output, written for the tests without kg2tool's own verify module.
 
 It re-validates every call with jsonschema directly and re-executes it through a fresh ToolSet, so a bug in
-`kg2tool.synth.verify` cannot hide a bad row. Rows in the refs tool style (a tool message `{"ref": ...}`) are
-re-executed with this module's own handle table on the plain values-style ToolSet (not `kg2tool.synth.refs`).
+`kg2tool.synth.checks.verify` cannot hide a bad row. Rows in the refs tool style (a tool message `{"ref": ...}`) are
+re-executed with this module's own handle table on the plain values-style ToolSet (not `kg2tool.synth.tools.refs`).
 """
 
 from __future__ import annotations

@@ -116,12 +116,12 @@ def test_the_checker_sees_a_bad_import(tmp_path):
 
     copy = tmp_path / "kg2tool"
     shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__", "_templates"))
-    walk = copy / "synth" / "walk.py"
+    walk = copy / "synth" / "walk" / "walker.py"
     walk.write_text(walk.read_text(encoding="utf-8") + "\nfrom ..evaluation import runner\n", encoding="utf-8")
     sft = copy / "train" / "sft.py"
     sft.write_text(sft.read_text(encoding="utf-8") + "\n\ndef f():\n    from ..evaluation.gold import x\n", encoding="utf-8")
     assert sorted(against_layers(import_graph(copy))) == [
-        ("kg2tool.synth.walk", "kg2tool.evaluation.runner"),
+        ("kg2tool.synth.walk.walker", "kg2tool.evaluation.runner"),
         ("kg2tool.train.sft", "kg2tool.evaluation.gold"),
     ]
 

@@ -23,7 +23,7 @@ from rdflib import RDFS, XSD, Literal, Namespace, URIRef
 
 from kg2tool.cli import main as cli_main
 from kg2tool.graph.build import load_graph
-from kg2tool.synth.tools import ToolSet
+from kg2tool.synth.tools.toolset import ToolSet
 
 EX = Namespace("http://example.org/")
 SCHEMA_DESC = URIRef("http://schema.org/description")

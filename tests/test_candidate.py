@@ -39,7 +39,7 @@ def test_a_shard_checkpoint_writes_each_tool_schema_once_and_reads_both_forms(tm
     `ShardStore.load` gives the same candidates back, and still reads a checkpoint with the schemas inline."""
     import gzip
 
-    from kg2tool.synth.shards import ShardStore, _save_shard
+    from kg2tool.synth.run.shards import ShardStore, _save_shard
 
     schema = {"type": "function", "function": {"name": "get_genre", "parameters": {"type": "object"}}}
     other = {"type": "function", "function": {"name": "count", "parameters": {"type": "object"}}}

@@ -46,7 +46,7 @@ def test_every_row_passes_independent_check(wiki_runs):
     from datasets import load_dataset
 
     from kg2tool.graph.build import load_graph
-    from kg2tool.synth.tools import ToolSet
+    from kg2tool.synth.tools.toolset import ToolSet
 
     ts = ToolSet.from_graph(load_graph([EXAMPLE]))
     ds = load_dataset(str(wiki_runs[0]), "sft")

@@ -191,7 +191,7 @@ def test_internal_error_is_one_line_unless_debug(tmp_path, graph):
     """A bug (here: a forced crash inside synth) exits 1 with a short message; KG2TOOL_DEBUG=1 shows the traceback."""
     import os
 
-    pre = "import kg2tool.synth.pipeline as s\ndef boom(*a, **k): raise RuntimeError('forced')\ns.run_synth = boom"
+    pre = "import kg2tool.synth.run.pipeline as s\ndef boom(*a, **k): raise RuntimeError('forced')\ns.run_synth = boom"
     res = run("synth", "--graph", graph, "--out", tmp_path / "o", pre=pre)
     assert res.returncode == 1
     assert "internal error: RuntimeError: forced" in res.stderr and "KG2TOOL_DEBUG=1" in res.stderr

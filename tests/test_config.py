@@ -22,7 +22,7 @@ from kg2tool.common.config import (
 )
 from kg2tool.common.errors import InputError, UsageError
 from kg2tool.common.files import file_sha256
-from kg2tool.synth.synthesizer import SynthConfig
+from kg2tool.synth.run.synthesizer import SynthConfig
 
 
 def test_dataclass_fields_from_yaml_nested_and_typed(tmp_path):

@@ -65,7 +65,7 @@ def test_random_name_rows_are_synth_rows_with_unseen_names(kg):
 
 
 def test_random_name_rows_end_when_the_graph_gives_none(tmp_path):
-    from kg2tool.synth.synthesizer import SynthConfig
+    from kg2tool.synth.run.synthesizer import SynthConfig
 
     path = tmp_path / "g.ttl"
     path.write_text(

@@ -6,9 +6,9 @@ import pytest
 from checks import check_row
 
 from kg2tool.graph.build import load_graph
-from kg2tool.synth.synthesizer import SynthConfig, Synthesizer
-from kg2tool.synth.tools import ToolSet
-from kg2tool.synth.walk import ALL_SHAPES, DIALOGUE_SHAPES
+from kg2tool.synth.run.synthesizer import SynthConfig, Synthesizer
+from kg2tool.synth.tools.toolset import ToolSet
+from kg2tool.synth.walk.walker import ALL_SHAPES, DIALOGUE_SHAPES
 
 
 @pytest.mark.parametrize("shape", DIALOGUE_SHAPES)

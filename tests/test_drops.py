@@ -1,8 +1,8 @@
 """Plans the synthesizer leaves out because nobody would ask them: names kg2tool made up to tell homonyms apart and
-placeholder nodes (kg2tool.synth.synthesizer: `made_up_name`, `placeholder`)."""
+placeholder nodes (kg2tool.synth.run.synthesizer: `made_up_name`, `placeholder`)."""
 
 from kg2tool.graph.build import load_graph
-from kg2tool.synth.synthesizer import is_placeholder, made_up_name
+from kg2tool.synth.run.synthesizer import is_placeholder, made_up_name
 
 TTL = """@prefix : <http://h.org/> .
 @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
@@ -30,8 +30,8 @@ def test_a_label_with_its_own_note_is_never_named(tmp_path):
     """Nobel's places are labelled "Posen (now Poznan, Poland)": readers rejected every question that named one
     ("what is the successor of Germany (now Poland)?"); such anchors are dropped as `annotated_name`, while the
     names still come back as answers."""
-    from kg2tool.synth.plans import Anchor, Project
-    from kg2tool.synth.unsaid import unsaid_anchor
+    from kg2tool.synth.checks.unsaid import unsaid_anchor
+    from kg2tool.synth.plans.tree import Anchor, Project
 
     path = tmp_path / "now.ttl"
     path.write_text("""@prefix : <http://h.org/> .

@@ -25,7 +25,7 @@ from kg2tool.llm.backends import (
     to_wire_messages,
 )
 from kg2tool.llm.parsers import get_parser
-from kg2tool.synth.tools import ToolError, ToolSet, error_json
+from kg2tool.synth.tools.toolset import ToolError, ToolSet, error_json
 
 
 @pytest.fixture(scope="module")

@@ -225,7 +225,7 @@ def test_a_tiny_model_that_learned_a_conversation_solves_it_through_the_loop(tin
     from kg2tool.evaluation.execution import task_from_row
     from kg2tool.llm.backends import TransformersBackend
     from kg2tool.llm.parsers import get_parser
-    from kg2tool.synth.tools import ToolSet
+    from kg2tool.synth.tools.toolset import ToolSet
 
     ts = ToolSet.from_graph(small_kg)
 
@@ -304,7 +304,7 @@ def test_the_loop_shows_the_model_its_training_format(wiki_data, tiny_tokenizer,
     from kg2tool.evaluation.execution import task_from_row
     from kg2tool.llm.backends import GoldModel
     from kg2tool.llm.parsers import get_parser
-    from kg2tool.synth.tools import ToolSet
+    from kg2tool.synth.tools.toolset import ToolSet
 
     class Recording(GoldModel):
         def generate(self, conversations, tools, keys=None):
@@ -465,7 +465,7 @@ def test_eval_derives_the_tools_with_the_datasets_own_lexicon(tmp_path):
     import yaml
 
     from kg2tool.graph.build import load_graph
-    from kg2tool.synth.lexicon import derive_lexicon
+    from kg2tool.synth.language.lexicon import derive_lexicon
 
     kg = load_graph([str(EXAMPLE)])
     iri = next(i for i, r in kg.relations.items() if r.label == "residence")

@@ -40,7 +40,7 @@ def test_company_graph_synthesizes_verified_rows(tmp_path, company_kg):
     from datasets import load_dataset
 
     from kg2tool.cli import main
-    from kg2tool.synth.tools import ToolSet
+    from kg2tool.synth.tools.toolset import ToolSet
 
     out = tmp_path / "company"
     assert (

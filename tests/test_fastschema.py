@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from kg2tool.common.fastschema import compile_check
-from kg2tool.synth.synthesizer import SynthConfig, Synthesizer
-from kg2tool.synth.tools import ToolError, ToolSet
+from kg2tool.synth.run.synthesizer import SynthConfig, Synthesizer
+from kg2tool.synth.tools.toolset import ToolError, ToolSet
 
 FORMATS = Draft202012Validator.FORMAT_CHECKER
 

@@ -29,8 +29,8 @@ import yaml
 from conftest import EXAMPLE, make_small_graph
 
 from kg2tool.common.errors import InputError, OutputError
-from kg2tool.synth.pipeline import run_synth
-from kg2tool.synth.synthesizer import SynthConfig
+from kg2tool.synth.run.pipeline import run_synth
+from kg2tool.synth.run.synthesizer import SynthConfig
 
 pyoxigraph = pytest.importorskip("pyoxigraph", reason="the store cases need the `store` extra (pyoxigraph)")
 

@@ -53,8 +53,8 @@ def _digest(folder):
 
 
 def test_parquet_files_written_in_two_processes_are_the_same_bytes(tmp_path, example_kg):
-    from kg2tool.synth.pipeline import build_report, make_preference_pairs
-    from kg2tool.synth.synthesizer import SynthConfig, Synthesizer, split_of
+    from kg2tool.synth.run.pipeline import build_report, make_preference_pairs
+    from kg2tool.synth.run.synthesizer import SynthConfig, Synthesizer, split_of
 
     config = SynthConfig(n=400, seed=3)
     synth = Synthesizer(example_kg, config)

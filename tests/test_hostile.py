@@ -20,7 +20,7 @@ from rdflib import RDFS, XSD, Literal, Namespace
 
 from kg2tool.cli import main as cli_main
 from kg2tool.graph.build import load_graph
-from kg2tool.synth.tools import ToolSet
+from kg2tool.synth.tools.toolset import ToolSet
 
 EX = Namespace("http://example.org/")
 
@@ -131,8 +131,8 @@ def test_renderer_prints_template_syntax_directly():
     """The Renderer itself, on a plan whose entity and relation labels are template code."""
     import random
 
-    from kg2tool.synth.plans import Anchor, Project
-    from kg2tool.synth.render import Renderer
+    from kg2tool.synth.language.render import Renderer
+    from kg2tool.synth.plans.tree import Anchor, Project
 
     g = rdflib.Graph()
     for i, lab in enumerate(TEMPLATE_LABELS):

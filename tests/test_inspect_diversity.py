@@ -1,7 +1,7 @@
 import subprocess
 import sys
 
-from kg2tool.synth.diversity import DiversityFilter
+from kg2tool.synth.checks.diversity import DiversityFilter
 
 
 def _row(q, plan, topic="T", pattern="1p"):

@@ -1,4 +1,4 @@
-"""The relation lexicon (kg2tool.synth.lexicon): label forms, kinds, lexicon.yaml out and back in, and the language
+"""The relation lexicon (kg2tool.synth.language.lexicon): label forms, kinds, lexicon.yaml out and back in, and the language
 of whole datasets on the bundled graphs (tests/lint.py)."""
 
 from pathlib import Path
@@ -8,11 +8,11 @@ from lint import language_problems
 
 from kg2tool.common.errors import InputError
 from kg2tool.graph.build import load_graph
-from kg2tool.synth.lexicon import derive_lexicon, split_label, word_relation
-from kg2tool.synth.lexicon_file import load_lexicon
-from kg2tool.synth.plans import Anchor, Project
-from kg2tool.synth.synthesizer import SynthConfig, Synthesizer
-from kg2tool.synth.wording import Speaker
+from kg2tool.synth.language.lexicon import derive_lexicon, split_label, word_relation
+from kg2tool.synth.language.lexicon_file import load_lexicon
+from kg2tool.synth.language.wording import Speaker
+from kg2tool.synth.plans.tree import Anchor, Project
+from kg2tool.synth.run.synthesizer import SynthConfig, Synthesizer
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -56,7 +56,7 @@ def test_label_forms(label, form, said):
     ],
 )
 def test_known_relations_are_said_with_their_verbs(tmp_path, label, question, inverse, statement):
-    """Relations people say with a verb of their own (kg2tool.synth.known_wordings) get questions with
+    """Relations people say with a verb of their own (kg2tool.synth.language.known_wordings) get questions with
     auxiliaries in the right tense, `where` for places, and statements without the label's noun."""
     ttl = tmp_path / "g.ttl"
     ttl.write_text(
@@ -191,7 +191,7 @@ def test_class_labels_become_common_nouns(tmp_path):
     """A graph's own class labels name the kinds as common nouns: `University` -> `university` (so `universities`,
     not inflect's proper-noun `Universitys`), `ResearchAward` -> `research award`."""
     from kg2tool.graph.build import load_graph
-    from kg2tool.synth.lexicon import derive_lexicon, plural
+    from kg2tool.synth.language.lexicon import derive_lexicon, plural
 
     lines = ["@prefix ex: <http://example.org/> .", "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .",
              'ex:University rdfs:label "University" .', 'ex:ResearchAward rdfs:label "ResearchAward" .']  # fmt: skip

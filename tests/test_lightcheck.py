@@ -56,7 +56,7 @@ def test_the_annotated_arguments_are_checked_and_nothing_else(tmp_path, monkeypa
 PROBE = """
 import sys
 if sys.argv[1] == "light":
-    from kg2tool.synth.synthesizer import _import_inflect
+    from kg2tool.synth.run.synthesizer import _import_inflect
     _import_inflect()
 import inflect
 e = inflect.engine()

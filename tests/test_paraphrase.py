@@ -21,21 +21,21 @@ from checks import check_row
 from kg2tool.cli import main
 from kg2tool.llm.backends import Backend, Completion
 from kg2tool.synth.candidate import Candidate
-from kg2tool.synth.paraphrase import (
+from kg2tool.synth.checks.preference import check_continuation
+from kg2tool.synth.checks.verify import verify_row
+from kg2tool.synth.paraphrase.rewrite import (
     ParaphraseConfig,
     Paraphraser,
     paraphrase_rows,
     plan_names,
 )
-from kg2tool.synth.preference import check_continuation
-from kg2tool.synth.verify import verify_row
 
 # ---------------------------------------------------------------------------------------------- rows, scripted
 
 
 @pytest.fixture(scope="module")
 def synth_rows(small_kg):
-    from kg2tool.synth.synthesizer import SynthConfig, Synthesizer
+    from kg2tool.synth.run.synthesizer import SynthConfig, Synthesizer
 
     synth = Synthesizer(small_kg, SynthConfig(seed=4, shard_size=200))
     candidates, _ = synth.candidates(0)
@@ -72,7 +72,7 @@ def test_paraphrase_rows_keeps_verified_rewrites(synth_rows, small_kg):
     cands = copy_rows(templates)
     template_rows = [c.row for c in templates]
     backend = Scripted(reword)
-    from kg2tool.synth.paraphrase import name_index
+    from kg2tool.synth.paraphrase.rewrite import name_index
 
     counts = paraphrase_rows(
         cands, synth.ts, Paraphraser(backend), ParaphraseConfig(model="x"), names=name_index(small_kg)
@@ -173,7 +173,7 @@ def test_missing_extra(monkeypatch, tmp_path):
     import importlib.util
 
     from kg2tool.common.errors import MissingExtraError
-    from kg2tool.synth.paraphrase import make_paraphrase_backend
+    from kg2tool.synth.paraphrase.rewrite import make_paraphrase_backend
 
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "vllm" else real(name, *a))
@@ -183,7 +183,7 @@ def test_missing_extra(monkeypatch, tmp_path):
 
 def test_core_synth_stays_torch_free():
     code = (
-        "import sys, kg2tool.synth.pipeline, kg2tool.synth.paraphrase, kg2tool.commands.synth; "
+        "import sys, kg2tool.synth.run.pipeline, kg2tool.synth.paraphrase.rewrite, kg2tool.commands.synth; "
         "print(sorted(m for m in ('torch', 'transformers', 'vllm') if m in sys.modules))"
     )
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout.strip() == "[]"
@@ -264,8 +264,8 @@ CHAT = (
 def paraphrase_pairs(kg) -> list[tuple[str, str]]:
     """Real paraphrase pairs: every 1p question of the graph in the `simple` family's wordings, each wording
     paired with the next one (a function the model can learn: wording i -> wording i + 1)."""
-    from kg2tool.synth.plans import Anchor, Project
-    from kg2tool.synth.synthesizer import SynthConfig, Synthesizer
+    from kg2tool.synth.plans.tree import Anchor, Project
+    from kg2tool.synth.run.synthesizer import SynthConfig, Synthesizer
 
     synth = Synthesizer(kg, SynthConfig(mix={"simple": 1.0}))
     templates, _ = synth.renderer.families["simple"]
@@ -344,7 +344,7 @@ def test_synth_paraphrase_with_a_small_local_model(
 ):
     import torch
 
-    from kg2tool.synth.tools import ToolSet
+    from kg2tool.synth.tools.toolset import ToolSet
 
     torch.set_num_threads(1)
     prompt = tmp_path / "prompt.txt"

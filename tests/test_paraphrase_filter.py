@@ -1,12 +1,12 @@
-"""The paraphrase filter (kg2tool.synth.paraphrase_filter): hand-written candidates against each named rewrite
+"""The paraphrase filter (kg2tool.synth.paraphrase.filter): hand-written candidates against each named rewrite
 check, the text helpers, what a plan demands of a rewrite; and every check of REWRITE_CHECKS pinned."""
 
 from __future__ import annotations
 
 import pytest
 
-from kg2tool.synth import paraphrase_filter
-from kg2tool.synth.paraphrase_filter import (
+from kg2tool.synth.paraphrase import filter as paraphrase_filter
+from kg2tool.synth.paraphrase.filter import (
     COUNT_RULE,
     FEWER_RULE,
     MORE_RULE,

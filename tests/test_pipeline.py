@@ -1,11 +1,11 @@
-"""The synth pipeline (kg2tool.synth.pipeline): merging shards through the diversity filters into splits, the
+"""The synth pipeline (kg2tool.synth.run.pipeline): merging shards through the diversity filters into splits, the
 DPO pairs and the report's counts."""
 
 import gc
 
-from kg2tool.synth.pipeline import build_report, make_preference_pairs, merge_shards
-from kg2tool.synth.shards import frozen_heap, iter_shards
-from kg2tool.synth.synthesizer import SynthConfig, Synthesizer, split_of
+from kg2tool.synth.run.pipeline import build_report, make_preference_pairs, merge_shards
+from kg2tool.synth.run.shards import frozen_heap, iter_shards
+from kg2tool.synth.run.synthesizer import SynthConfig, Synthesizer, split_of
 
 
 def test_merge_counts_every_candidate_and_splits_by_key(small_kg):

@@ -1,6 +1,6 @@
-"""Query plans (kg2tool.synth.plans): execution on ids, anchors, relation paths and the stored JSON form."""
+"""Query plans (kg2tool.synth.plans.tree): execution on ids, anchors, relation paths and the stored JSON form."""
 
-from kg2tool.synth.plans import (
+from kg2tool.synth.plans.tree import (
     Anchor,
     Count,
     Project,

@@ -10,8 +10,8 @@ import pytest
 from conftest import EXAMPLE
 
 from kg2tool.hub.card import MISTAKES
-from kg2tool.synth.preference import REASONS_OF, REJECTION_TYPES, PairMaker, check_continuation
-from kg2tool.synth.verify import REASONS
+from kg2tool.synth.checks.preference import REASONS_OF, REJECTION_TYPES, PairMaker, check_continuation
+from kg2tool.synth.checks.verify import REASONS
 
 
 @pytest.fixture(scope="module")
@@ -29,7 +29,7 @@ def run(tmp_path_factory):
 @pytest.fixture(scope="module")
 def ts():
     from kg2tool.graph.build import load_graph
-    from kg2tool.synth.tools import ToolSet
+    from kg2tool.synth.tools.toolset import ToolSet
 
     return ToolSet.from_graph(load_graph([EXAMPLE]))
 

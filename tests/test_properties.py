@@ -25,9 +25,9 @@ from rdflib import RDFS, XSD, Literal, Namespace
 
 from kg2tool.common.errors import NothingToDoError
 from kg2tool.graph.build import load_graph
-from kg2tool.synth.synthesizer import SynthConfig, Synthesizer
-from kg2tool.synth.tools import ToolSet
-from kg2tool.synth.verify import verify_row
+from kg2tool.synth.checks.verify import verify_row
+from kg2tool.synth.run.synthesizer import SynthConfig, Synthesizer
+from kg2tool.synth.tools.toolset import ToolSet
 
 EX = Namespace("http://example.org/")
 NAME_RE = re.compile(r"^[a-zA-Z0-9_]{1,64}$")
@@ -177,7 +177,7 @@ def test_written_dataset_loads_back_equal(g, seed):
     from datasets import load_dataset
 
     from kg2tool.hub.dataset import SPLITS, dpo_features, sft_features, write_dataset
-    from kg2tool.synth.pipeline import build_report, make_preference_pairs
+    from kg2tool.synth.run.pipeline import build_report, make_preference_pairs
 
     with tempfile.TemporaryDirectory() as tmp:
         path = write_graph(g, Path(tmp), "nt")

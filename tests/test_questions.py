@@ -192,7 +192,7 @@ def test_path_model_scores_100_percent_on_the_wiki_questions(tmp_path):
 
 def test_first_call_is_the_paths_first_tool_on_the_topic_entity(example_kg):
     from kg2tool.evaluation.kgqa_run import _first_call_right, first_calls, path_tools
-    from kg2tool.synth.tools import ToolSet
+    from kg2tool.synth.tools.toolset import ToolSet
 
     ts = ToolSet.from_graph(example_kg)
     by_id = {b.q.id: b for b in bind(example_kg, read_questions(QUESTIONS))}
@@ -255,8 +255,8 @@ def test_path_model_lists_what_it_cannot_express(tmp_path):
 def test_retriever_recall_on_the_wiki_questions(example_kg):
     from kg2tool.evaluation.kgqa_run import path_tools
     from kg2tool.evaluation.retriever import ToolRetriever, recall
-    from kg2tool.synth.lexicon import derive_lexicon
-    from kg2tool.synth.tools import ToolSet
+    from kg2tool.synth.language.lexicon import derive_lexicon
+    from kg2tool.synth.tools.toolset import ToolSet
 
     lexicon = derive_lexicon(example_kg)
     ts = ToolSet.from_graph(example_kg, lexicon=lexicon)
@@ -314,7 +314,7 @@ def test_demo_runs_the_questions_after_each_stage_and_reports_them(tmp_path):
     assert len(asked) == len(STAGES)
     # the model is offered the tools it was trained on: the words of the lexicon.yaml synth wrote beside the data
     from kg2tool.graph.build import load_graph
-    from kg2tool.synth.lexicon import derive_lexicon
+    from kg2tool.synth.language.lexicon import derive_lexicon
 
     assert not any("--offer" in r.argv for r in runs if not r.name.endswith("-questions"))  # only those runs
     (out / "data").mkdir(parents=True)

@@ -28,7 +28,7 @@ def digest(folder: Path) -> dict[str, str]:
 
 def test_ray_backend_gives_the_files_of_one_worker(tmp_path):
     assert synth(*ARGS, "--out", tmp_path / "one").returncode == 0
-    # A local Ray instance with 2 CPUs (kg2tool.synth.shards calls ray.init(num_cpus=workers) when none is running).
+    # A local Ray instance with 2 CPUs (kg2tool.synth.run.shards calls ray.init(num_cpus=workers) when none is running).
     res = synth(*ARGS, "--out", tmp_path / "ray", "--workers", 2, "--backend", "ray")
     assert res.returncode == 0, res.stderr[-3000:]
     assert digest(tmp_path / "ray") == digest(tmp_path / "one")

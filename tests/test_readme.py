@@ -29,7 +29,7 @@ def doc_files() -> list[Path]:
 
 
 def test_docs_name_only_files_that_exist():
-    """A path like `kg2tool/synth/verify.py` in a doc names a file of this checkout (docs follow the code's moves)."""
+    """A path like `kg2tool/synth/checks/verify.py` in a doc names a file of this checkout (docs follow the code's moves)."""
     import re
 
     missing = []

@@ -18,8 +18,8 @@ from lint import language_problems
 from kg2tool.graph.build import load_graph
 from kg2tool.graph.hygiene import is_opaque_id
 from kg2tool.graph.model import AXIOM_PREDICATES, PredicateRules
-from kg2tool.synth.synthesizer import SynthConfig, Synthesizer
-from kg2tool.synth.tools import ToolSet
+from kg2tool.synth.run.synthesizer import SynthConfig, Synthesizer
+from kg2tool.synth.tools.toolset import ToolSet
 
 REAL = Path(__file__).parent / "data" / "real"
 ROOT = Path(__file__).parent.parent

@@ -16,7 +16,7 @@ from kg2tool.cli import main
 from kg2tool.graph.build import load_graph
 from kg2tool.graph.model import PredicateRules
 from kg2tool.graph.reify import FOLD_PREFIX, _is_record_label, words_of
-from kg2tool.synth.synthesizer import SynthConfig, Synthesizer
+from kg2tool.synth.run.synthesizer import SynthConfig, Synthesizer
 
 REAL = Path(__file__).parent / "data" / "real"
 

@@ -87,8 +87,8 @@ def test_workers_auto_and_three_workers_give_the_same_files(tmp_path):
 def test_the_merging_process_computes_shards_too(example_kg, monkeypatch):
     """With 2 workers the merging process is one of them: it computes some shards itself (those it would otherwise
     wait for), and the shards come out in order with the candidates of one worker."""
-    from kg2tool.synth import shards
-    from kg2tool.synth.synthesizer import SynthConfig, Synthesizer
+    from kg2tool.synth.run import shards
+    from kg2tool.synth.run.synthesizer import SynthConfig, Synthesizer
 
     synth_ = Synthesizer(example_kg, SynthConfig(n=100, seed=3, shard_size=40))
     here, candidates = [], synth_.candidates
@@ -111,7 +111,7 @@ def test_the_merging_process_computes_shards_too(example_kg, monkeypatch):
 
 
 def test_auto_workers_counts_the_free_cores():
-    from kg2tool.synth.shards import auto_workers
+    from kg2tool.synth.run.shards import auto_workers
 
     assert auto_workers(cores=2, load=0.0) == 2
     assert auto_workers(cores=2, load=0.7) == 2  # a core partly busy still pays for a second worker

@@ -13,13 +13,13 @@ import pytest
 from checks import check_row
 
 from kg2tool.graph.build import load_graph
-from kg2tool.synth.known_wordings import COMPARATIVES
-from kg2tool.synth.lexicon import PERSON_KINDS
-from kg2tool.synth.paraphrase import plan_names
-from kg2tool.synth.plans import Anchor, Attr, Compare, Count, Project, SetOp, co_parts, execute
-from kg2tool.synth.synthesizer import DEFAULT_MIX, SynthConfig, Synthesizer
-from kg2tool.synth.tools import ToolSet
-from kg2tool.synth.walk import Walker
+from kg2tool.synth.language.known_wordings import COMPARATIVES
+from kg2tool.synth.language.lexicon import PERSON_KINDS
+from kg2tool.synth.paraphrase.rewrite import plan_names
+from kg2tool.synth.plans.tree import Anchor, Attr, Compare, Count, Project, SetOp, co_parts, execute
+from kg2tool.synth.run.synthesizer import DEFAULT_MIX, SynthConfig, Synthesizer
+from kg2tool.synth.tools.toolset import ToolSet
+from kg2tool.synth.walk.walker import Walker
 
 REAL = Path(__file__).parent / "data" / "real"
 NESTED = ("ip", "pi", "up", "3in", "inp", "pin", "pni", "cop")
@@ -147,7 +147,7 @@ def test_the_nobel_vocabulary_reads_as_english():
 def test_questions_about_one_entity_are_asked_as_one_with_pronouns(swapi_kg, example_kg):
     """"Where was Peter Mayhew born, who did he play and which country is he a citizen of?": the later questions
     take the pronoun of the graph's gender attribute ("it" for things), not a list of fields."""
-    from kg2tool.synth.render import pronouns
+    from kg2tool.synth.language.render import pronouns
 
     synth = Synthesizer(swapi_kg, SynthConfig(seed=1, min_support=3, shard_size=80, mix={"parallel_multiple": 1.0}))
     rows, _ = synth.shard(0)
@@ -208,7 +208,7 @@ def test_a_place_named_by_where_something_happened_is_said_with_where(example_kg
 
 
 def plural_nouns(kg, rel: str) -> str:
-    from kg2tool.synth.lexicon import derive_lexicon
+    from kg2tool.synth.language.lexicon import derive_lexicon
 
     return derive_lexicon(kg).relations[rel].plural
 
@@ -250,7 +250,7 @@ def test_sets_inside_a_question_and_a_bands_formation_read_as_english(example_kg
 def test_dialogues_name_no_made_up_name_and_nothing_is_compared_with_itself():
     """"Tell me the country whose successor is Geece (resource)": an error-recovery turn named a name kg2tool made
     up for a homonym; "Which country has fewer countries, Andorra or Uzbekistan?" counted a set holding the item."""
-    from kg2tool.synth.synthesizer import made_up_name
+    from kg2tool.synth.run.synthesizer import made_up_name
 
     kg = load_graph([REAL / "nobelprize.nt.gz"])
     mix = {"error_recovery": 1.0, "missing_info": 1.0, "followup": 1.0, "compare": 1.0}
@@ -271,7 +271,7 @@ def test_dialogues_name_no_made_up_name_and_nothing_is_compared_with_itself():
 def test_a_question_whose_answers_open_its_own_names_is_not_asked():
     """"Which category did the laureates who won Chemistry 2005 win a prize in?" (Chemistry): readers took it for
     nonsense."""
-    from kg2tool.synth.synthesizer import answered_by_a_name
+    from kg2tool.synth.run.synthesizer import answered_by_a_name
 
     assert answered_by_a_name(["Chemistry"], ["Chemistry 2005"]) and not answered_by_a_name(["Chem"], ["Chemistry 2005"])
     assert not answered_by_a_name(["Chemistry", "Physics"], ["Chemistry 2005"]) and not answered_by_a_name([], ["X"])
@@ -288,7 +288,7 @@ def test_vehicles_take_their_article_and_compared_numbers_are_said_as_people_say
     in questions, possessives and answers, and at the start of an answer as "The"; a number attribute is compared
     with its own verb ("Which costs less", "carries fewer passengers") or "the higher <attribute>", never "the
     smaller passengers"."""
-    from kg2tool.synth.render import Renderer
+    from kg2tool.synth.language.render import Renderer
 
     sp = Renderer().speaker(swapi_kg)
     fighter, luke = swapi_kg.resolve("Naboo fighter"), swapi_kg.resolve("Luke Skywalker")
@@ -320,8 +320,8 @@ def test_round_23_and_24_rules(nobel_kg, example_kg):
     Prize in Chemistry 1952", not "won Chemistry 1952"); no lookup pair of one entity that asks one thing twice
     (prize and category); counts compared as "more" only; chains that mostly start from the name's own facts; no
     intersection of one thing in two places; one co answer asked for, not requested as "Tell me the other X"."""
-    from kg2tool.synth.grammar import prize_name
-    from kg2tool.synth.walk_co import odd_intersection
+    from kg2tool.synth.language.grammar import prize_name
+    from kg2tool.synth.walk.co import odd_intersection
 
     assert prize_name("Chemistry 1952", ("LaureateAward", "NobelPrize")) == "the Nobel Prize in Chemistry 1952"
     assert prize_name("Star Wars", ("NobelPrize",)) == "" and prize_name("Peace 2001", ("Film",)) == ""
@@ -354,8 +354,8 @@ def test_round_25_rules(example_kg):
     William Herschel, Martie Maguire and Falco play?"); no intersection of two different facts of two names; a
     count by a role is never "are more people citizens of" (round 36: no count of the people of a place at all); an answer that only opens a
     name of the question, its homonym note aside, is dropped."""
-    from kg2tool.synth.synthesizer import answered_by_a_name
-    from kg2tool.synth.walk_co import odd_intersection
+    from kg2tool.synth.run.synthesizer import answered_by_a_name
+    from kg2tool.synth.walk.co import odd_intersection
 
     walker = Synthesizer(example_kg, SynthConfig(seed=1)).walker
     rng, seen = random.Random(6), 0
@@ -421,8 +421,8 @@ def test_round_30_rules(swapi_kg, nobel_kg):
     the Executor? What about the Millennium Falcon?" answered with characters); a unit named after its institution
     ("Harvard University, Biological Laboratories") is not named in a question; no intersection of things in two
     places by two relations ("universities in Germany and in Göttingen")."""
-    from kg2tool.synth.unsaid import annotated
-    from kg2tool.synth.walk_co import odd_intersection
+    from kg2tool.synth.checks.unsaid import annotated
+    from kg2tool.synth.walk.co import odd_intersection
 
     assert annotated("Harvard University, Biological Laboratories") and not annotated("University of California, Los Angeles")
     assert not annotated("Chicago, IL") and not annotated("Washington, D.C.")
@@ -473,8 +473,8 @@ def test_round_35_rules(example_kg, swapi_kg, nobel_kg):
     Capitol Records in"); no chain that starts from where a name is ("born in the city that the University of
     Pittsburgh is in") or takes two such steps; a set of one said in the plural where its step usually gives
     several ("Which films do people who lived in Epsom appear in?")."""
-    from kg2tool.synth.walk_co import linked, odd_intersection
-    from kg2tool.synth.walk_parallel import where_it_is
+    from kg2tool.synth.walk.co import linked, odd_intersection
+    from kg2tool.synth.walk.parallel import where_it_is
 
     for kg in (example_kg, nobel_kg):
         walker = Synthesizer(kg, SynthConfig(seed=1)).walker
@@ -496,7 +496,7 @@ def test_round_35_rules(example_kg, swapi_kg, nobel_kg):
     parts = [k for p in (pm_walker.sample("parallel_multiple", rng) for _ in range(100)) if p is not None for k in p.children]
     labels = {pm_walker.lex.relations[k.rel].label.lower() for k in parts}
     assert len(parts) >= 150 and not labels & {"country", "continent", "part of", "located in the administrative territorial entity"}, labels
-    from kg2tool.synth.wording import Speaker
+    from kg2tool.synth.language.wording import Speaker
 
     speaker = Speaker(swapi_kg, walker.lex)
     lived = next(i for i, w in speaker.lex.relations.items() if "lived" in w.verb)
@@ -509,7 +509,7 @@ def test_chains_do_not_stray_from_a_place(example_kg, swapi_kg):
     the country that Michael Sheard is a citizen of", "the person buried where Jive is headquartered"), or back to
     the start place's own country ("Which country are organizations headquartered in Santa Monica in?"); "the
     people who died where Joan Rivers was born" stays."""
-    from kg2tool.synth.walk_chain import _strays_from_place
+    from kg2tool.synth.walk.chain import _strays_from_place
 
     walker = Synthesizer(swapi_kg, SynthConfig(seed=1, min_support=3)).walker
     citizen = "https://swapi.co/vocabulary/citizenOf"
@@ -557,7 +557,7 @@ def test_round_36_rules(example_kg, nobel_kg):
     places ("Which one has more parent organizations", "Where did more people live, A or B?"); an attribute is
     compared between two names that share a neighbour ("Who was born earlier, Mo Yan or Edward Mills Purcell?"); a
     person's noun list does not mix kin and career ("What are Joe Jackson's children and occupations?")."""
-    from kg2tool.synth.lexicon import PLACE_KINDS, SAMPLE
+    from kg2tool.synth.language.lexicon import PLACE_KINDS, SAMPLE
 
     for kg in (example_kg, nobel_kg):
         walker, rng = Synthesizer(kg, SynthConfig(seed=1)).walker, random.Random(36)
@@ -600,7 +600,7 @@ def test_round_37_rules(swapi_kg):
 def test_round_38_rules(example_kg):
     """Round 38: a person's "time period" is asked as when they were active ("Which period was Bill Monroe active
     in?", not "What is John Lennon's time period?"), and a century takes "the" ("active in the 20th century")."""
-    from kg2tool.synth.grammar import the_name
+    from kg2tool.synth.language.grammar import the_name
 
     assert the_name("20th century") == "the 20th century"
     mix = {s: float(s in ("simple", "parallel")) for s in DEFAULT_MIX}
@@ -613,7 +613,7 @@ def test_round_38_rules(example_kg):
 def test_related_names_share_a_small_neighbour(example_kg):
     """Round 38: names asked about together share a neighbour of fewer than RELATED_MAX others, not a country or an
     occupation of hundreds ("which countries are Roger Penrose, Randy Newman and Little Richard citizens of?")."""
-    from kg2tool.synth.walk_union import RELATED_MAX
+    from kg2tool.synth.walk.union import RELATED_MAX
 
     walker, rng = Synthesizer(example_kg, SynthConfig(seed=1)).walker, random.Random(38)
     plans = [p for p in (walker.sample("parallel", rng) for _ in range(150)) if p is not None]
@@ -628,7 +628,7 @@ def test_related_names_share_a_small_neighbour(example_kg):
 def test_round_39_rules(example_kg, swapi_kg):
     """Round 39: no lookup of where a country is ("the countries that Sri Lanka is in", "What is Uruguay part of?");
     a film's location is where it was filmed ("Where was X filmed?", not "Which films feature Pinewood Studios?")."""
-    from kg2tool.synth.walk_parallel import where_it_is
+    from kg2tool.synth.walk.parallel import where_it_is
 
     walker, rng = Synthesizer(example_kg, SynthConfig(seed=1)).walker, random.Random(39)
     hops = [p for p in (walker.one_hop(rng) for _ in range(3000)) if p is not None]
@@ -648,8 +648,8 @@ def test_round_40_rules(example_kg, swapi_kg):
     """Round 40: a name's set narrowed by another name's (2in) only between related names ("Which record label does
     Selena Gomez have that Brian May doesn't?"); a step said the other way round from a place counts as one back
     ("the films released in the country that Emun Elliott is a citizen of")."""
-    from kg2tool.synth.walk_chain import _strays_from_place
-    from kg2tool.synth.walk_union import share_small
+    from kg2tool.synth.walk.chain import _strays_from_place
+    from kg2tool.synth.walk.union import share_small
 
     walker, rng = Synthesizer(example_kg, SynthConfig(seed=1)).walker, random.Random(40)
     plans = [p for p in (walker.sample("2in", rng) for _ in range(200)) if p is not None]
@@ -670,8 +670,8 @@ def test_round_42_rules(example_kg):
     one of Michael Mann's siblings?"; "Who were Elvis Presley's children married to?" stays); no intersection that
     walks one relation both ways ("the countries that the Netherlands and the Soviet Union have diplomatic relations
     with and that have diplomatic relations with the Sudan")."""
-    from kg2tool.synth.walk_chain import odd_chain
-    from kg2tool.synth.walk_co import odd_intersection
+    from kg2tool.synth.walk.chain import odd_chain
+    from kg2tool.synth.walk.co import odd_intersection
 
     wd = "http://www.wikidata.org/prop/direct/"
     walker = Synthesizer(example_kg, SynthConfig(seed=1)).walker
@@ -698,8 +698,8 @@ def test_round_43_rules(example_kg):
     """Round 43: a kin noun walked back is said by its other noun ("Who are John Frederick William Herschel's
     parents?", not "Who has ... as their child?", rejected by both readers); a count of an occupation names the
     people by it ("How many people are mandolinists?", as "Who is a poet?")."""
-    from kg2tool.synth.lexicon import derive_lexicon
-    from kg2tool.synth.wording import Speaker
+    from kg2tool.synth.language.lexicon import derive_lexicon
+    from kg2tool.synth.language.wording import Speaker
 
     wd = "http://www.wikidata.org/prop/direct/"
     sp = Speaker(example_kg, derive_lexicon(example_kg))
@@ -715,7 +715,7 @@ def test_round_44_rules(example_kg, swapi_kg):
     death?"), says one verb for two steps ("the award received by people who received an award for X"), or asks
     the present of people found by their death or burial ("Which language do people buried in Göttingen speak?");
     where a thing is asked in the singular ("Which country is Berlin in?", not "the countries that Berlin is in")."""
-    from kg2tool.synth.walk_chain import odd_chain
+    from kg2tool.synth.walk.chain import odd_chain
 
     wd = "http://www.wikidata.org/prop/direct/"
     walker = Synthesizer(example_kg, SynthConfig(seed=1)).walker
@@ -755,7 +755,7 @@ def test_round_45_rules(example_kg):
     assert physicist in walker.sources[(wd + "P106", True)]
     # what lies in a place is asked only by a kind narrower than "places" (not "Which places are in the Czech
     # Republic?", "What is in France?": rounds 43-45)
-    from kg2tool.synth.walk_parallel import where_it_is
+    from kg2tool.synth.walk.parallel import where_it_is
 
     rng, inside = random.Random(45), []
     for plan in (walker.one_hop(rng, back=1.0) for _ in range(1500)):
@@ -768,7 +768,7 @@ def test_round_45_chains(example_kg, swapi_kg):
     """Round 45: no chain walks a noun back from a set ("the countries whose official language is one of the
     languages spoken by X": 0 of 6 readings of "whose ... is one of" accepted); a noun of several works is "in" them
     ("the planets in the films that X appears in", not "the planets of the films": 4 of 10 accepted)."""
-    from kg2tool.synth.walk_chain import odd_chain
+    from kg2tool.synth.walk.chain import odd_chain
 
     wd = "http://www.wikidata.org/prop/direct/"
     lex = Synthesizer(example_kg, SynthConfig(seed=1)).walker.lex
@@ -809,9 +809,9 @@ def test_round_47_rules(example_kg):
     with?", not "What is the movement of Stephen Hawking?": 6 of 28 such readings accepted); a chain says no two
     steps with the same words, a relation said by its mirror included ("Which category did the laureates who won
     the Nobel Prize in Literature 1993 win a prize in?", its answer in the question)."""
-    from kg2tool.synth.lexicon import derive_lexicon
-    from kg2tool.synth.walk_chain import odd_chain
-    from kg2tool.synth.wording import Speaker
+    from kg2tool.synth.language.lexicon import derive_lexicon
+    from kg2tool.synth.language.wording import Speaker
+    from kg2tool.synth.walk.chain import odd_chain
 
     wd = "http://www.wikidata.org/prop/direct/"
     sp = Speaker(example_kg, derive_lexicon(example_kg))
@@ -830,7 +830,7 @@ def test_round_48_rules(example_kg, swapi_kg):
     "the same cause"); several things about one entity are not asked of a country (23 of 46 accepted); no
     intersection says one link both ways by two relations ("the characters who appear in A and who are featured in
     B")."""
-    from kg2tool.synth.walk_co import HUB_KINDS, odd_intersection
+    from kg2tool.synth.walk.co import HUB_KINDS, odd_intersection
 
     wd = "http://www.wikidata.org/prop/direct/"
     walker = Synthesizer(example_kg, SynthConfig(seed=1)).walker
@@ -854,8 +854,8 @@ def test_round_50_rules(example_kg):
     Mendelssohn's cause of death") or by a burial place ("the person buried where Pierre-Simon Laplace died"); "the
     people who died where Duke Ellington was born" stays; several things about one person do not include what the
     person believes, belongs to by birth or died of ("George Orwell's ethnic group and cause of death")."""
-    from kg2tool.synth.walk_chain import odd_chain
-    from kg2tool.synth.walk_parallel import personal
+    from kg2tool.synth.walk.chain import odd_chain
+    from kg2tool.synth.walk.parallel import personal
 
     wd = "http://www.wikidata.org/prop/direct/"
     walker = Synthesizer(example_kg, SynthConfig(seed=1)).walker
@@ -879,7 +879,7 @@ def test_round_51_rules(example_kg, swapi_kg):
     """Round 51: an intersection says no relation by its noun beside a condition of another relation ("the people
     whose record label is Island Records and whose genre is synth-pop", "who plays drum kit and whose record label is
     Polydor Records"); one relation twice stays ("the starships whose pilots include A and B")."""
-    from kg2tool.synth.walk_co import odd_intersection
+    from kg2tool.synth.walk.co import odd_intersection
 
     wd = "http://www.wikidata.org/prop/direct/"
     lex = Synthesizer(example_kg, SynthConfig(seed=1)).walker.lex
@@ -895,7 +895,7 @@ def test_round_51_rules(example_kg, swapi_kg):
     two = [branch(swapi_kg, pilot, "Han Solo"), branch(swapi_kg, pilot, "Luke Skywalker")]
     assert lex.relations[pilot].form == "noun" and not odd_intersection(lex, two)
     # institutions said with "the" (readers: "missing article before institution name", rounds 50-51)
-    from kg2tool.synth.grammar import the_name
+    from kg2tool.synth.language.grammar import the_name
 
     assert the_name("Institute for Biochemical Research") == "the Institute for Biochemical Research"
     assert the_name("German Cancer Research Center") == "the German Cancer Research Center"

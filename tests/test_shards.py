@@ -1,10 +1,10 @@
-"""kg2tool.synth.shards' HelperGauge: helpers that bring no CPU of their own (another session holds the other core)
+"""kg2tool.synth.run.shards' HelperGauge: helpers that bring no CPU of their own (another session holds the other core)
 are given no shards for a while, and the shards still come out in order, the same rows as one worker's."""
 
 import os
 
-from kg2tool.synth import shards
-from kg2tool.synth.shards import HelperGauge
+from kg2tool.synth.run import shards
+from kg2tool.synth.run.shards import HelperGauge
 
 
 class Clock:
@@ -109,7 +109,7 @@ def test_the_horizon_follows_the_rows_a_shard_gives():
 def test_paused_helpers_still_give_the_rows_of_one_worker(example_kg, monkeypatch):
     """A gauge that never lets the helper be fed after the first window: this process computes the rest, in order,
     with the rows one worker makes."""
-    from kg2tool.synth.synthesizer import SynthConfig, Synthesizer
+    from kg2tool.synth.run.synthesizer import SynthConfig, Synthesizer
 
     class Never(HelperGauge):
         def feed(self, j):

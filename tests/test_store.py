@@ -20,9 +20,9 @@ pytest.importorskip("pyoxigraph", reason="the on-disk store needs the `store` ex
 from kg2tool.common.errors import InputError, MissingExtraError, OutputError, UsageError  # noqa: E402
 from kg2tool.graph.build import load_graph  # noqa: E402
 from kg2tool.graph.store import open_store, read_manifest  # noqa: E402
-from kg2tool.synth.pipeline import run_synth  # noqa: E402
-from kg2tool.synth.synthesizer import SynthConfig, Synthesizer  # noqa: E402
-from kg2tool.synth.tools import ToolSet  # noqa: E402
+from kg2tool.synth.run.pipeline import run_synth  # noqa: E402
+from kg2tool.synth.run.synthesizer import SynthConfig, Synthesizer  # noqa: E402
+from kg2tool.synth.tools.toolset import ToolSet  # noqa: E402
 
 
 def quiet(msg: str) -> None:
@@ -205,7 +205,7 @@ def test_workers_after_the_triple_store_was_opened(tmp_path, small_file):
 
     import rdflib
 
-    from kg2tool.synth.shards import iter_shards
+    from kg2tool.synth.run.shards import iter_shards
 
     kg = open_store(tmp_path / "st", [small_file], log=quiet)
     assert not (tmp_path / "st" / "oxigraph").exists()  # not built with the index

@@ -1,4 +1,4 @@
-"""The per-shard engine (kg2tool.synth.synthesizer): every kept candidate passes the independent check, with the
+"""The per-shard engine (kg2tool.synth.run.synthesizer): every kept candidate passes the independent check, with the
 tools a category offers; candidates carry their split key and DPO pairs."""
 
 from collections import Counter
@@ -7,9 +7,9 @@ import pytest
 from checks import check_row
 
 from kg2tool.graph.build import load_graph
-from kg2tool.synth.synthesizer import SynthConfig, Synthesizer
-from kg2tool.synth.tools import ToolSet
-from kg2tool.synth.walk import CATEGORY
+from kg2tool.synth.run.synthesizer import SynthConfig, Synthesizer
+from kg2tool.synth.tools.toolset import ToolSet
+from kg2tool.synth.walk.walker import CATEGORY
 
 
 @pytest.fixture(scope="module")

@@ -15,10 +15,10 @@ from conftest import EXAMPLE, ROOT
 
 from kg2tool.cli import main
 from kg2tool.graph.build import load_graph
-from kg2tool.synth.refs import BatchToolSet, RefToolSet, big_sets
-from kg2tool.synth.synthesizer import SynthConfig, Synthesizer
-from kg2tool.synth.tools import ToolError, ToolSet
-from kg2tool.synth.verify import verify_row
+from kg2tool.synth.checks.verify import verify_row
+from kg2tool.synth.run.synthesizer import SynthConfig, Synthesizer
+from kg2tool.synth.tools.refs import BatchToolSet, RefToolSet, big_sets
+from kg2tool.synth.tools.toolset import ToolError, ToolSet
 
 SWAPI = ROOT / "tests" / "data" / "real" / "swapi-starwars.ttl.gz"
 
@@ -258,7 +258,7 @@ def _changed(pair: dict) -> tuple[list, list]:
 def test_styled_multi_step_rows_have_dpo_pairs_right_and_wrong(tmp_path, style):
     from datasets import load_dataset
 
-    from kg2tool.synth.preference import REASONS_OF, check_continuation
+    from kg2tool.synth.checks.preference import REASONS_OF, check_continuation
 
     out = synth_dataset(tmp_path / "a", style)
     sft, dpo = load_dataset(str(out), "sft"), load_dataset(str(out), "dpo")
@@ -301,8 +301,8 @@ def test_styled_multi_step_rows_have_dpo_pairs_right_and_wrong(tmp_path, style):
 
 
 def test_the_judge_replays_the_prompts_calls_for_its_handles():
-    from kg2tool.synth.preference import check_continuation, replayed
-    from kg2tool.synth.verify import CallView, check_call
+    from kg2tool.synth.checks.preference import check_continuation, replayed
+    from kg2tool.synth.checks.verify import CallView, check_call
 
     synth = Synthesizer(load_graph([EXAMPLE]), SynthConfig(shard_size=64, tool_style="refs"))
     kept, _ = synth.candidates(0)

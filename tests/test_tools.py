@@ -2,7 +2,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from kg2tool.common.errors import NothingToDoError
-from kg2tool.synth.tools import NAME_RE, ToolError, ToolSet
+from kg2tool.synth.tools.toolset import NAME_RE, ToolError, ToolSet
 
 
 @pytest.fixture(scope="module")
@@ -80,7 +80,7 @@ def test_min_support_error_says_what_is_missing(small_kg):
 
 
 def test_fast_items_validator_agrees_with_jsonschema():
-    from kg2tool.synth.tools import CallValidator, operator_schemas
+    from kg2tool.synth.tools.toolset import CallValidator, operator_schemas
 
     schema = operator_schemas()["intersection"]["function"]["parameters"]
     fast, ref = CallValidator(schema), Draft202012Validator(schema)

@@ -4,10 +4,10 @@ import random
 
 import pytest
 
-from kg2tool.synth.plans import co_plan, execute
-from kg2tool.synth.synthesizer import SynthConfig, Synthesizer, gold_answers
+from kg2tool.synth.plans.tree import co_plan, execute
+from kg2tool.synth.run.synthesizer import SynthConfig, Synthesizer, gold_answers
 from kg2tool.synth.traces import tools_used
-from kg2tool.synth.walk import WALK_SHAPES
+from kg2tool.synth.walk.walker import WALK_SHAPES
 
 
 @pytest.fixture(scope="module")

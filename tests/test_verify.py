@@ -1,16 +1,16 @@
-"""Every named check of kg2tool.synth.verify is pinned: a tampered conversation that only that check catches, with
+"""Every named check of kg2tool.synth.checks.verify is pinned: a tampered conversation that only that check catches, with
 exactly one expected reason; and with the check taken out of CHECKS, the same tampering gives another answer."""
 
 import json
 
 import pytest
 
-from kg2tool.synth import verify
-from kg2tool.synth.preference import check_continuation
-from kg2tool.synth.synthesizer import SynthConfig, Synthesizer
-from kg2tool.synth.tools import result_json
-from kg2tool.synth.verify import CHECKS, REASONS, verify_row
-from kg2tool.synth.walk import ALL_SHAPES
+from kg2tool.synth.checks import verify
+from kg2tool.synth.checks.preference import check_continuation
+from kg2tool.synth.checks.verify import CHECKS, REASONS, verify_row
+from kg2tool.synth.run.synthesizer import SynthConfig, Synthesizer
+from kg2tool.synth.tools.toolset import result_json
+from kg2tool.synth.walk.walker import ALL_SHAPES
 
 
 @pytest.fixture(scope="module")

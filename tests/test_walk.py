@@ -1,4 +1,4 @@
-"""The walker (kg2tool.synth.walk, walk_co): every walk shape is sampled within its bounds, sampling is seeded, the
+"""The walker (kg2tool.synth.walk.walker, walk_co): every walk shape is sampled within its bounds, sampling is seeded, the
 co shapes exclude their topic on every graph, chains rarely fail to sample and never hop across kinds."""
 
 import random
@@ -10,11 +10,11 @@ from checks import check_row
 from conftest import EXAMPLE
 
 from kg2tool.graph.build import load_graph
-from kg2tool.synth.lexicon import derive_lexicon
-from kg2tool.synth.plans import Anchor, Project, SetOp, co_parts, execute
-from kg2tool.synth.synthesizer import SynthConfig, Synthesizer, gold_answers
-from kg2tool.synth.tools import ToolSet
-from kg2tool.synth.walk import ALL_SHAPES, CATEGORY, DIALOGUE_SHAPES, WALK_SHAPES, Walker
+from kg2tool.synth.language.lexicon import derive_lexicon
+from kg2tool.synth.plans.tree import Anchor, Project, SetOp, co_parts, execute
+from kg2tool.synth.run.synthesizer import SynthConfig, Synthesizer, gold_answers
+from kg2tool.synth.tools.toolset import ToolSet
+from kg2tool.synth.walk.walker import ALL_SHAPES, CATEGORY, DIALOGUE_SHAPES, WALK_SHAPES, Walker
 
 
 def test_walker_samples_every_shape_within_bounds(small_kg):

@@ -1,4 +1,4 @@
-"""Multi-step plans said the way people ask them (kg2tool.synth.wording): possessives, a containing place folded
+"""Multi-step plans said the way people ask them (kg2tool.synth.language.wording): possessives, a containing place folded
 into its where-clause, one question for a parallel lookup, negations asked directly, a step from a set asked with
 its verb; and the walker leaving out circular steps and relations about documents."""
 
@@ -7,11 +7,11 @@ import random
 import pytest
 
 from kg2tool.graph.build import load_graph
-from kg2tool.synth.lexicon import derive_lexicon
-from kg2tool.synth.plans import Anchor, Project, SetOp, execute
-from kg2tool.synth.tools import ToolSet
-from kg2tool.synth.walk import Walker
-from kg2tool.synth.wording import Speaker
+from kg2tool.synth.language.lexicon import derive_lexicon
+from kg2tool.synth.language.wording import Speaker
+from kg2tool.synth.plans.tree import Anchor, Project, SetOp, execute
+from kg2tool.synth.tools.toolset import ToolSet
+from kg2tool.synth.walk.walker import Walker
 
 TTL = """@prefix : <http://x.org/> .
 @prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .
@@ -90,7 +90,7 @@ def test_a_union_forward_is_one_list_of_both_names(graph):
 def test_set_shapes_ask_a_direct_question_rather_than_request_its_noun_phrase(graph):
     """Where the plan has a direct question ("Who was born in Paris but does not play guitar?") every variant of the
     set shapes' templates asks it; "Tell me the person who ..." is left for plans without one."""
-    from kg2tool.synth.render import Renderer
+    from kg2tool.synth.language.render import Renderer
 
     kg, _, rel = graph
     born = Project(rel["place of birth"], Anchor(kg.resolve("Paris")), inverse=True)
@@ -223,7 +223,7 @@ def test_award_names_take_their_article_and_other_names_do_not():
     """Readers rejected "Who received Academy Award for Best Visual Effects ...?": an award's name is said with
     `the` inside a sentence, like the places and institutions that take one ("the Portuguese Empire", "the
     University of London"); names that merely contain such a word do not."""
-    from kg2tool.synth.grammar import the_name
+    from kg2tool.synth.language.grammar import the_name
 
     for name in ("Academy Award for Best Visual Effects", "Special Achievement Academy Award", "Nobel Prize in Physics",
                  "Order of Lenin", "Presidential Medal of Freedom", "World Cup", "Portuguese Empire",
@@ -289,7 +289,7 @@ def test_a_named_entitys_set_is_asked_as_a_choice_among_it(prizes):
 
 
 def test_a_folded_records_noun_drops_the_subjects_kind():
-    from kg2tool.synth.lexicon import _without_kind
+    from kg2tool.synth.language.lexicon import _without_kind
 
     assert _without_kind("laureate award keyword", "laureate") == "award keyword"
     assert _without_kind("laureate", "laureate") == "laureate"

@@ -124,7 +124,7 @@ def _add_paraphrase_options(p: argparse.ArgumentParser) -> None:
     """The --paraphrase* flags (a model rewording the questions)."""
     para = p.add_argument_group(
         "paraphrasing (optional): rewrite questions with a language model; a rewrite is kept only if it still "
-        "names the question's entities and constraints and the conversation still verifies (see kg2tool.synth.paraphrase)"
+        "names the question's entities and constraints and the conversation still verifies (see kg2tool.synth.paraphrase.rewrite)"
     )
     para.add_argument(
         "--paraphrase",
@@ -149,7 +149,7 @@ def _add_paraphrase_options(p: argparse.ArgumentParser) -> None:
 def parse_weights(text: str, flag: str) -> dict[str, float]:
     """`"simple=1,2p=2"` as {shape: weight} (a shape alone weighs 1); UsageError naming `flag` for unknown shapes
     and bad weights."""
-    from ..synth.walk import ALL_SHAPES
+    from ..synth.walk.walker import ALL_SHAPES
 
     out = {}
     for part in filter(None, (x.strip() for x in text.split(","))):
@@ -171,7 +171,7 @@ def load_config(path: str | None):
     defaults when `path` is None. Unknown keys are a UsageError and values of the wrong kind an InputError, both
     naming the file and the key (`kg2tool.common.config`)."""
     from ..common.config import fields_of_dataclass, read_config, update_dataclass
-    from ..synth.synthesizer import SynthConfig
+    from ..synth.run.synthesizer import SynthConfig
 
     cfg = SynthConfig()
     if not path:
@@ -181,7 +181,7 @@ def load_config(path: str | None):
 
 def build_config(args):
     """The resolved SynthConfig: `--config`'s file (or the defaults) with the command line's flags over it."""
-    from ..synth.walk import ALL_SHAPES
+    from ..synth.walk.walker import ALL_SHAPES
 
     cfg = load_config(args.config)
     if args.num is not None:
@@ -345,12 +345,12 @@ def _workers(text: str) -> int | str:
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """Run `kg2tool synth` with the parsed `args` (`parser`: the synth parser, for the card's command)."""
-    from ..synth.pipeline import run_synth
+    from ..synth.run.pipeline import run_synth
 
     cfg = build_config(args)
     predicates = predicate_rules(args, fold=cfg.fold)
     if args.workers == "auto":
-        from ..synth.shards import auto_workers
+        from ..synth.run.shards import auto_workers
 
         args.workers = auto_workers()
         print(f"--workers auto: {args.workers} (the free cores by the load average)", file=sys.stderr)

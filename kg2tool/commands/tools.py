@@ -23,7 +23,7 @@ def register(sub) -> None:
 def run(args) -> int:
     """Run `kg2tool tools` (list the tools derived from a graph) with the parsed `args`; return the exit code."""
     from ..graph.build import load_graph
-    from ..synth.tools import ToolSet
+    from ..synth.tools.toolset import ToolSet
 
     kg = load_graph(args.graph, lang=args.lang)
     ts = ToolSet.from_graph(kg, min_support=args.min_support)

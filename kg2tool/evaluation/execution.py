@@ -10,7 +10,7 @@ when the model has made ``max_steps`` call turns since the last user message and
 
 Scores per row:
 * ``correct``: the model gave a final answer and every gold answer string appears in it (synth's own rule, see
-  ``kg2tool.synth.verify``: ``answer_not_stated``);
+  ``kg2tool.synth.checks.verify``: ``answer_not_stated``);
 * ``calls_valid``: at least one call, every call names an offered tool with schema-valid arguments, and no
   malformed call was emitted (an executor error such as an unknown entity does not make a call invalid);
 * ``steps`` / ``calls`` against ``gold_steps`` / ``gold_calls`` (call turns and calls of the gold conversation,
@@ -19,7 +19,7 @@ Scores per row:
 
 Rows are advanced together, one model turn per round, so a backend gets whole batches.
 
-A dataset made with ``--tool-style refs`` (``kg2tool.synth.refs``) offers its multi_step rows the refs tools: each
+A dataset made with ``--tool-style refs`` (``kg2tool.synth.tools.refs``) offers its multi_step rows the refs tools: each
 such row is executed with its own handle table (``RefToolSet.fork``), so the model's set results are kept as r1,
 r2, ... in the order its calls run, exactly as synth numbered them; other rows use the values tools. A
 ``--tool-style batch`` dataset's multi_step rows run on the batch tools (``BatchToolSet``) the same way.
@@ -35,7 +35,7 @@ from typing import Any
 from ..common.errors import InputError
 from ..llm.backends import Backend, Completion
 from ..llm.parsers import Parsed
-from ..synth.tools import ToolError, ToolSet, error_json, result_json
+from ..synth.tools.toolset import ToolError, ToolSet, error_json, result_json
 
 EXEC_CATEGORIES = ("multi_step", "multi_turn")
 INVALID_KINDS = ("unknown_tool", "schema")  # ToolError kinds that make a call invalid (not just unsuccessful)

@@ -30,7 +30,7 @@ from typing import Any
 from ..common.errors import UsageError
 from ..llm.backends import GoldModel, make_backend
 from ..llm.parsers import get_parser
-from ..synth.tools import ToolError, ToolSet
+from ..synth.tools.toolset import ToolError, ToolSet
 from . import kgqa
 from .ast_values import normalize_string
 from .execution import ExecTask, run_exec
@@ -144,8 +144,8 @@ def oracle_turns(ts: ToolSet, b: Bound, chains: list[list[str]], exclude_topic: 
 def load_run(options: QuestionOptions):
     """(graph, tool set, lexicon, bound questions) of a run."""
     from ..graph.build import load_graph
-    from ..synth.lexicon import derive_lexicon
-    from ..synth.lexicon_file import load_lexicon
+    from ..synth.language.lexicon import derive_lexicon
+    from ..synth.language.lexicon_file import load_lexicon
 
     kg = load_graph(options.graphs, lang=options.lang)
     lexicon = derive_lexicon(kg)

@@ -2,7 +2,7 @@
 
 A BM25 index (``rank_bm25.BM25Okapi``, Okapi BM25 with its default k1=1.5, b=0.75) holds one document per relation
 and per attribute: its label, the local name of its IRI, its tools' names and descriptions, and every wording the
-relation lexicon has for it (``kg2tool.synth.lexicon``: noun, plural, verb forms, the kinds of its subject and
+relation lexicon has for it (``kg2tool.synth.language.lexicon``: noun, plural, verb forms, the kinds of its subject and
 object), and the cue words of ``CUES`` for the words of its label (``born`` for ``birth``). A question is tokenized the same way (lower case, letters and digits, a short stop-word list dropped, a
 plural cut) and the ``top_k`` best documents give their tools: both directions of a relation, and the
 attribute's getter; the operator tools (``intersection``, ``count``, ...) are always offered. Ties go to the
@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import asdict
 
-from ..synth.tools import OPERATORS, ToolSet
+from ..synth.tools.toolset import OPERATORS, ToolSet
 
 STOP = frozenset(
     "a an the of in on at to for by with from and or is are was were be been who whom whose what which where when "

@@ -30,7 +30,7 @@ from ..graph.model import PredicateRules
 from ..hub.dataset import read_report, recorded_graph_files
 from ..llm.backends import REFERENCE_MODELS, Backend, make_backend
 from ..llm.parsers import get_parser, to_decoded
-from ..synth.lexicon_file import load_lexicon
+from ..synth.language.lexicon_file import load_lexicon
 from . import bfcl_data, scoring
 from .execution import EXEC_CATEGORIES, ExecTask, check_tools_match, parsed_completion, run_exec, task_from_row
 from .gold import gold_output
@@ -295,7 +295,7 @@ def load_inputs(options: EvalOptions, data: Path) -> EvalInputs:
     `language`), else en."""
     from ..common.config import recorded_lang
     from ..graph.build import load_graph
-    from ..synth.tools import ToolSet
+    from ..synth.tools.toolset import ToolSet
 
     started = time.perf_counter()
     rows = load_test_rows(data)
@@ -323,7 +323,7 @@ def load_inputs(options: EvalOptions, data: Path) -> EvalInputs:
                              f"made from{hint}") from exc  # fmt: skip
         inputs.ts = ToolSet.from_graph(kg, min_support=int(recorded.get("min_support", 5)), lexicon=words)
         if recorded.get("tool_style") in ("refs", "batch"):
-            from ..synth.refs import BatchToolSet, RefToolSet
+            from ..synth.tools.refs import BatchToolSet, RefToolSet
 
             refs = recorded["tool_style"] == "refs"
             inputs.refs = RefToolSet(inputs.ts, int(recorded.get("ref_items", 5))) if refs else BatchToolSet(inputs.ts)

@@ -34,7 +34,7 @@ Rules, applied after the pass over the triples and before kg2tool.graph.hygiene'
   ("film role"); a leading has/is of a predicate label is dropped and a word the two parts share at the seam is
   said once ("laureate award" + "award file" -> "laureate award file"). Composed relations with the same label
   (the same link through two classes: a physical and a street address) are one relation, under the first IRI. The
-  lexicon (kg2tool.synth.lexicon) words it like any other label.
+  lexicon (kg2tool.synth.language.lexicon) words it like any other label.
 - IRIs, so that the dataset's lexicon and load report say what was folded:
   `urn:kg2tool:fold?class=<C>&from=<owner role>&to=<role>` for a relation and `...&attr=<P>` for an attribute,
   each value percent-encoded; a role is a predicate IRI, prefixed with `^` when the link points into the node; `C`

@@ -63,7 +63,7 @@ class CardReport:
         return "\n".join(lines)
 
 
-# what the rejected turn of a DPO pair of each rejection type does (kg2tool.synth.preference), for the card's table
+# what the rejected turn of a DPO pair of each rejection type does (kg2tool.synth.checks.preference), for the card's table
 MISTAKES = {
     "wrong_tool": "calls another tool with the same arguments",
     "wrong_argument": "passes an entity the conversation never mentioned",

@@ -1,12 +1,12 @@
 """What travels between synthesis modules: a verified row with what goes with it, and a shard's counts.
 
-A `Candidate` is made by `Synthesizer.candidates` (in a shard's worker), checkpointed by `kg2tool.synth.shards`,
-filtered by `kg2tool.synth.diversity`, placed in a split and paraphrased by `kg2tool.synth.pipeline`, and written
+A `Candidate` is made by `Synthesizer.candidates` (in a shard's worker), checkpointed by `kg2tool.synth.run.shards`,
+filtered by `kg2tool.synth.checks.diversity`, placed in a split and paraphrased by `kg2tool.synth.run.pipeline`, and written
 as its `row` (the dataset columns) and its `dpo` pairs. `ShardStats` holds a shard's counts by kind, summed over
 shards for the validation report.
 
 Checkpoints keep the format of earlier versions (a shard may also list its tool schemas once, in `tools`, its rows
-and pairs then holding their indices: kg2tool.synth.shards): a candidate is its row's columns plus `_split_key` and `_dpo`,
+and pairs then holding their indices: kg2tool.synth.run.shards): a candidate is its row's columns plus `_split_key` and `_dpo`,
 and a shard's counts are one flat object with `tried:<shape>`, `dropped:<reason>` and
 `dropped_by_shape:<shape>:<reason>` keys.
 """

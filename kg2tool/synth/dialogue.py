@@ -26,16 +26,16 @@ from __future__ import annotations
 import copy
 import random
 
-from .lexicon import PERSON_KINDS, article
-from .plans import Anchor, Node, Project, execute
-from .render import Renderer, swap_name
-from .tools import ToolError, error_json
+from .language.lexicon import PERSON_KINDS, article
+from .language.render import Renderer, swap_name
+from .plans.tree import Anchor, Node, Project, execute
+from .tools.toolset import ToolError, error_json
 from .traces import Call, Compiler, Trace, messages_for
-from .walk import Walker
+from .walk.walker import Walker
 
 
 class DialogueBuilder:
-    """Builds the conversations of the dialogue shapes (`kg2tool.synth.walk.DIALOGUE_SHAPES`) from the walker's
+    """Builds the conversations of the dialogue shapes (`kg2tool.synth.walk.walker.DIALOGUE_SHAPES`) from the walker's
     plans, the templates and the trace compiler (all over the same graph and tools)."""
 
     def __init__(self, walker: Walker, renderer: Renderer, compiler: Compiler):

@@ -3,7 +3,7 @@
 Each operation node becomes one call whose arguments are its children's *executed results* (names flow from the
 question and from earlier tool messages, never from the plan's ids). A projection of a set of k > 1 entities
 becomes k parallel calls plus a `union` call (in the refs style one call with the set's handle, in the batch style
-one call with the list; see kg2tool.synth.refs). Calls are grouped into turns by depth: every call whose inputs are
+one call with the list; see kg2tool.synth.tools.refs). Calls are grouped into turns by depth: every call whose inputs are
 ready goes into the same assistant turn (several `tool_calls`), followed by one `tool` message per call.
 
 Message shapes (the format transformers' chat templates and TRL take):
@@ -19,9 +19,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..graph.model import KnowledgeGraph
-from .plans import Anchor, Attr, Compare, Count, Node, Parallel, Project, SetOp, topic
-from .refs import renumber
-from .tools import ToolSet, result_json
+from .plans.tree import Anchor, Attr, Compare, Count, Node, Parallel, Project, SetOp, topic
+from .tools.refs import renumber
+from .tools.toolset import ToolSet, result_json
 
 
 @dataclass
@@ -48,7 +48,7 @@ class Compiler:
     def __init__(self, toolset: ToolSet):
         self.ts = toolset
         self.kg: KnowledgeGraph = toolset.kg
-        style = getattr(toolset, "style", "values")  # kg2tool.synth.refs: sets passed as handles, or as one list
+        style = getattr(toolset, "style", "values")  # kg2tool.synth.tools.refs: sets passed as handles, or as one list
         self.refs, self.batch = style == "refs", style == "batch"
 
     def compile(self, plan: Node) -> Trace:

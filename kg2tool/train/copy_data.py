@@ -3,7 +3,7 @@
 A from-scratch model learns the call format and the choice of function from a few hundred conversations, but it
 learns to *copy* an unseen entity name from the question into the call arguments only when it cannot recall the
 name instead (measured by this project: after SFT on real entities it drifts to memorized names). So the graph is
-copied with every entity renamed at random, and `kg2tool.synth.pipeline`'s own `Synthesizer` walks the copy: the rows have
+copied with every entity renamed at random, and `kg2tool.synth.run.pipeline`'s own `Synthesizer` walks the copy: the rows have
 the real tool schemas, question templates, shapes and answer sentences, and every entity name in them is one the
 model has never seen with its facts.
 
@@ -116,11 +116,11 @@ def iter_random_name_rows(
 ) -> Iterator[dict[str, Any]]:
     """Verified synth rows (up to `max_shards` shards, or until 20 shards in a row bring no new question) over freshly renamed copies of `kg`.
 
-    Every `shard_size` candidates come from a new renaming. `synth_config` is a `kg2tool.synth.synthesizer.SynthConfig`
+    Every `shard_size` candidates come from a new renaming. `synth_config` is a `kg2tool.synth.run.synthesizer.SynthConfig`
     (its `mix`, `min_support`, `walk`, ... are used; `seed` and `shard_size` are set here). Rows carry
     `messages`, `tools` (lists of dicts, as synth writes them), `pattern` and `category`; exact duplicate questions
     are skipped."""
-    from ..synth.synthesizer import SynthConfig, Synthesizer
+    from ..synth.run.synthesizer import SynthConfig, Synthesizer
 
     base = synth_config or SynthConfig()
     maker = NameMaker(kg.labels, invented_share)

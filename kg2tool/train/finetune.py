@@ -72,7 +72,7 @@ class FinetuneArguments:
             400 steps without a listing and not at all with one (docs/research/learning-effect.md, session 4); the
             rest keep it, so reading the listing (irrelevance, the offered arguments) is still trained.
         rejection_types: DPO only: train on the preference pairs of these rejection types only (the dataset's
-            `rejection_type` column; `kg2tool.synth.preference.REJECTION_TYPES`). Empty = all.
+            `rejection_type` column; `kg2tool.synth.checks.preference.REJECTION_TYPES`). Empty = all.
         balance_rejection_types: DPO only: keep the same number of pairs of every (kept) rejection type: each type
             cut, by a seeded draw, to the count of the rarest one. The synth split has ~6 text-for-call rejections
             (premature/unsupported answer) per call-for-text one (unneeded call): as they come, DPO learns "call
@@ -143,7 +143,7 @@ def parse_stage(config_cls, argv: list[str], prog: str) -> RunSetup:
         raise UsageError(f"--copy_pool must be arguments or names, not {extra.copy_pool!r}")
     if not 0 <= extra.first_turn_no_tools <= 1:
         raise UsageError(f"--first_turn_no_tools must be a share in [0, 1], not {extra.first_turn_no_tools}")
-    from ..synth.preference import REJECTION_TYPES
+    from ..synth.checks.preference import REJECTION_TYPES
 
     unknown = [t for t in extra.rejection_types if t not in REJECTION_TYPES]
     if unknown:

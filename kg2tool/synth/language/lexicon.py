@@ -1,0 +1,441 @@
+"""The relation lexicon: how to say each relation and attribute of a graph in English, and what kinds of entity
+they link.
+
+A relation's label is split (`hasMaker` -> `has maker`, `place_of_birth` -> `place of birth`) and sorted into one
+of four *forms*, each said its own way:
+
+    noun    "place of birth", "has color" -> "color"   the place of birth of X / people whose place of birth is Y
+    by      "directed by", "founded by"                 who directed X? / films directed by Y
+    prep    "educated at", "member of", "located in"    which universities is X educated at? / people educated at Y
+    verb    "produces", "worksFor"                       what does X produce? / companies that produce Y
+
+Kinds name the entities in questions ("which films", "who"): from the graph's types (rdf:type / P31) where it
+has them, otherwise inferred from the relations an entity takes part in (the subjects of `place of birth` are
+people; the objects of `country of citizenship` are countries), else the neutral noun `item`.
+
+`derive_lexicon(kg)` gives a `Lexicon`; `Lexicon.to_yaml()` is what `kg2tool synth` writes as `lexicon.yaml`;
+`lexicon_file.load_lexicon(path, kg)` reads an edited copy back over the derived one (`kg2tool synth --lexicon FILE`), naming
+the file and key of any unknown relation or bad field. Plural nouns and verb agreement come from `inflect`,
+verb tenses from `lemminflect`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections import Counter
+from dataclasses import asdict, dataclass, replace
+from functools import lru_cache
+
+from ...graph.model import KnowledgeGraph
+from ..plans.index import sorted_keys
+from .known_wordings import ATTRIBUTE_NOUNS, CONTAINING, GROUP_ONLY, KIND_NAMES, KNOWN, SUBJECT_KINDS, WORK_PLACES
+from .mirror import mirrors
+from .verbs import is_participle, participle_of, past, third_person
+
+FORMS = ("noun", "by", "prep", "verb")
+PREPOSITIONS = frozenset("at by of in on to for with from after into as under within".split())
+# Subjects of these relations are people (labels after splitting, lowercased).
+PERSON_CUES = frozenset(
+    """place of birth|date of birth|place of death|date of death|country of citizenship|occupation|spouse|sibling|
+    child|father|mother|educated at|employer|cause of death|place of burial|given name|family name|job title|
+    languages spoken, written, or signed|unmarried partner|line manager|hire date|skill|native language|
+    member of political party|residence|work location|gender|sex or gender|religion|ethnic group|instrument|
+    field of work|award received|nationality|birth date|birth place|knows|works for|works at|lives in|born in
+    """.replace("\n", "").split("|")
+)
+PERSON_CUES = frozenset(c.strip() for c in PERSON_CUES)
+# Kinds of entity that are people: asked about with `who`.
+PLACE_KINDS = frozenset("country location place city town region state".split())
+# Kinds of creative works (an award record's work is one).
+WORK_KINDS = frozenset("film movie book novel work album song play series episode game painting".split())
+PERSON_KINDS = frozenset("""person human people laureate character actor actress author writer poet scientist
+    politician employee artist musician singer composer director player athlete officer member student""".split())
+# Nouns that name a role in another thing: "member of X" is said like a preposition form ("a member of").
+ROLE_NOUNS = frozenset("member part citizen subsidiary division resident subject".split())
+# Role nouns that are no kind of their own: the objects of `employer` are organizations, not "employers".
+ROLE_KINDS = {"employer": "organization", "spouse": "person", "sibling": "person", "child": "person",
+              "parent": "person", "father": "person", "mother": "person", "unmarried partner": "person",
+              "partner": "person", "line manager": "person", "head": "person", "head of state": "person",
+              "chief executive officer": "person", "founder": "person", "supplier": "organization",
+              "sponsor": "organization", "operator": "organization", "parent organization": "organization",
+              "project lead": "person", "cast member": "person", "director": "person", "author": "person"}
+MASS_ROLES = frozenset(("part",))  # said without an article: "is part of"
+FALLBACK_KIND = "item"
+UNKNOWN_NOUN = "thing"  # how an entity of no known kind (`item`) is said in a question
+SAMPLE = 500  # entities looked at per relation and direction to name its kinds
+
+
+@lru_cache(maxsize=1)
+def _inflect():
+    import inflect
+
+    return inflect.engine()
+
+
+@lru_cache(maxsize=65536)
+def plural(noun: str) -> str:
+    """The plural of a noun phrase: `place of birth` -> `places of birth`, `person` -> `people`."""
+    try:
+        return _inflect().plural_noun(noun) or noun
+    except Exception:  # inflect refuses some strings (empty, odd characters): keep the text as it is
+        return noun
+
+
+@lru_cache(maxsize=65536)
+def singular(noun: str) -> str:
+    """The singular of a noun (unchanged when it is not a plural): `languages` -> `language`."""
+    try:
+        return _inflect().singular_noun(noun) or noun
+    except Exception:  # see plural
+        return noun
+
+
+@lru_cache(maxsize=65536)
+def article(noun: str) -> str:
+    """`a person` / `an organization`."""
+    try:
+        return _inflect().a(noun)
+    except Exception:  # see plural
+        return f"a {noun}"
+
+
+def split_label(label: str) -> str:
+    """Words of a relation label: a one-token label's camelCase and snake_case split and lowercased except acronyms
+    (`hasMaker` -> `has maker`); a label that already has spaces is kept as written, one space apart."""
+    if " " in label.strip():
+        words = label.split()
+        if words[0][:1].isupper() and words[0][1:].islower() and all(w.islower() for w in words[1:]):
+            words[0] = words[0].lower()  # a sentence-case label ("Award keyword") said inside a sentence
+        return " ".join(words)
+    text = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", label.replace("_", " "))
+    words = [w if (w.isupper() and len(w) > 1) else w.lower() for w in text.split()]
+    return " ".join(words)
+
+
+@dataclass
+class Wording:
+    """How one relation is said.
+
+    form: noun | by | prep | verb (see the module docstring).
+    noun: the object's role as a noun, singular (`place of birth`); plural: its plural (`places of birth`).
+    verb: the predicate for prep/by/verb forms, third person singular (`educated at`, `a member of`, `produces`).
+    verbs: the same predicate for a plural subject (`members of`, `produce`).
+    active: the active past for the by form (`directed` for `directed by`; `wrote` for `written by`).
+    subject, object: the kinds of its subjects and objects, singular (`person`, `country`).
+    multi: True when a subject usually has several objects (asked in the plural).
+    base: the bare verb of the verb form, after `does`/`did` (`speak`, `die in`); derived from `verb` when "".
+    tense: `present` or `past`: the tense prep, by and verb forms are said in (`is`/`was`, `does`/`did`).
+    where: asked with "where", its final preposition dropped (`Where was X born?`).
+    mirror: the IRI of a relation that links the same pairs the other way round and says them with a verb, used
+        for this noun relation's clauses ("who won Physics 1956" for "who is the laureate of Physics 1956"); "".
+    reverse: a participle that says the relation the other way round, its object first: `released in` for a
+        country's film release ("Where was X released?", "the films released in Y"); "".
+    """
+
+    label: str
+    form: str
+    noun: str = ""
+    plural: str = ""
+    verb: str = ""
+    verbs: str = ""
+    active: str = ""
+    subject: str = FALLBACK_KIND
+    object: str = FALLBACK_KIND
+    multi: bool = False
+    base: str = ""
+    tense: str = "present"
+    where: bool = False
+    mirror: str = ""
+    reverse: str = ""
+
+    @property
+    def asked_many(self) -> bool:
+        """Whether a lookup from one name asks for several: `multi`, but not where a thing is ("Which country is
+        Washington, D.C. in?", though a city may lie in several historical countries: "Can you tell me the countries
+        that Washington, D.C. is in?" was rejected by both readers in round 44)."""
+        return self.multi and split_label(self.label).lower() not in CONTAINING
+
+
+TENSES = ("present", "past")
+# Participles of a state that still holds (`located in`, `based in`): said in the present. Others (`educated at`,
+# `founded by`) tell of an event: said in the past.
+STATIVE = frozenset("""located based situated headquartered known named called used owned listed included contained
+    related connected affiliated associated involved made spoken set""".split())
+
+
+@dataclass
+class AttrWording:
+    """How one attribute is said: its noun (`date of birth`) and the kind of entity that has it."""
+
+    label: str
+    noun: str
+    subject: str = FALLBACK_KIND
+
+
+def word_relation(label: str) -> tuple[Wording, str]:
+    """The wording of a relation label without kinds, and a kind its objects suggest (`country` for `country of
+    citizenship`; "" when the label says none; a leading `!` marks a strong hint, the head of `X of Y`). Labels
+    people say with a verb of their own (kg2tool.synth.language.known_wordings) get that wording."""
+    w, hint = _word_relation(label)
+    known = KNOWN.get(split_label(label).lower())
+    if known is not None:  # the label's noun stays (`places of birth`); the verb, form and tense are the table's
+        noun = (w.noun, w.plural) if w.form == "noun" else (split_label(label), plural(split_label(label)))
+        if "noun" in known:
+            noun = (known["noun"], plural(known["noun"]))
+        w = replace(w, noun=noun[0], plural=noun[1], verb="", verbs="", active="")
+        return replace(w, **{k: v for k, v in known.items() if k not in ("kind", "noun")}), known.get("kind", hint)
+    if w.form == "by" or (w.form == "prep" and _participle(w.verb.split()[0]) and w.verb.split()[0] not in STATIVE):
+        w.tense = "past"
+    return w, hint
+
+
+def _word_relation(label: str) -> tuple[Wording, str]:
+    words = split_label(label).split()
+    if not words:
+        return Wording(label, "noun", "relation", "relations"), ""
+    if words[0].lower() in ("has", "have") and len(words) > 1:
+        words = words[1:]
+    elif words[0].lower() == "is" and len(words) > 1:
+        words = words[1:]
+    text = " ".join(words)
+    last = words[-1]
+    if words[0] in PREPOSITIONS and len(words) > 1:  # "in region": X is in region Y
+        return Wording(label, "prep", verb=text, verbs=text), ""
+    if len(words) > 1 and words[1] == "of" and words[0] in ROLE_NOUNS:
+        rest = " ".join(words[2:])
+        head = f"{words[0]} of"
+        verb = head if words[0] in MASS_ROLES else f"{article(words[0]).split()[0]} {head}"
+        verbs = head if words[0] in MASS_ROLES else f"{plural(words[0])} of"
+        return Wording(label, "prep", verb=verb, verbs=verbs), singular(rest) if rest else ""
+    if last in PREPOSITIONS and len(words) == 2 and third_person(words[0], strict=False):  # "works for"
+        base = _inflect().plural_verb(words[0]) or words[0]
+        return Wording(label, "verb", verb=text, verbs=f"{base} {last}"), ""
+    if last in PREPOSITIONS and len(words) > 1:
+        if last == "by" and is_participle(words[-2]):
+            return Wording(label, "by", verb=text, verbs=text, active=" ".join(words[:-2] + [past(words[-2])])), ""
+        return Wording(label, "prep", verb=text, verbs=text), ""
+    if third_person(words[0]) and (len(words) == 1 or words[1] in PREPOSITIONS):
+        base = _inflect().plural_verb(words[0]) or words[0]
+        return Wording(label, "verb", verb=text, verbs=" ".join([base] + words[1:])), ""
+    noun, nouns = text, plural(text)
+    if "," in text and " " in text:  # "languages spoken, written, or signed": the first word carries the number
+        first, tail = text.split(" ", 1)
+        noun, nouns = f"{singular(first)} {tail}", text
+    elif last.endswith("s") and not last.endswith(("ss", "us", "is")) and singular(last) != last and last.isalpha():
+        noun, nouns = " ".join(words[:-1] + [singular(last)]), text  # "notable works"
+    if noun in ROLE_KINDS:
+        return Wording(label, "noun", noun=noun, plural=nouns), ROLE_KINDS[noun]
+    if " of " in noun:
+        return Wording(label, "noun", noun=noun, plural=nouns), "!" + noun.split(" of ", 1)[0]
+    if "," in noun and " " in noun:
+        return Wording(label, "noun", noun=noun, plural=nouns), "!" + noun.split(" ", 1)[0]
+    return Wording(label, "noun", noun=noun, plural=nouns), singular(noun)
+
+
+# Roles of folded n-ary records (kg2tool.graph.reify) said otherwise than the same word as a relation: an actor's
+# film role's `character` is the character the actor played.
+FOLDED = {
+    "character": (Wording("character", "verb", noun="character", plural="characters", verb="played",
+                          verbs="played", base="play", tense="past"), "character"),
+    "category": (Wording("category", "verb", noun="category", plural="categories", verb="won a prize in",
+                         verbs="won a prize in", base="win a prize in", tense="past"), "category"),
+}  # fmt: skip
+# An award record's work (a film, a book) is what the person received the award for.
+AWARD_RECORD = frozenset(("award", "prize", "recognition", "nomination"))
+_AWARDED_FOR = Wording("for work", "verb", noun="awarded work", plural="awarded works", verb="received an award for",
+                       verbs="received an award for", base="receive an award for", tense="past")  # fmt: skip
+
+
+def _fold_words(iri: str, key: str) -> str:
+    """The words of one part of a folded relation's IRI (`urn:kg2tool:fold?class=<C>&from=<P>&to=<P>`): the local
+    name of `key`'s IRI, split (`AwardRecognition` -> `award recognition`); "" for any other relation."""
+    if not iri.startswith("urn:kg2tool:fold?") or f"{key}=" not in iri:
+        return ""
+    from urllib.parse import unquote
+
+    value = unquote(iri.rsplit(f"{key}=", 1)[1].split("&", 1)[0]).lstrip("^")
+    return split_label(re.split(r"[#/:]", value.rstrip("/#"))[-1])
+
+
+def folded_role(iri: str) -> str:
+    """The words of the role a folded relation leads to (`...&to=<P>` -> P's local name, split), or "" for any
+    other relation."""
+    return _fold_words(iri, "&to")
+
+
+def needs_be(w: Wording) -> bool:
+    """True for a prep/by predicate said with `is`/`are` before it (`a member of`, `part of`), False for a
+    participle that stands alone in a reduced clause (`educated at`, `directed by`)."""
+    if w.form not in ("prep", "by"):
+        return False
+    first = w.verb.split()[0] if w.verb else ""
+    return not _participle(first)
+
+
+def says(w: Wording, *words: str) -> bool:
+    """True when a relation's label or verb holds one of `words` ("burial", "died", ...)."""
+    text = f"{w.label} {w.verb}".lower()
+    return any(word in text for word in words)
+
+
+@lru_cache(maxsize=4096)
+def _participle(word: str) -> bool:
+    return bool(word) and word not in ("a", "an", "the") and is_participle(word)
+
+
+class Lexicon:
+    """The wording of every relation (`relations[iri]`) and attribute (`attributes[iri]`) of a graph."""
+
+    def __init__(self, relations: dict[str, Wording], attributes: dict[str, AttrWording], kinds: dict[int, str],
+                 vote=None):  # fmt: skip
+        self.relations = relations
+        self.attributes = attributes
+        self._kinds = kinds
+        self._looked_at = len(kinds)  # the entities the derivation looked at (`known_share`)
+        self._vote = vote  # eid -> kind for an entity the derivation did not look at (None: `item`)
+
+    def kind_of(self, eid: int) -> str:
+        """The kind of one entity, singular (`person`), or `item`: voted when first asked (the derivation looks at a
+        sample of each relation's entities; a prize's 3rd laureate may be asked about all the same)."""
+        got = self._kinds.get(eid)
+        if got is None:
+            got = self._kinds[eid] = self._vote(eid) if self._vote is not None else FALLBACK_KIND
+        return got
+
+    def known_share(self) -> float:
+        """The share of the entities the derivation looked at whose kind is known (not `item`); 0 when none."""
+        if not self._looked_at:
+            return 0.0
+        looked = itertools.islice(self._kinds.values(), self._looked_at)
+        return sum(k != FALLBACK_KIND for k in looked) / self._looked_at
+
+    def to_yaml(self) -> str:
+        """The lexicon as YAML (relations then attributes, by IRI), as written to `lexicon.yaml`."""
+        import yaml
+
+        doc = {
+            "relations": {k: asdict(w) for k, w in sorted(self.relations.items())},
+            "attributes": {k: asdict(w) for k, w in sorted(self.attributes.items())},
+        }
+        head = (
+            "# How kg2tool says each relation (see kg2tool/synth/language/lexicon.py). Edit a field and pass this file back\n"
+            "# with `kg2tool synth --lexicon FILE`; relations left out keep their derived wording.\n"
+            f"# form: one of {', '.join(FORMS)}.\n"
+        )
+        return head + yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=119)
+
+
+def derive_lexicon(kg: KnowledgeGraph) -> Lexicon:
+    """Derive the lexicon of a graph: the wording of every relation and attribute, and kinds (deterministic)."""
+    words: dict[str, Wording] = {}
+    hints: dict[str, str] = {}
+    for iri in sorted(kg.relations):
+        words[iri], hints[iri] = word_relation(kg.relations[iri].label)
+
+        rel = kg.relations[iri]
+        obj = list(itertools.islice(sorted_keys(rel.inverse), SAMPLE))
+        known = split_label(rel.label).lower() in KNOWN
+        if sum(e in rel.forward for e in obj) > 0.5 * len(obj) and hints[iri] not in ROLE_KINDS.values() and not known:
+            hints[iri] = ""  # objects that are mostly subjects too (diplomatic relation): the label is no kind
+    voted: dict[int, str] = {}
+
+    def kind(eid: int) -> str:
+        if eid not in voted:
+            voted[eid] = _entity_kind(kg, eid, words, hints)
+        return voted[eid]
+
+    for iri, w in words.items():
+        rel = kg.relations[iri]
+        subj = list(itertools.islice(sorted_keys(rel.forward), SAMPLE))
+        obj = list(itertools.islice(sorted_keys(rel.inverse), SAMPLE))
+        w.subject = _majority([kind(e) for e in subj])
+        w.object = _majority([kind(e) for e in obj]) if obj else hints[iri].lstrip("!") or FALLBACK_KIND
+        w.multi = sum(len(rel.forward[e]) for e in subj) > 1.3 * max(len(subj), 1)
+    for iri, w in list(words.items()):
+        words[iri] = _folded_wording(iri, w)
+        if w.subject in PERSON_KINDS and split_label(w.label).lower() in GROUP_ONLY:  # a band's "formed in"
+            words[iri] = replace(words[iri], **GROUP_ONLY[split_label(w.label).lower()])  # said of a person
+        elif w.subject in WORK_KINDS and split_label(w.label).lower() in WORK_PLACES:  # "Where was X filmed?"
+            words[iri] = replace(words[iri], **WORK_PLACES[split_label(w.label).lower()])
+    for iri, other in mirrors(kg, words, SAMPLE).items():
+        words[iri] = replace(words[iri], mirror=other)
+    attrs = {}
+    for iri in sorted(kg.attributes):
+        attr = kg.attributes[iri]
+        subj = list(itertools.islice(sorted_keys(attr.values), SAMPLE))
+        subject = _majority([kind(e) for e in subj])
+        noun = _without_kind(split_label(attr.label), subject)  # a laureate's "laureate deaddate": "deaddate"
+        attrs[iri] = AttrWording(attr.label, ATTRIBUTE_NOUNS.get(noun, noun), subject)
+    return Lexicon(words, attrs, voted, kind)
+
+
+def _without_kind(noun: str, kind: str) -> str:
+    """A folded record's noun without the subject's kind in front: a laureate's "laureate award keyword" is their
+    "award keyword"; the noun itself when nothing would be left."""
+    head, rest = kind.lower().split(), noun.split()
+    return " ".join(rest[len(head) :]) if len(rest) > len(head) and [w.lower() for w in rest[: len(head)]] == head else noun
+
+
+def _folded_wording(iri: str, w: Wording) -> Wording:
+    """The wording of a relation composed through a folded n-ary record (`kg2tool.graph.reify`): a person's record
+    said by its role's verb ("Which films did X appear in?", "Who played Y?", "Which films did X receive an award
+    for?"), a noun without the record's repeated role ("film release film" -> "film release") or without the
+    subject's kind ("laureate award keyword" -> "award keyword"); any other relation as it is."""
+    role = folded_role(iri)
+    if not role:
+        return w
+    cls = set(_fold_words(iri, "?class").lower().split())
+    other = cls - {role.lower()}
+    keep = dict(label=w.label, subject=w.subject, object=w.object, multi=w.multi)
+    if w.subject in PERSON_KINDS:
+        if role in FOLDED:  # "Who played Y?" (a film role's character), "won a prize in Physics" (an award's category)
+            return replace(FOLDED[role][0], **keep)
+        if other & AWARD_RECORD and w.object in WORK_KINDS:  # the work of an award record
+            return replace(_AWARDED_FOR, **keep)
+        # an award record's `film` is not a film the person appears in: a role is said by its own verb only when
+        # the record's class names no other known relation ("film role": yes; "award recognition": no)
+        if role.lower() in KNOWN and not other & set(KNOWN):
+            said, _ = word_relation(role)
+            return replace(said, **keep)
+    if w.form == "noun" and w.noun.endswith(" " + role) and role in w.noun[: -len(role) - 1].split():
+        short = w.noun[: -len(role) - 1]  # "film release film" -> "film release"
+        head = short.split()[-1]
+        done = participle_of(head) if short.split()[0] == role and w.subject in PLACE_KINDS else ""
+        # a place's record of an event its role had there: a country's film release -> films "released in" it
+        return replace(w, noun=short, plural=plural(short), reverse=f"{done} in" if done else "")
+    if w.form == "noun":
+        short = _without_kind(w.noun, w.subject)
+        return replace(w, noun=short, plural=plural(short)) if short != w.noun else w
+    return w
+
+
+def _majority(kinds: list[str]) -> str:
+    named = Counter(k for k in kinds if k != FALLBACK_KIND)
+    if not named:
+        return FALLBACK_KIND
+    k, c = max(named.items(), key=lambda kv: (kv[1], kv[0]))
+    return k if c >= 0.4 * len(kinds) else FALLBACK_KIND
+
+
+def _entity_kind(kg: KnowledgeGraph, eid: int, words: dict[str, Wording], hints: dict[str, str]) -> str:
+    """The graph's most common type of the entity, else a kind voted by its relations, else `item`."""
+    types = kg.types[eid]
+    if types:  # a class label as a common noun: `University` -> `university`, `LaureateAward` -> `laureate award`
+        said = split_label(sorted(types)[0])
+        return KIND_NAMES.get(said.lower(), said)
+    votes: Counter = Counter()
+    for iri, w in words.items():
+        rel = kg.relations[iri]
+        said = split_label(w.label).lower()
+        if eid in rel.forward and said in PERSON_CUES:
+            votes["person"] += 2
+        elif eid in rel.forward and said in SUBJECT_KINDS:
+            votes[SUBJECT_KINDS[said]] += 1
+        hint = hints[iri]
+        if eid in rel.inverse and hint:
+            votes[singular(hint.lstrip("!"))] += 2 if hint.startswith("!") else 1
+    if not votes:
+        return FALLBACK_KIND
+    # most votes; then the shorter noun ("language" before "official language"); then by name
+    return min(votes.items(), key=lambda kv: (-kv[1], len(kv[0].split()), kv[0]))[0]

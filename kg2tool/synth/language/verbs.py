@@ -1,0 +1,44 @@
+"""Verb forms for the relation lexicon (`kg2tool.synth.language.lexicon`), from `lemminflect`: participles, the simple
+past, the third person singular, and the participle of the verb a noun names."""
+
+from __future__ import annotations
+
+
+def is_participle(word: str) -> bool:
+    import lemminflect
+
+    if word.endswith(("ed", "en")) and len(word) > 3:
+        return True
+    if word.endswith("s"):
+        return False
+    return "VERB" in lemminflect.getAllLemmas(word) and word not in lemminflect.getAllInflections(
+        lemminflect.getLemma(word, "VERB")[0]
+    ).get("VB", ())
+
+
+def past(word: str) -> str:
+    """Simple past of a participle: `written` -> `wrote`, `directed` -> `directed`."""
+    import lemminflect
+
+    lemma = lemminflect.getLemma(word, "VERB")
+    out = lemminflect.getInflection(lemma[0], "VBD") if lemma else ()
+    return out[0] if out else word
+
+
+def participle_of(noun: str) -> str:
+    """The past participle of the verb a noun names (`release` -> `released`, `screening` -> `screened`), or ""."""
+    import lemminflect
+
+    lemmas = lemminflect.getAllLemmas(noun).get("VERB")  # the dictionary's verbs only ("role" is none)
+    out = lemminflect.getInflection(lemmas[0], "VBN") if lemmas else ()
+    return out[0] if out and out[0] != noun else ""
+
+
+def third_person(word: str, strict: bool = True) -> bool:
+    """True for a verb in the third person singular (`produces`); `strict`: not also a plural noun (`works`)."""
+    import lemminflect
+
+    if not word.endswith("s") or word.endswith("ss"):
+        return False
+    lemmas = lemminflect.getAllLemmas(word)
+    return "VERB" in lemmas and (not strict or "NOUN" not in lemmas)

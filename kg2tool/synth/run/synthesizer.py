@@ -1,0 +1,443 @@
+"""The per-shard engine of synthesis: `SynthConfig` and `Synthesizer` (graph -> tools -> plans -> verified rows).
+
+A `Synthesizer` holds the loaded graph, its tools, the walker, the templates and the compiler; `candidates(i)` draws
+all of shard i's randomness from `random.Random(f"{seed}:{i}")` and returns its verified candidates
+(`kg2tool.synth.candidate.Candidate`: the row, its split key and DPO pairs) and its counts. The pipeline
+(`kg2tool.synth.run.pipeline`) runs shards, alone or in workers (`kg2tool.synth.run.shards`), and merges them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import random
+import re
+from dataclasses import asdict, dataclass, field, replace
+
+from ...common.lightcheck import import_light
+from ...graph.model import KnowledgeGraph
+from ..candidate import Candidate, ShardStats
+from ..checks.preference import PairMaker
+from ..checks.unsaid import is_placeholder, made_up_name, unsaid_anchor  # noqa: F401 (is_placeholder, made_up_name: re-exported)
+from ..checks.verify import verify_row
+from ..dialogue import DialogueBuilder
+from ..language.lexicon import FALLBACK_KIND, UNKNOWN_NOUN, derive_lexicon, plural
+from ..language.lexicon_file import load_lexicon
+from ..language.render import Renderer
+from ..paraphrase.rewrite import ParaphraseConfig
+from ..plans.tree import (
+    Anchor,
+    Attr,
+    Compare,
+    Count,
+    Node,
+    Parallel,
+    Project,
+    anchors,
+    execute,
+    plan_to_json,
+    relation_path,
+    topic,
+)
+from ..tools.refs import BatchToolSet, RefToolSet
+from ..tools.toolset import OPERATORS, ToolError, ToolSet
+from ..traces import Compiler, Trace, messages_for, tools_used
+from ..walk.walker import CATEGORY, DIALOGUE_SHAPES, WalkConfig, Walker
+
+DEFAULT_MIX = {
+    "simple": 1.0, "multiple": 1.0, "parallel": 1.0, "parallel_multiple": 1.0, "irrelevance": 0.8,
+    "2p": 1.0, "3p": 0.1, "2i": 1.0, "3i": 0.3, "2u": 0.5, "2in": 0.6, "co": 0.8, "count": 0.8, "compare": 0.8,
+    "followup": 0.6, "missing_info": 0.3, "error_recovery": 0.6,
+    # Set operations nested with a chain: blind readers accepted 1 of 101 such questions (README, "How natural,
+    # measured blind"): off by default, on with --mix (e.g. "pi=0.7"). Three-hop chains (6 of 52 accepted in rounds
+    # 14-19) and three stacked conditions (33 of 68) are kept at lower weights: multi-step training needs them.
+    "ip": 0.0, "pi": 0.0, "up": 0.0, "3in": 0.0, "inp": 0.0, "pin": 0.0, "pni": 0.0, "cop": 0.0,
+}  # fmt: skip
+
+
+@dataclass
+class SynthConfig:
+    """Parameters:
+    n: number of conversations to write (all splits together).
+    seed: random seed; the same graph, config and seed give byte-identical data.
+    mix: relative weight per shape (shapes left out get weight 0); see `kg2tool.synth.walk.walker.ALL_SHAPES`.
+    splits: fractions for train/validation/test (assigned by topic entity and relation path).
+    min_support: a relation or attribute needs this many facts to get tools.
+    max_distractors: at most this many extra tools offered beside the needed ones (`multiple` has at least 2).
+    near_dup_threshold: drop questions whose word-3-gram Jaccard similarity (MinHash) with a kept one reaches
+        this (0 disables); exact duplicate questions and duplicate plans are always dropped.
+    max_per_topic: at most this many conversations per topic entity (0: no cap).
+    shard_size: candidates per shard (the unit of seeding and, later, of parallel work and resume).
+    max_shards: stop after this many shards even if fewer than n rows were kept.
+    walk: walker bounds (answer-set sizes, fan-out, inverse probability).
+    lexicon: a `lexicon.yaml` (as written beside the dataset) whose entries replace the derived wording of
+        relations and attributes; "" uses the derived lexicon (see `kg2tool.synth.language.lexicon`).
+    max_words: questions of this many words or more (a plan too deep to say readably) are dropped
+        (`too_long_to_say`); parallel questions may use twice as many.
+    paraphrase: rewriting questions with a language model (off unless `paraphrase.model` is set); see
+        `kg2tool.synth.paraphrase.rewrite.ParaphraseConfig`.
+    fold: fold reified n-ary nodes (film roles, award records) into relations between their participants when the
+        graph is loaded (`kg2tool.graph.reify`); `--no-fold` sets it false.
+    tool_style: `values` (tools take and return whole lists of names), `refs` (multi_step rows: set results are
+        kept under handles r1, r2, ... and passed on by handle, and the walker's set bounds are lifted) or `batch`
+        (multi_step rows: a lookup takes a list, so a fan-out is one call over up to `max_set` entities); see
+        `kg2tool.synth.tools.refs`. Single-call rows and multi-turn dialogues stay in the values style.
+    ref_items: names a ref shows (`"items"`); a larger answer set is stated as its count and these names.
+    """
+
+    n: int = 2000
+    seed: int = 0
+    mix: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_MIX))
+    splits: tuple[float, float, float] = (0.8, 0.1, 0.1)
+    min_support: int = 5
+    max_distractors: int = 3
+    near_dup_threshold: float = 0.9
+    max_per_topic: int = 25
+    shard_size: int = 256
+    max_shards: int = 10_000
+    walk: WalkConfig = field(default_factory=WalkConfig)
+    lexicon: str = ""
+    max_words: int = 30
+    paraphrase: ParaphraseConfig = field(default_factory=ParaphraseConfig)
+    fold: bool = True
+    tool_style: str = "values"
+    ref_items: int = 5
+
+    def to_dict(self) -> dict:
+        """The config as plain data (for the report, the card and the run's fingerprint)."""
+        return asdict(self)
+
+
+def pattern_of(shape: str) -> str:
+    """The row's `pattern` for a shape (`simple` and `multiple` are 1p)."""
+    return "1p" if shape in ("simple", "multiple") else shape
+
+
+def split_of(key: str, splits: tuple[float, float, float]) -> str:
+    """train, validation or test for a split key, by a hash of it and the split fractions."""
+    u = int.from_bytes(hashlib.sha256(key.encode("utf-8")).digest()[:8], "big") / 2**64
+    if u < splits[0]:
+        return "train"
+    if u < splits[0] + splits[1]:
+        return "validation"
+    return "test"
+
+
+def gold_answers(kg: KnowledgeGraph, plan: Node) -> tuple[list[str], list[list[str]]]:
+    """(flat answer strings, per parallel item) computed from the plan on ids, independently of the calls."""
+
+    def one(value, node) -> list[str]:
+        if isinstance(node, Compare):
+            return [kg.name(value)] if value is not None else []
+        if isinstance(value, frozenset):
+            return sorted(kg.name(i) for i in value)
+        return [] if value is None else [str(value)]
+
+    if isinstance(plan, Parallel):
+        per = [one(execute(kg, c), c) for c in plan.children]
+        flat = sorted({a for p in per for a in p})
+        return flat, per
+    return one(execute(kg, plan), plan), []
+
+
+def _import_inflect() -> None:
+    """inflect (plurals, articles), imported once without typeguard's instrumentation of its methods (~2.7 s of
+    start-up; kg2tool.common.lightcheck): its `Word` arguments are still checked, so an empty word is refused with
+    the same TypeCheckError as before and the wording comes out the same."""
+    import_light("inflect", {"Word": ("an instance of inflect.Word", lambda v: isinstance(v, str) and len(v) >= 1)})
+
+
+class Synthesizer:
+    """Holds the loaded graph, tools, walker, templates and compiler; `generate()` yields candidate results."""
+
+    def __init__(self, kg: KnowledgeGraph, config: SynthConfig, template_dir=None):
+        _import_inflect()
+        self.kg = kg
+        self.cfg = config
+        self.lexicon = derive_lexicon(kg)
+        if config.lexicon:
+            self.lexicon = load_lexicon(config.lexicon, kg, self.lexicon)
+        self.ts = ToolSet.from_graph(kg, min_support=config.min_support, lexicon=self.lexicon)
+        self.walker = Walker(self.ts, config.walk, self.lexicon)
+        shapes = [s for s, w in config.mix.items() if w > 0]
+        families = [s for s in shapes if s != "error_recovery"]  # error_recovery words its question as 1p/2p
+        if set(shapes) & set(DIALOGUE_SHAPES):
+            families += [f for f in ("simple", "2p") if f not in families]
+        self.renderer = Renderer(template_dir, shapes=families, lexicon=self.lexicon)
+        self.compiler = Compiler(self.ts)
+        self.ref_ts = None  # the refs or batch style's tools, compiler and walk bounds (multi_step rows only)
+        if config.tool_style == "refs":
+            self.ref_ts = RefToolSet(self.ts, config.ref_items)
+            self.ref_compiler = Compiler(self.ref_ts)
+            big = 1 << 62
+            self.ref_walk = replace(config.walk, max_answers=big, max_set=big, max_fanout=big)
+        elif config.tool_style == "batch":
+            self.ref_ts = BatchToolSet(self.ts)
+            self.ref_compiler = Compiler(self.ref_ts)
+            self.ref_walk = replace(config.walk, max_fanout=config.walk.max_set)
+        elif config.tool_style != "values":
+            raise ValueError(f"tool_style must be values, refs or batch, got {config.tool_style!r}")
+        self.shapes = shapes
+        self.weights = [config.mix[s] for s in shapes]
+        self.cum_weights = list(itertools.accumulate(self.weights))  # what rng.choices computes from weights
+        self.pair_maker = PairMaker(self.ts)
+        self.style_pair_maker = PairMaker(self.ref_ts) if self.ref_ts is not None else self.pair_maker
+        self.dialogue = DialogueBuilder(self.walker, self.renderer, self.compiler)
+        self.relation_tools = sorted(n for n, s in self.ts.specs.items() if s.kind != "operator")
+        # On a graph whose entities mostly have a kind, a question that has to call its entities "things" is not
+        # asked (`no_kind`); on a graph without kinds it is the only way to ask.
+        self.kinds_known = self.lexicon.known_share() >= 0.5
+
+    # -- one candidate -----------------------------------------------------------------------------------
+    def candidate(self, shape: str, rng: random.Random) -> tuple[Candidate | None, str]:
+        """One verified conversation of `shape`: (candidate, "") or (None, drop reason)."""
+        if shape in DIALOGUE_SHAPES:
+            return self.dialogue_candidate(shape, rng)
+        category = CATEGORY[shape]
+        refs = self.ref_ts is not None and category == "multi_step"
+        ts, compiler = (self.ref_ts, self.ref_compiler) if refs else (self.ts, self.compiler)
+        plan = self.walker.sample(shape, rng) if not refs else self._unbounded(shape, rng)
+        if plan is None:
+            return None, "sampling_failed"
+        if self.kinds_known and (mixed_kinds(plan, self.lexicon.kind_of) or asked_of_two_kinds(plan, self.renderer.speaker(self.kg))):
+            return None, "mixed_kinds"
+        if why := unsaid_anchor(self.kg, plan):
+            return None, why
+        if counts_places(plan, self.lexicon):
+            return None, "odd_count"
+        gold, per_item = gold_answers(self.kg, plan)
+        if category != "irrelevance" and not gold:
+            return None, "empty_answer"
+        if any(isinstance(a, str) and is_placeholder(a) for a in gold):  # "X comes from unknown-planet"
+            return None, "placeholder"
+        if answered_by_a_name(gold, [self.kg.name(e) for e in anchors(plan)]):
+            return None, "answer_in_question"
+        extra: dict = {"per_item": per_item}
+        if category == "irrelevance":
+            trace_calls, needed = [], []
+        else:
+            try:
+                trace = compiler.compile(plan)
+            except ToolError as exc:
+                return None, f"execution_error:{exc.kind}"
+            trace_calls, needed = trace.calls, tools_used(trace)
+            if isinstance(plan, Compare):
+                extra["values"] = {c.arguments["items"][i]["name"]: c.arguments["items"][i]["value"]
+                                   for c in trace_calls if c.name == "compare" for i in range(len(plan.items))}  # fmt: skip
+        tools = self.offer(shape, plan, needed, rng)
+        if category == "irrelevance":
+            if not tools:  # e.g. a one-relation graph: no unrelated tool to offer
+                return None, "no_unrelated_tools"
+            extra["tools"] = tools
+        ctx = self.renderer.context(self.kg, shape, plan, gold if category != "irrelevance" else [], extra)
+        question, answer = self.renderer.render(shape, ctx, rng)
+        if refs and self.cfg.tool_style == "refs" and len(gold) > self.cfg.ref_items:  # a ref shows the first few names
+            gold, answer = gold[: self.cfg.ref_items], self._some_of(plan, gold)
+        if len(question.split()) >= self.cfg.max_words * (2 if category.startswith("parallel") else 1):
+            return None, "too_long_to_say"
+        if self.kinds_known and says_no_kind(question, [self.kg.name(e) for e in anchors(plan)]):
+            return None, "no_kind"
+        if shape == "parallel_multiple" and any(question.count(self.kg.name(e)) > 1 for e in anchors(plan)):
+            return None, "name_repeated"  # one person of no known gender asked two things in verbs: no pronoun
+        if category == "irrelevance":
+            gold = []
+        messages = messages_for(question, Trace(calls=trace_calls), answer)
+        schemas = ts.schemas(tools)
+        reason = verify_row(ts, messages, schemas, gold, category)
+        if reason:
+            return None, reason
+        return self._row(shape, category, plan, messages, schemas, gold), ""
+
+    def _unbounded(self, shape: str, rng: random.Random) -> Node | None:
+        """A plan of `shape` sampled with the style's walk bounds (refs: none, sets are passed by handle)."""
+        bounded, self.walker.cfg = self.walker.cfg, self.ref_walk
+        try:
+            return self.walker.sample(shape, rng)
+        finally:
+            self.walker.cfg = bounded
+
+    def _some_of(self, plan: Node, gold: list[str]) -> str:
+        """The final answer for a set larger than a ref shows: how many, and the names it shows."""
+        kind = self.lexicon.kind_of(min(execute(self.kg, plan)))
+        some = gold[: self.cfg.ref_items]
+        listed = ", ".join(some[:-1]) + f" and {some[-1]}"
+        return f"There are {len(gold):,} {plural(kind)} in all; among them: {listed}."
+
+    def dialogue_candidate(self, shape: str, rng: random.Random) -> tuple[Candidate | None, str]:
+        """followup, missing_info and error_recovery conversations (see kg2tool.synth.dialogue)."""
+        plan = self.dialogue.plan(shape, rng)
+        if plan is None:
+            return None, "sampling_failed"
+        if why := unsaid_anchor(self.kg, plan):  # "Tell me the country whose successor is Geece (resource)": a
+            return None, why  # dialogue names its anchor too
+        gold, _ = gold_answers(self.kg, plan)
+        if not gold:
+            return None, "empty_answer"
+        try:
+            messages, calls = self.dialogue.build(shape, plan, gold, rng)
+        except ToolError as exc:
+            return None, f"execution_error:{exc.kind}"
+        if messages is None:
+            return None, "sampling_failed"
+        named = [a for x in [gold, *(c.result for c in calls)] for a in (x if isinstance(x, list) else [x])]
+        if any(isinstance(a, str) and is_placeholder(a) for a in named):  # "Finn comes from unknown-planet"
+            return None, "placeholder"
+        needed = list(dict.fromkeys(c.name for c in calls))
+        schemas = self.ts.schemas(self.offer(shape, plan, needed, rng))
+        category = CATEGORY[shape]
+        reason = verify_row(self.ts, messages, schemas, gold, category, allow_errors=shape == "error_recovery")
+        if reason:
+            return None, reason
+        return self._row(shape, category, plan, messages, schemas, gold), ""
+
+    def _row(
+        self, shape: str, category: str, plan: Node, messages: list[dict], schemas: list[dict], gold
+    ) -> Candidate:
+        path = relation_path(plan)
+        call_turns = [m for m in messages if m.get("tool_calls")]
+        row = {
+            "messages": messages,
+            "tools": schemas,
+            "pattern": pattern_of(shape),
+            "category": category,
+            "answers": gold,
+            "topic_entity": self.kg.name(topic(plan)),
+            "relation_path": [self._rel_label(r) for r in path],
+            "num_calls": sum(len(m["tool_calls"]) for m in call_turns),
+            "num_turns": len(call_turns),
+            "plan": plan_to_json(self.kg, plan, self.lexicon.kind_of),
+        }
+        return Candidate(row, f"{self.kg.entities[topic(plan)]}|{'/'.join(path)}")
+
+    def _rel_label(self, key: str) -> str:
+        inv = key.startswith("^")
+        iri = key.lstrip("^")
+        lab = self.kg.relations[iri].label if iri in self.kg.relations else self.kg.attributes[iri].label
+        return ("inverse " if inv else "") + lab
+
+    def offer(self, shape: str, plan: Node, needed: list[str], rng: random.Random) -> list[str]:
+        """Tool names offered in the row: the needed ones plus related distractors, in a seeded order."""
+        if shape in ("simple", "parallel"):
+            return list(needed)
+        avoid = set(needed)
+        if shape == "irrelevance":
+            rel = plan.rel
+            avoid = {self.ts.forward_tool[rel], self.ts.inverse_tool[rel]}
+        lo = 2 if shape in ("multiple", "irrelevance") else 0
+        k = rng.randint(lo, max(lo, self.cfg.max_distractors))
+        related, seen = [], set(avoid)  # seen: avoid and related, for O(1) membership
+        for eid in anchors(plan):
+            for r, inv in self.walker.options.get(eid, ()):
+                name = (self.ts.inverse_tool if inv else self.ts.forward_tool)[r]
+                if name not in seen:
+                    seen.add(name)
+                    related.append(name)
+        if shape == "irrelevance":  # never offer the inverse of the asked relation either
+            related = [r for r in related if r not in avoid]
+        pool = (
+            related
+            if len(related) >= k
+            else related + [t for t in self.relation_tools if t not in seen]
+        )
+        distractors = rng.sample(pool, min(k, len(pool)))
+        names = list(needed) + distractors
+        if shape not in ("irrelevance",) and any(s in OPERATORS for s in needed) and rng.random() < 0.5:
+            extra_ops = [o for o in OPERATORS if o not in names]
+            names += rng.sample(extra_ops, min(len(extra_ops), 1))
+        rng.shuffle(names)
+        return names
+
+    # -- shards ------------------------------------------------------------------------------------------
+    def candidates(self, index: int) -> tuple[list[Candidate], ShardStats]:
+        """Shard `index`: its kept candidates in order (each with its id and DPO pairs) and its counts of tries per
+        shape and drops per reason."""
+        rng = random.Random(f"{self.cfg.seed}:{index}")
+        kept: list[Candidate] = []
+        stats = ShardStats()
+        for j in range(self.cfg.shard_size):
+            shape = rng.choices(self.shapes, cum_weights=self.cum_weights)[0]
+            cand, reason = self.candidate(shape, rng)
+            stats.tried[shape] += 1
+            if cand is None:
+                stats.drop(reason, shape)
+                continue
+            row = cand.row
+            row["id"] = f"{row['category']}_{index * self.cfg.shard_size + j}"
+            # DPO pairs are made here, in the shard's worker, seeded by the row id (kept only if the row is), with
+            # the tools of the row's style (multi_step rows other than error_recovery use --tool-style)
+            styled = row["category"] == "multi_step" and row["pattern"] != "error_recovery"
+            maker = self.style_pair_maker if styled else self.pair_maker
+            cand.dpo = maker.pairs(row, random.Random(f"{self.cfg.seed}:dpo:{row['id']}"))
+            kept.append(cand)
+        return kept, stats
+
+    def shard(self, index: int) -> tuple[list[dict], ShardStats]:
+        """Shard `index` as rows only (the dataset columns, for callers that need the conversations alone) and its
+        counts; see `candidates`."""
+        kept, stats = self.candidates(index)
+        return [c.row for c in kept], stats
+
+
+_VAGUE = re.compile(rf"\b{UNKNOWN_NOUN}s?\b")
+
+
+_NOTE = re.compile(r" \(\w+\)$")
+
+
+def answered_by_a_name(gold: list, names: list[str]) -> bool:
+    """True when every answer opens a name the question says ("Which category did the laureates who won Chemistry
+    2005 win a prize in?" -> Chemistry): readers took such questions for nonsense."""
+    bare = [_NOTE.sub("", a) if isinstance(a, str) else a for a in gold]  # "Physiology or Medicine (Category)"
+    return bool(gold) and all(isinstance(a, str) and any(n.startswith(a + " ") for n in names) for a in bare)
+
+
+def says_no_kind(question: str, names: list[str]) -> bool:
+    """True when the question calls entities `thing(s)` (no kind known) outside the entity names it quotes."""
+    for name in sorted(names, key=len, reverse=True):
+        question = question.replace(name, " ")
+    return bool(_VAGUE.search(question))
+
+
+def _one_hop(node: Node) -> tuple[str, int] | None:
+    """(relation, anchor) of a one-hop branch (`Project`, or the `Count`/`Attr` of one), else None."""
+    inner = node.child if isinstance(node, Count) else node
+    if isinstance(inner, Project) and isinstance(inner.child, Anchor):
+        return f"{inner.rel}{'^' if inner.inverse else ''}", inner.child.eid
+    if isinstance(inner, Attr):
+        return inner.attr, inner.child.eid
+    return None
+
+
+def asked_of_two_kinds(plan: Node, speaker) -> bool:
+    """True for one lookup of several names whose answers are of different kinds, or of several kinds each ("Which
+    films feature the Executor? What about the Millennium Falcon?": the Falcon's are characters)."""
+    kids = plan.children if isinstance(plan, Parallel) else ()
+    if len({(k.rel, k.inverse) for k in kids if isinstance(k, Project)}) != 1:
+        return False
+    kinds = {speaker.kind(k) for k in kids}
+    return len(kinds) > 1 or FALLBACK_KIND in kinds  # "The things whose vehicle is X are Anakin and a film"
+
+
+def mixed_kinds(node: Node, kind_of) -> bool:
+    """True when sibling branches that use one relation start from anchors of different kinds (a film and a person:
+    "the vehicles of Return of the Jedi or Anakin Skywalker", "which appears in more films, Palpatine or Naboo
+    Royal Starship?")."""
+    kids = node.items if isinstance(node, Compare) else getattr(node, "children", ())
+    by_relation: dict[str, set[str]] = {}
+    for hop in filter(None, map(_one_hop, kids)):
+        by_relation.setdefault(hop[0], set()).add(kind_of(hop[1]))
+    if any(len(k) > 1 for k in by_relation.values()):
+        return True
+    subs = kids or ((node.child,) if isinstance(node, (Project, Count, Attr)) else ())
+    return any(mixed_kinds(k, kind_of) for k in subs)
+
+
+def counts_places(node: Node, lexicon) -> bool:
+    """True for a count of the places one entity is where-related to ("how many places was X born in?"): such a
+    count has no sensible question (several values are the city and its country)."""
+    if isinstance(node, Compare):
+        return any(counts_places(k, lexicon) for k in node.items)
+    if not isinstance(node, Count) or not isinstance(node.child, Project) or node.child.inverse:
+        return False
+    w = lexicon.relations[node.child.rel]
+    return bool(w.where or w.verb == "in")  # nor "Which is in more cities, Harvard University or ...?" (round 28)

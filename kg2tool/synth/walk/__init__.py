@@ -1,0 +1,1 @@
+"""The walker: seeded sampling of query plans from the graph, one sampler per shape."""
