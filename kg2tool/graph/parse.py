@@ -109,7 +109,10 @@ def _first_bad_line(text: str, fmt: str) -> int | None:
 
 def _linear_strconst(self, argstr: str, i: int, delim: str):
     """rdflib's `SinkParser.strconst` (notation3.py, BSD-3) with the value collected in a list instead of by
-    repeated `+=`; otherwise line for line the same rules and errors."""
+    repeated `+=`; otherwise line for line the same rules and errors.
+
+    Long because it stays line for line rdflib's own function, so the two can be compared.
+    """
     from rdflib.plugins.parsers.notation3 import BadSyntax, interesting
 
     delim1 = delim[0]

@@ -289,7 +289,11 @@ def fold_reified(
     (`label_tokens` finds one cheaply: a large graph's nodes are then not all examined), and `incident` the edges
     (predicate -> pairs) that touch a node of `maybe`: then `rel_edges` may be a function that returns them all,
     called only when they are needed (a node is folded, or a typed class). Returns a `Folded` (its `edges` empty
-    when nothing is folded: the graph's edges stay as they are); nothing is changed in place."""
+    when nothing is folded: the graph's edges stay as they are); nothing is changed in place.
+
+    Long because the fold is one pass in steps that share its indexes (candidates, roles, composed relations,
+    moved values); each step is commented where it starts.
+    """
     edges_now = [rel_edges]
 
     def every_edge() -> dict:

@@ -288,7 +288,10 @@ def build_documents(
     stats: CorpusStats | None = None,
 ) -> list[str]:
     """All corpus documents, shuffled. `tokenizer_for_chat` only needs `apply_chat_template` (any tokenizer
-    carrying the kg2tool template works, so documents can be built before the real tokenizer is trained)."""
+    carrying the kg2tool template works, so documents can be built before the real tokenizer is trained).
+
+    Long because it lists every kind of corpus document and its share in one place.
+    """
     rng = random.Random(config.seed)
     stats = stats if stats is not None else CorpusStats()
     docs: list[str] = []

@@ -35,7 +35,10 @@ def load_rows(setup: RunSetup, columns: list[str], limit: int | None = None):
 
     `limit` (SFT: the rows a `--max_steps` run can draw) makes a short run prepare only its share of each part of
     the mix (`short_run_share`) instead of generating thousands of rows it cannot use. Returns
-    `(train, evaluation or None, the main dataset's DatasetDict)`."""
+    `(train, evaluation or None, the main dataset's DatasetDict)`.
+
+    Long because the mix's parts (main rows, extra dataset, short-run shares) are trimmed together.
+    """
     import datasets
 
     script, extra = setup.script, setup.extra

@@ -135,7 +135,10 @@ def run_stage(
 ):
     """Everything SFT and DPO do alike: load tokenizer, rows and model, build the (MoE-aware) TRL trainer, train,
     save. With `trim`, a short run keeps only the rows it can draw (`trim_to_steps`). Returns
-    `(trainer, report, full_dataset)`; `report` holds the fields common to both stages' reports."""
+    `(trainer, report, full_dataset)`; `report` holds the fields common to both stages' reports.
+
+    Long because it is SFT's and DPO's one shared sequence (tokenizer, rows, model, trainer, train, save).
+    """
     from .trl_patches import compact_scoring_on_cpu
 
     started = time.time()

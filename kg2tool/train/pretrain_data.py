@@ -32,7 +32,11 @@ def load_kg(config: PretrainConfig):
 
 
 def prepare_data(config: PretrainConfig, prepared: Path):
-    """Build (or reuse) the tokenizer and packed blocks under `prepared/`. Returns `(tokenizer, dataset, stats)`."""
+    """Build (or reuse) the tokenizer and packed blocks under `prepared/`. Returns `(tokenizer, dataset, stats)`.
+
+    Long because building and reusing the prepared data share their checks (the tokenizer, the blocks, the
+    stats), one after the other.
+    """
     import datasets
     from tokenizers import Tokenizer, models
     from transformers import AutoTokenizer

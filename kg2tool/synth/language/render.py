@@ -159,71 +159,79 @@ class Renderer:
         said = [sp.said(a) for a in answers]  # "... is the United Kingdom"
         ctx: dict = {"answers": answers, "n": len(answers), "answer": _join(said, "and"), "direct": False}
         if isinstance(plan, Parallel):
-            items = []
-            for child, ans in zip(plan.children, extra["per_item"]):
-                items.append({"q": sp.np(child, len(ans) or 1), "answer": _join([sp.said(a) for a in ans], "and"), "n": len(ans),
-                              "wh": sp.wh(child), "stmt": sp.statement(child, ans)})  # fmt: skip
-            ctx |= {"items": items, "qs": [it["q"] for it in items], "each": "", "own": "", "then": ""}
-            ctx["own"] = self._own(sp, kg, plan, extra["per_item"])
-            ctx["own_wh"] = _own_wh(sp, kg, plan, [it["wh"] for it in items], bool(ctx["own"]))
-            kids = plan.children
-            # one question about several entities: "Where were A and B born?"; or the first asked and then the
-            # others: "Where was A born? What about B and C?" (one relation, each anchor once)
-            if len({(k.rel, k.inverse) for k in kids}) == 1 and all(isinstance(k, Project) and isinstance(k.child, Anchor) for k in kids):  # noqa: E501
-                ctx["each"] = sp.wh_together(list(kids))
-                if len({k.child.eid for k in kids}) == len(kids):
-                    ctx["then"] = _join([sp.name(k.child.eid) for k in kids[1:]], "and")
+            self._parallel_context(sp, kg, plan, extra, ctx)
         elif isinstance(plan, Compare):
             ctx |= self._compare_context(sp, kg, plan, answers, extra["values"])
             extra = {k: v for k, v in extra.items() if k != "values"}  # keyed by the names as said, above
         else:
-            n = max(len(answers), 1)
-            ctx["q"] = sp.top_np(plan, n) if not isinstance(plan, Anchor) else self.phrase(kg, plan)
-            ctx["kinds"] = sp.kinds(plan, n) if not isinstance(plan, (Attr, Count)) else ""
-            # a request for what a name is found by asks for them all: "Could you look up the films released in
-            # Hungary?" (readers: "the film released in Hungary" presumes there is one), "the films X appears in"
-            # ... or what a name has several of, or a step from several ("the planets in the films that X appears in")
-            many = isinstance(plan, Project) and (plan.inverse or sp.w(plan).asked_many or sp.from_several(plan))
-            one = isinstance(plan, Project) and not many and sp.w(plan).multi  # where it is: "the country that X is in"
-            ctx["q_ask"] = sp.top_np(plan, 2) if many else sp.top_np(plan, 1) if one else ctx["q"]
-            if isinstance(plan, (Project, SetOp)):
-                ctx["wh"], ctx["stmt"] = sp.wh(plan), sp.statement(plan, answers)
-                # a question asked with its own verbs ("Who was born in A and plays B?"), not "What is the ...":
-                # the templates ask it rather than a request for the noun phrase ("Tell me the person who ...")
-                ctx["direct"] = not ctx["wh"].startswith(("What is the ", "What are the ", "Who is the ", "Who are the "))
-                ctx["person"] = sp.person(plan)  # asked with "Who" ("Who is X's unmarried partner?")
-                # "Who lived in A?", "Where did X die?", not "Tell me the person who ...", "Tell me the places where ..."
-                ctx["ask_wh"] = ctx["wh"].startswith(("Who ", "Where ")) and ctx["direct"]
-            if isinstance(plan, Attr):
-                ctx["wh"] = f"What is {ctx['q']}"
-                ctx["stmt"] = f"{_capfirst(ctx['q'])} is {ctx['answer']}"
-            if isinstance(plan, Count):
-                ctx["of"] = sp.bare(sp.said_as(plan.child), 2)  # "films released in France", as asked
-                ctx["wh"] = sp.how_many(plan.child)
-                ctx["stmt"] = sp.count_statement(plan.child, ctx["answer"])
-            if isinstance(plan, SetOp):
-                ctx["parts"] = [self.phrase(kg, c) for c in plan.children]
-            elif isinstance(plan, Project) and isinstance(plan.child, SetOp):
-                ctx["parts"] = [self.phrase(kg, c) for c in plan.child.children]
-            if isinstance(plan, Project) and isinstance(plan.child, Anchor):
-                rel = kg.relations[plan.rel].label
-                ctx |= {"e1": kg.name(plan.child.eid), "relation": rel, "inverse": plan.inverse}
-                ctx["prep"] = is_prepositional(rel)
-                w = sp.w(plan)
-                ctx["kind"] = ctx["entity_kind"] = sp.kinds(plan.child, 1)
-                ctx["noun"] = w.noun or w.verb  # the relation as a noun (or its predicate)
-                # the relation as a noun phrase for "none of them looks up ..." (its label when it has no noun)
-                ctx["looked_up"] = f"the {w.noun}" if w.noun and w.noun.split()[-1] not in PREPOSITIONS else rel
-                # the topic first: "Lewis Carroll's places of birth" (noun relations, forward); "" otherwise
-                own = sp.own(plan.child.eid)  # "" for names that take none ("Cori, née Radnitz", "Physics 1913")
-                many = len(answers) > 1
-                noun = w.form == "noun" and not plan.inverse and not (w.mirror or w.reverse)  # said with their verbs
-                ctx["poss"] = f"{own} {w.plural if many else w.noun}" if noun and own else ""
-                this, that = f"this {ctx['kind']}", f"that {ctx['kind']}"
-                ctx["wh_this"], ctx["wh_that"] = swap_name(ctx["wh"], ctx["e1"], this), swap_name(ctx["wh"], ctx["e1"], that)
-                ctx["q_this"] = swap_name(ctx["q"], ctx["e1"], this)
-            ctx |= co_context(sp, plan, answers)  # the co shapes' own wordings ({} for other plans)
+            self._plan_context(sp, kg, plan, answers, ctx)
         return ctx | (extra or {})
+
+    def _parallel_context(self, sp: Speaker, kg: KnowledgeGraph, plan: Parallel, extra: dict, ctx: dict) -> None:
+        """The parallel shapes' variables, added to `ctx`: one item per sub-question (see templates/parallel.yaml)."""
+        items = []
+        for child, ans in zip(plan.children, extra["per_item"]):
+            items.append({"q": sp.np(child, len(ans) or 1), "answer": _join([sp.said(a) for a in ans], "and"), "n": len(ans),
+                          "wh": sp.wh(child), "stmt": sp.statement(child, ans)})  # fmt: skip
+        ctx |= {"items": items, "qs": [it["q"] for it in items], "each": "", "own": "", "then": ""}
+        ctx["own"] = self._own(sp, kg, plan, extra["per_item"])
+        ctx["own_wh"] = _own_wh(sp, kg, plan, [it["wh"] for it in items], bool(ctx["own"]))
+        kids = plan.children
+        # one question about several entities: "Where were A and B born?"; or the first asked and then the
+        # others: "Where was A born? What about B and C?" (one relation, each anchor once)
+        if len({(k.rel, k.inverse) for k in kids}) == 1 and all(isinstance(k, Project) and isinstance(k.child, Anchor) for k in kids):  # noqa: E501
+            ctx["each"] = sp.wh_together(list(kids))
+            if len({k.child.eid for k in kids}) == len(kids):
+                ctx["then"] = _join([sp.name(k.child.eid) for k in kids[1:]], "and")
+
+    def _plan_context(self, sp: Speaker, kg: KnowledgeGraph, plan: Node, answers: list[str], ctx: dict) -> None:
+        """The variables of one plan asked alone (lookups, set operations, counts, attributes), added to `ctx`."""
+        n = max(len(answers), 1)
+        ctx["q"] = sp.top_np(plan, n) if not isinstance(plan, Anchor) else self.phrase(kg, plan)
+        ctx["kinds"] = sp.kinds(plan, n) if not isinstance(plan, (Attr, Count)) else ""
+        # a request for what a name is found by asks for them all: "Could you look up the films released in
+        # Hungary?" (readers: "the film released in Hungary" presumes there is one), "the films X appears in"
+        # ... or what a name has several of, or a step from several ("the planets in the films that X appears in")
+        many = isinstance(plan, Project) and (plan.inverse or sp.w(plan).asked_many or sp.from_several(plan))
+        one = isinstance(plan, Project) and not many and sp.w(plan).multi  # where it is: "the country that X is in"
+        ctx["q_ask"] = sp.top_np(plan, 2) if many else sp.top_np(plan, 1) if one else ctx["q"]
+        if isinstance(plan, (Project, SetOp)):
+            ctx["wh"], ctx["stmt"] = sp.wh(plan), sp.statement(plan, answers)
+            # a question asked with its own verbs ("Who was born in A and plays B?"), not "What is the ...":
+            # the templates ask it rather than a request for the noun phrase ("Tell me the person who ...")
+            ctx["direct"] = not ctx["wh"].startswith(("What is the ", "What are the ", "Who is the ", "Who are the "))
+            ctx["person"] = sp.person(plan)  # asked with "Who" ("Who is X's unmarried partner?")
+            # "Who lived in A?", "Where did X die?", not "Tell me the person who ...", "Tell me the places where ..."
+            ctx["ask_wh"] = ctx["wh"].startswith(("Who ", "Where ")) and ctx["direct"]
+        if isinstance(plan, Attr):
+            ctx["wh"] = f"What is {ctx['q']}"
+            ctx["stmt"] = f"{_capfirst(ctx['q'])} is {ctx['answer']}"
+        if isinstance(plan, Count):
+            ctx["of"] = sp.bare(sp.said_as(plan.child), 2)  # "films released in France", as asked
+            ctx["wh"] = sp.how_many(plan.child)
+            ctx["stmt"] = sp.count_statement(plan.child, ctx["answer"])
+        if isinstance(plan, SetOp):
+            ctx["parts"] = [self.phrase(kg, c) for c in plan.children]
+        elif isinstance(plan, Project) and isinstance(plan.child, SetOp):
+            ctx["parts"] = [self.phrase(kg, c) for c in plan.child.children]
+        if isinstance(plan, Project) and isinstance(plan.child, Anchor):
+            rel = kg.relations[plan.rel].label
+            ctx |= {"e1": kg.name(plan.child.eid), "relation": rel, "inverse": plan.inverse}
+            ctx["prep"] = is_prepositional(rel)
+            w = sp.w(plan)
+            ctx["kind"] = ctx["entity_kind"] = sp.kinds(plan.child, 1)
+            ctx["noun"] = w.noun or w.verb  # the relation as a noun (or its predicate)
+            # the relation as a noun phrase for "none of them looks up ..." (its label when it has no noun)
+            ctx["looked_up"] = f"the {w.noun}" if w.noun and w.noun.split()[-1] not in PREPOSITIONS else rel
+            # the topic first: "Lewis Carroll's places of birth" (noun relations, forward); "" otherwise
+            own = sp.own(plan.child.eid)  # "" for names that take none ("Cori, née Radnitz", "Physics 1913")
+            many = len(answers) > 1
+            noun = w.form == "noun" and not plan.inverse and not (w.mirror or w.reverse)  # said with their verbs
+            ctx["poss"] = f"{own} {w.plural if many else w.noun}" if noun and own else ""
+            this, that = f"this {ctx['kind']}", f"that {ctx['kind']}"
+            ctx["wh_this"], ctx["wh_that"] = swap_name(ctx["wh"], ctx["e1"], this), swap_name(ctx["wh"], ctx["e1"], that)
+            ctx["q_this"] = swap_name(ctx["q"], ctx["e1"], this)
+        ctx |= co_context(sp, plan, answers)  # the co shapes' own wordings ({} for other plans)
 
     @staticmethod
     def _compare_context(sp: Speaker, kg: KnowledgeGraph, plan: Compare, answers: list[str], values: dict) -> dict:

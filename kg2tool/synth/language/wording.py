@@ -257,6 +257,7 @@ class Speaker(CountWording, NegationWording, ChoiceWording, PlaceWording):
         return _remembered(self._bare, (node, n), lambda: self._bare_np(node, n))
 
     def _bare_np(self, node: Node, n: int) -> str:
+        """The noun phrase of `node`'s `n` answers without an article (`the` is added by `np`)."""
         if (co := co_bare(self, node, n)) is not None:  # the co shapes: kg2tool.synth.language.co
             return co
         if isinstance(node, Count):
@@ -264,61 +265,69 @@ class Speaker(CountWording, NegationWording, ChoiceWording, PlaceWording):
         if (inner := self._where_in(node)) is not None:  # the country where X was born
             return f"{self.kinds(node, n)} {self._clause(self.w(inner), False, self.name(inner.child.eid), n, False)}"
         if isinstance(node, Project):
-            w = self.w(node)
-            if not node.inverse and w.form == "noun":
-                child_n = self.said_n(node.child) if not isinstance(node.child, Anchor) else 1
-                # several works: "the planets in the films ..." (readers accepted 4 of 10 "the planets of the films")
-                of = "in" if child_n > 1 and self.kind(node.child) in WORK_KINDS else "of"
-                return f"{w.noun if n == 1 else w.plural} {of} {self.inner_np(node.child, child_n)}"
-            known = self.kind(node) != FALLBACK_KIND and not self.person(node)
-            label = split_label(w.label).lower()  # `the countries of` for `country of citizenship`, not `the place of`
-            contains = label in CONTAINING or label == "part of" or (label.startswith(f"{self.kind(node)} of ") and not w.where)
-            if not node.inverse and not isinstance(node.child, Anchor) and w.form == "prep" and known and contains:
-                # `the country of the place where X lives`, not `the country that the place where X lives is in`
-                return f"{self.kinds(node, n)} of {self.np(node.child)}"
-            return self._in_place(node, n) or f"{self.kinds(node, n)} {self.clause(node, n)}"
+            return self._project_np(node, n)
         if isinstance(node, SetOp):
-            node = SetOp(node.op, tuple(self.said_as(k) for k in node.children))  # the films released in A or B
-            kids = node.children
-            if node.op == "union" and self._same_relation(kids):  # the people born in A or B
-                w, inverse = self.w(kids[0]), kids[0].inverse
-                # "the people born in A or B"; forward: "the genres of A or B" (`top_np`: "of A and B")
-                names = and_join([self.name(k.child.eid) for k in kids], "or")
-                if not inverse and w.form == "noun":
-                    return f"{w.noun if n == 1 else w.plural} of {names}"
-                return f"{self.kinds(node, n)} {self._clause(w, inverse, names, n, self.person(node))}"
-            if node.op == "intersection" and self._one_forward(kids):
-                w = self.w(kids[0])
-                names = and_join([self.np(k.child) for k in sorted(kids, key=lambda k: not isinstance(k.child, Anchor))])
-                if w.form == "noun":  # the genres that A and the person who founded B have in common
-                    return f"{w.noun if n == 1 else w.plural} that {names} have in common"
-                if w.form in ("verb", "prep") and not w.where:  # the languages that both A and B's partner speak
-                    rel, both = ("who" if self.person(node) else "that"), "both " if len(kids) == 2 else ""
-                    verb = w.verbs if w.form == "verb" else f"{be(2, w.tense)} {w.verbs}"
-                    return f"{self.kinds(node, n)} {rel} {both}{names} {'' if both else 'all '}{verb}"
-            if node.op == "difference" and len(kids) == 2 and self._one_forward(kids) and (
-                isinstance(kids[0].child, Anchor) or self.w(kids[0]).form in ("noun", "verb")
-            ):  # `the continent of the countries ...` stays a noun phrase (below)
-                return self._not_shared(node, n)
-            if node.op == "difference" and self._same_relation(kids) and kids[0].inverse:
-                # people born in A but not B; places whose country is A but not B
-                person = self.person(node)
-                first = self._clause(self.w(kids[0]), True, self.name(kids[0].child.eid), n, person)
-                return f"{self.kinds(node, n)} {first} but not {self.name(kids[1].child.eid)}"
-            if node.op == "difference":  # people whose X is A and whose Y is not B
-                inc, neg = kids[0], self.negated(kids[1], n, self.person(node))
-                joint = " " if isinstance(inc, Project) and not inc.inverse and self.w(inc).form == "noun" else " but "
-                said = self.bare(inc, n)
-                if isinstance(inc, Project) and not inc.inverse and not isinstance(inc.child, Anchor) and not neg.startswith("but"):
-                    # "the country of the people born in Rome but not the ones whose relation is X": the clause is
-                    # about the countries, not the people
-                    return f"{said} but not the ones {self.clause(kids[1], n, self.person(node))}"
-                if neg.startswith("not ") and any(f" {r} " in said for r in ("who", "that", "whose")):
-                    # "... who won X but who were not born in Y", not "... who won X but not born in Y"
-                    neg = f"{'who' if self.person(node) else 'that'} {be(n, self.w(kids[1]).tense)} {neg}"
-                return f"{said}{' ' if neg.startswith('but not') else joint}{neg}"
-            return f"{self.kinds(node, n)} {self.clause(node, n)}"
+            return self._setop_np(node, n)
         raise TypeError(f"no noun phrase for {type(node).__name__}")
+
+    def _project_np(self, node: Project, n: int) -> str:
+        """A lookup said as a noun phrase: `places of birth of X`, `the country where X lives`, `films directed by Y`."""
+        w = self.w(node)
+        if not node.inverse and w.form == "noun":
+            child_n = self.said_n(node.child) if not isinstance(node.child, Anchor) else 1
+            # several works: "the planets in the films ..." (readers accepted 4 of 10 "the planets of the films")
+            of = "in" if child_n > 1 and self.kind(node.child) in WORK_KINDS else "of"
+            return f"{w.noun if n == 1 else w.plural} {of} {self.inner_np(node.child, child_n)}"
+        known = self.kind(node) != FALLBACK_KIND and not self.person(node)
+        label = split_label(w.label).lower()  # `the countries of` for `country of citizenship`, not `the place of`
+        contains = label in CONTAINING or label == "part of" or (label.startswith(f"{self.kind(node)} of ") and not w.where)
+        if not node.inverse and not isinstance(node.child, Anchor) and w.form == "prep" and known and contains:
+            # `the country of the place where X lives`, not `the country that the place where X lives is in`
+            return f"{self.kinds(node, n)} of {self.np(node.child)}"
+        return self._in_place(node, n) or f"{self.kinds(node, n)} {self.clause(node, n)}"
+
+    def _setop_np(self, node: SetOp, n: int) -> str:
+        """A set operation said as a noun phrase: unions of one relation, things in common, differences."""
+        node = SetOp(node.op, tuple(self.said_as(k) for k in node.children))  # the films released in A or B
+        kids = node.children
+        if node.op == "union" and self._same_relation(kids):  # the people born in A or B
+            w, inverse = self.w(kids[0]), kids[0].inverse
+            # "the people born in A or B"; forward: "the genres of A or B" (`top_np`: "of A and B")
+            names = and_join([self.name(k.child.eid) for k in kids], "or")
+            if not inverse and w.form == "noun":
+                return f"{w.noun if n == 1 else w.plural} of {names}"
+            return f"{self.kinds(node, n)} {self._clause(w, inverse, names, n, self.person(node))}"
+        if node.op == "intersection" and self._one_forward(kids):
+            w = self.w(kids[0])
+            names = and_join([self.np(k.child) for k in sorted(kids, key=lambda k: not isinstance(k.child, Anchor))])
+            if w.form == "noun":  # the genres that A and the person who founded B have in common
+                return f"{w.noun if n == 1 else w.plural} that {names} have in common"
+            if w.form in ("verb", "prep") and not w.where:  # the languages that both A and B's partner speak
+                rel, both = ("who" if self.person(node) else "that"), "both " if len(kids) == 2 else ""
+                verb = w.verbs if w.form == "verb" else f"{be(2, w.tense)} {w.verbs}"
+                return f"{self.kinds(node, n)} {rel} {both}{names} {'' if both else 'all '}{verb}"
+        if node.op == "difference" and len(kids) == 2 and self._one_forward(kids) and (
+            isinstance(kids[0].child, Anchor) or self.w(kids[0]).form in ("noun", "verb")
+        ):  # `the continent of the countries ...` stays a noun phrase (below)
+            return self._not_shared(node, n)
+        if node.op == "difference" and self._same_relation(kids) and kids[0].inverse:
+            # people born in A but not B; places whose country is A but not B
+            person = self.person(node)
+            first = self._clause(self.w(kids[0]), True, self.name(kids[0].child.eid), n, person)
+            return f"{self.kinds(node, n)} {first} but not {self.name(kids[1].child.eid)}"
+        if node.op == "difference":  # people whose X is A and whose Y is not B
+            inc, neg = kids[0], self.negated(kids[1], n, self.person(node))
+            joint = " " if isinstance(inc, Project) and not inc.inverse and self.w(inc).form == "noun" else " but "
+            said = self.bare(inc, n)
+            if isinstance(inc, Project) and not inc.inverse and not isinstance(inc.child, Anchor) and not neg.startswith("but"):
+                # "the country of the people born in Rome but not the ones whose relation is X": the clause is
+                # about the countries, not the people
+                return f"{said} but not the ones {self.clause(kids[1], n, self.person(node))}"
+            if neg.startswith("not ") and any(f" {r} " in said for r in ("who", "that", "whose")):
+                # "... who won X but who were not born in Y", not "... who won X but not born in Y"
+                neg = f"{'who' if self.person(node) else 'that'} {be(n, self.w(kids[1]).tense)} {neg}"
+            return f"{said}{' ' if neg.startswith('but not') else joint}{neg}"
+        return f"{self.kinds(node, n)} {self.clause(node, n)}"
 
     @staticmethod
     def _one_forward(kids) -> bool:

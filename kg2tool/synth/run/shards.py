@@ -237,7 +237,11 @@ def iter_shards(synth, workers: int = 1, store: ShardStore | None = None, backen
     than one (the helper's rows are pickled to this process). `warm_up()`, when given, is called in this process
     once the helpers have started: work the run needs later anyway (imports), done while they compute shards.
     `horizon` (a Horizon the consumer updates) bounds how far ahead shards are started. `busy`: the cores other
-    processes kept busy while the run started (`CoreMeter`): from half a core the helpers begin paused."""
+    processes kept busy while the run started (`CoreMeter`): from half a core the helpers begin paused.
+
+    Long because the merge loop and its helpers' lifetime (start, feed, stop on every exit path) must be read
+    together.
+    """
     if workers < 1:
         raise UsageError(f"--workers must be at least 1, got {workers}")
     if workers == 1:

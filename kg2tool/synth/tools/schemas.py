@@ -25,7 +25,10 @@ _NAME_LIST = {"type": "array", "items": {"type": "string"}}
 
 
 def operator_schemas() -> dict[str, dict]:
-    """Name -> tool schema of the operator tools (set operations, count, compare)."""
+    """Name -> tool schema of the operator tools (set operations, count, compare).
+
+    Long because it is data: the operator tools' JSON schemas written out.
+    """
     sets = {
         "type": "array",
         "items": _NAME_LIST,
