@@ -14,6 +14,8 @@ from checks import check_pair, check_row
 from conftest import EXAMPLE, ROOT
 
 from kg2tool.cli import main
+from kg2tool.common.errors import InputError, UsageError
+from kg2tool.common.toolstyle import ToolStyle
 from kg2tool.graph.build import load_graph
 from kg2tool.synth.checks.verify import verify_row
 from kg2tool.synth.run.synthesizer import SynthConfig, Synthesizer
@@ -227,6 +229,24 @@ def test_values_is_the_default_and_bad_styles_are_refused(tmp_path, capsys):
     cfg.write_text("tool_style: pointers\n")
     assert main(["synth", "--graph", str(EXAMPLE), "--out", str(bad), "--config", str(cfg)]) != 0
     assert "tool_style: expected values, refs or batch, got 'pointers'" in capsys.readouterr().err
+
+
+def test_tool_style_parse_is_the_one_check():
+    assert ToolStyle.choices() == ("values", "refs", "batch")
+    assert [ToolStyle.parse(n) for n in ToolStyle.choices()] == [ToolStyle.VALUES, ToolStyle.REFS, ToolStyle.BATCH]
+    assert ToolStyle.parse(ToolStyle.BATCH) is ToolStyle.BATCH
+    assert [(s.passes_handles, s.batches_lookups, s.has_own_tools) for s in ToolStyle] == [
+        (False, False, False), (True, False, True), (False, True, True)]  # fmt: skip
+    for bad in ("pointers", "Refs", "", None, 1):
+        with pytest.raises(UsageError, match=r"^--tool-style: expected values, refs or batch, got "):
+            ToolStyle.parse(bad, where="--tool-style")
+    with pytest.raises(InputError, match=r"^data/validation_report.json: config.tool_style: expected .* got 'x'$"):
+        ToolStyle.parse("x", where="data/validation_report.json: config.tool_style", error=InputError)
+    assert SynthConfig(tool_style="refs").style is ToolStyle.REFS
+    with pytest.raises(UsageError, match=r"^tool_style: expected values, refs or batch, got 'pointers'$"):
+        Synthesizer(load_graph([EXAMPLE]), SynthConfig(tool_style="pointers"))
+    plain = ToolSet.from_graph(load_graph([EXAMPLE]))
+    assert (plain.style, RefToolSet(plain).style, BatchToolSet(plain).style) == tuple(ToolStyle)
 
 
 # ---------------------------------------------------------------------------------------------- DPO pairs

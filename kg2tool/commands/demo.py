@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 
 from ..common.errors import require_extra
+from ..common.toolstyle import ToolStyle
 from .base import build_parser, dispatch
 
 # The commands the demo runs in-process, each exactly as on the command line (same parser, same error handling).
@@ -46,7 +47,7 @@ def register(subparsers) -> None:
     )
     parser.add_argument(
         "--tool-style",
-        choices=("values", "refs", "batch"),
+        choices=ToolStyle.choices(),
         help="synth's tool style for the multi-step rows (overrides the plan's synth.tool_style; training and "
         "evaluation read it from the dataset folder)",
     )

@@ -7,6 +7,7 @@ import shlex
 import sys
 
 from ..common.errors import InputError, UsageError
+from ..common.toolstyle import ToolStyle
 
 EXAMPLES = """examples:
   kg2tool synth --graph examples/wiki.ttl --out out/wiki -n 2000 --seed 0
@@ -65,7 +66,7 @@ def _add_data_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-fold", action="store_true",
                    help="keep reified n-ary nodes (film roles, award records, addresses) as they are instead of "
                    "folding them into relations between their participants (config key fold: false)")  # fmt: skip
-    p.add_argument("--tool-style", choices=("values", "refs", "batch"), default=None,
+    p.add_argument("--tool-style", choices=ToolStyle.choices(), default=None,
                    help="values: tools pass whole lists of names (default); refs: multi_step rows keep set results "
                    "under handles r1, r2, ... that later calls pass; batch: multi_step lookups take a list of "
                    "entities (config key tool_style)")  # fmt: skip
@@ -198,8 +199,7 @@ def build_config(args):
         cfg.tool_style = args.tool_style
     if args.ref_items is not None:
         cfg.ref_items = args.ref_items
-    if cfg.tool_style not in ("values", "refs", "batch"):
-        raise UsageError(f"tool_style: expected values, refs or batch, got {cfg.tool_style!r}")
+    cfg.style  # noqa: B018 (reading it checks a config file's tool_style: a UsageError naming it and the choices)
     if cfg.ref_items < 1:
         raise UsageError(f"--ref-items: must be at least 1, got {cfg.ref_items}")
     if args.max_answers is not None:

@@ -26,6 +26,7 @@ from typing import Any
 
 from ..common.config import recorded_fold, recorded_predicates
 from ..common.errors import InputError, UsageError
+from ..common.toolstyle import ToolStyle
 from ..graph.model import PredicateRules
 from ..hub.dataset import read_report, recorded_graph_files
 from ..llm.backends import REFERENCE_MODELS, Backend, make_backend
@@ -322,11 +323,17 @@ def load_inputs(options: EvalOptions, data: Path) -> EvalInputs:
             raise InputError(f"--graph does not match the dataset: {exc}. Pass the graph file(s) the dataset was "
                              f"made from{hint}") from exc  # fmt: skip
         inputs.ts = ToolSet.from_graph(kg, min_support=int(recorded.get("min_support", 5)), lexicon=words)
-        if recorded.get("tool_style") in ("refs", "batch"):
+        style = ToolStyle.VALUES  # a dataset that records no style (an older one, or no report) is in values
+        if "tool_style" in recorded:
+            style = ToolStyle.parse(recorded["tool_style"], where=f"{data / 'validation_report.json'}: config.tool_style",
+                                    error=InputError)  # fmt: skip
+        if style.has_own_tools:
             from ..synth.tools.refs import BatchToolSet, RefToolSet
 
-            refs = recorded["tool_style"] == "refs"
-            inputs.refs = RefToolSet(inputs.ts, int(recorded.get("ref_items", 5))) if refs else BatchToolSet(inputs.ts)
+            if style.passes_handles:
+                inputs.refs = RefToolSet(inputs.ts, int(recorded.get("ref_items", 5)))
+            else:
+                inputs.refs = BatchToolSet(inputs.ts)
         check_tools_match(tasks, inputs.ts, hint, inputs.refs)
         inputs.timing["graph_s"] = round(time.perf_counter() - t0, 2)
     inputs.timing["load_s"] = round(time.perf_counter() - started, 2)

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..common.errors import InputError
+from ..common.toolstyle import ToolStyle
 
 REQUIRED_FIELDS = ("license", "task_categories", "tags", "size_categories", "configs")
 SIZE_CATEGORIES = (
@@ -87,9 +88,15 @@ def dpo_rows(by_type: dict[str, int]) -> list[tuple[str, int, str]]:
     return [(kind, n, MISTAKES.get(kind, "")) for kind, n in sorted(by_type.items())]
 
 
-def tool_style_section(style: dict | None) -> str:
-    """The card's paragraph on `kg2tool synth --tool-style refs|batch` (empty for the default values style)."""
-    if style and style.get("style") == "batch":
+def tool_style_section(report: dict | None) -> str:
+    """The card's paragraph on `kg2tool synth --tool-style refs|batch` (empty for the default values style);
+    `report` is the validation report's `tool_style` ({"style": name, ...}; None or no name for values)."""
+    if not report or "style" not in report:
+        return ""
+    style = ToolStyle.parse(report["style"], where="validation_report.json: tool_style.style", error=InputError)
+    if not style.has_own_tools:
+        return ""
+    if style.batches_lookups:
         return """
 ## Tool style: batch
 The `multi_step` conversations use the batch tool style: a lookup (`get_<relation>`, `find_by_<relation>`) takes an
@@ -98,9 +105,7 @@ each name's own list), so a set is looked up in one call instead of one call per
 Single-call rows (and the `bfcl/` files) and multi-turn dialogues use one name per lookup. The DPO pairs of
 `multi_step` rows are made and judged with the batch tools.
 """
-    if not style or style.get("style") != "refs":
-        return ""
-    k = style.get("ref_items", 5)
+    k = report.get("ref_items", 5)
     return f"""
 ## Tool style: refs
 The `multi_step` conversations use the refs tool style: a tool whose result is a set of entities keeps it under a
@@ -109,7 +114,7 @@ calls pass the handle: lookups (`get_<relation>`, `find_by_<relation>`) take an 
 looked up for each of its names, and one ref for the union comes back); `intersection`, `union`, `difference` and
 `count` take refs or lists of names. Handles are numbered r1, r2, ... in call order and live for one
 conversation. An answer set larger than {k} is stated as its count and the names its ref shows (the `answers`
-column holds those names). {style.get("rows_with_a_set_over_100", 0)} conversations pass or answer a set of more
+column holds those names). {report.get("rows_with_a_set_over_100", 0)} conversations pass or answer a set of more
 than 100 names. Single-call rows (simple, multiple, parallel, parallel_multiple, irrelevance, and the `bfcl/`
 files) and multi-turn dialogues use plain lists of names. The DPO pairs of `multi_step` rows are made and judged
 with the refs tools: the judge replays the prompt's calls, in order, on a fresh handle table before it runs the

@@ -48,8 +48,8 @@ class Compiler:
     def __init__(self, toolset: ToolSet):
         self.ts = toolset
         self.kg: KnowledgeGraph = toolset.kg
-        style = getattr(toolset, "style", "values")  # kg2tool.synth.tools.refs: sets passed as handles, or as one list
-        self.refs, self.batch = style == "refs", style == "batch"
+        # kg2tool.synth.tools.refs: sets passed on as handles, or a set's lookups as one call over the list
+        self.refs, self.batch = toolset.style.passes_handles, toolset.style.batches_lookups
 
     def compile(self, plan: Node) -> Trace:
         """Execute the plan as tool calls. Raises ToolError if a call fails (the candidate is then dropped)."""

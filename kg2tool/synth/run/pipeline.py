@@ -78,7 +78,7 @@ def run_synth(
         report["paraphrase"] = paraphrased
     meta = _card_meta(meta, graphs, config, lang, graph_sha256, __version__)
     report["config"], report["tool_style"] = config.to_dict(), tool_style_report(rows, config)
-    if config.tool_style == "refs":
+    if config.style.passes_handles:
         log(f"tool style refs: {report['tool_style']['rows_with_a_set_over_100']} rows pass or answer a set of more "
             f"than {BIG_SET} names")  # fmt: skip
     report["graph"] = {"files": [str(g) for g in graphs], "summary": kg.summary(), "load": vars(kg.stats)}
@@ -118,8 +118,9 @@ def _import_writer() -> None:
 def tool_style_report(rows: dict[str, list[dict]], config: SynthConfig) -> dict:
     """The tool style of the dataset; for refs, the names a ref shows and how many rows hold a ref of more than
     BIG_SET names (a hub question: an intermediate or answer set that the values style never passes)."""
-    out: dict = {"style": config.tool_style}
-    if config.tool_style == "refs":
+    style = config.style
+    out: dict = {"style": style.value}
+    if style.passes_handles:
         out["ref_items"] = config.ref_items
         out["rows_with_a_set_over_100"] = sum(big_sets(r) for split in rows.values() for r in split)
     return out

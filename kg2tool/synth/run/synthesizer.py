@@ -15,6 +15,7 @@ import re
 from dataclasses import asdict, dataclass, field, replace
 
 from ...common.lightcheck import import_light
+from ...common.toolstyle import ToolStyle
 from ...graph.model import KnowledgeGraph
 from ..candidate import Candidate, ShardStats
 from ..checks.preference import PairMaker
@@ -81,7 +82,9 @@ class SynthConfig:
     tool_style: `values` (tools take and return whole lists of names), `refs` (multi_step rows: set results are
         kept under handles r1, r2, ... and passed on by handle, and the walker's set bounds are lifted) or `batch`
         (multi_step rows: a lookup takes a list, so a fan-out is one call over up to `max_set` entities); see
-        `kg2tool.synth.tools.refs`. Single-call rows and multi-turn dialogues stay in the values style.
+        `kg2tool.synth.tools.refs`. Single-call rows and multi-turn dialogues stay in the values style. Kept as
+        the style's name (as the config file and the dataset's kg2tool_config.yaml write it); `style` is the
+        `kg2tool.common.toolstyle.ToolStyle` it names.
     ref_items: names a ref shows (`"items"`); a larger answer set is stated as its count and these names.
     """
 
@@ -100,12 +103,18 @@ class SynthConfig:
     max_words: int = 30
     paraphrase: ParaphraseConfig = field(default_factory=ParaphraseConfig)
     fold: bool = True
-    tool_style: str = "values"
+    tool_style: str = ToolStyle.VALUES.value
     ref_items: int = 5
 
     def to_dict(self) -> dict:
         """The config as plain data (for the report, the card and the run's fingerprint)."""
         return asdict(self)
+
+    @property
+    def style(self) -> ToolStyle:
+        """`tool_style` as a ToolStyle: where the name becomes the object (a UsageError naming tool_style and the
+        allowed names if it names none)."""
+        return ToolStyle.parse(self.tool_style, where="tool_style")
 
 
 def pattern_of(shape: str) -> str:
@@ -165,18 +174,17 @@ class Synthesizer:
             families += [f for f in ("simple", "2p") if f not in families]
         self.renderer = Renderer(template_dir, shapes=families, lexicon=self.lexicon)
         self.compiler = Compiler(self.ts)
+        self.style = config.style
         self.ref_ts = None  # the refs or batch style's tools, compiler and walk bounds (multi_step rows only)
-        if config.tool_style == "refs":
+        if self.style.passes_handles:
             self.ref_ts = RefToolSet(self.ts, config.ref_items)
             self.ref_compiler = Compiler(self.ref_ts)
             big = 1 << 62
             self.ref_walk = replace(config.walk, max_answers=big, max_set=big, max_fanout=big)
-        elif config.tool_style == "batch":
+        elif self.style.batches_lookups:
             self.ref_ts = BatchToolSet(self.ts)
             self.ref_compiler = Compiler(self.ref_ts)
             self.ref_walk = replace(config.walk, max_fanout=config.walk.max_set)
-        elif config.tool_style != "values":
-            raise ValueError(f"tool_style must be values, refs or batch, got {config.tool_style!r}")
         self.shapes = shapes
         self.weights = [config.mix[s] for s in shapes]
         self.cum_weights = list(itertools.accumulate(self.weights))  # what rng.choices computes from weights
@@ -231,7 +239,7 @@ class Synthesizer:
             extra["tools"] = tools
         ctx = self.renderer.context(self.kg, shape, plan, gold if category != "irrelevance" else [], extra)
         question, answer = self.renderer.render(shape, ctx, rng)
-        if refs and self.cfg.tool_style == "refs" and len(gold) > self.cfg.ref_items:  # a ref shows the first few names
+        if refs and self.style.passes_handles and len(gold) > self.cfg.ref_items:  # a ref shows the first few names
             gold, answer = gold[: self.cfg.ref_items], self._some_of(plan, gold)
         if len(question.split()) >= self.cfg.max_words * (2 if category.startswith("parallel") else 1):
             return None, "too_long_to_say"

@@ -24,6 +24,7 @@ import copy
 import json
 import re
 
+from ...common.toolstyle import ToolStyle
 from .toolset import ToolError, ToolSet, ToolSpec
 
 REF_RE = re.compile(r"^r[1-9][0-9]*$")
@@ -90,7 +91,7 @@ class RefTable:
 class RefToolSet(ToolSet):
     """The tools of a ToolSet in the refs style (see the module docstring); `k` names shown per ref."""
 
-    style = "refs"
+    style = ToolStyle.REFS
 
     def __init__(self, base: ToolSet, k: int = 5):
         if k < 1:
@@ -213,7 +214,7 @@ def batch_schema(spec: ToolSpec) -> dict:
 class BatchToolSet(ToolSet):
     """The tools of a ToolSet in the batch style (see the module docstring)."""
 
-    style = "batch"
+    style = ToolStyle.BATCH
 
     def __init__(self, base: ToolSet):
         super().__init__(base.kg, [ToolSpec(s.name, s.kind, s.target, batch_schema(s)) for s in base.specs.values()])

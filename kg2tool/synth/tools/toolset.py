@@ -30,6 +30,7 @@ from jsonschema._keywords import items as _items_keyword
 from ...common.closenames import CloseNames
 from ...common.errors import NothingToDoError
 from ...common.fastschema import compile_check
+from ...common.toolstyle import ToolStyle
 from ...graph.model import Attribute, KnowledgeGraph, Relation
 from .schemas import operator_schemas, tool_schema
 
@@ -134,6 +135,8 @@ def _type_hint(kg: KnowledgeGraph, ids) -> str:
 
 class ToolSet:
     """All tools derived from a graph, with compiled validators and the executor."""
+
+    style = ToolStyle.VALUES  # how sets travel between its calls (kg2tool.synth.tools.refs: refs and batch)
 
     def __init__(self, kg: KnowledgeGraph, specs: list[ToolSpec]):
         self.kg = kg
