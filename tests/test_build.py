@@ -138,3 +138,33 @@ def test_include_and_exclude_predicates_override_the_defaults(tmp_path):
     kg = _hygiene_graph(tmp_path, predicates=rules)
     assert same_as in kg.relations and born_in not in kg.relations
     assert same_as not in _hygiene_graph(tmp_path).relations
+
+
+CONVENTIONS_TTL = """@prefix fb: <http://rdf.freebase.com/ns/> . @prefix owl: <http://www.w3.org/2002/07/owl#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> . @prefix ex: <http://ex.org/> .
+@prefix skos: <http://www.w3.org/2004/02/skos/core#> .
+fb:m.0abc12 fb:type.object.name "Larry Gelbart"@en ; fb:type.object.type fb:people.person, fb:common.topic ;
+    fb:people.person.place_of_birth fb:m.0def34 ; fb:film.film.starring..film.performance.actor fb:m.0def34 .
+fb:m.0def34 fb:type.object.name "Chicago"@en ; fb:common.topic.alias "Windy City"@en .
+fb:m.07s9rl0 fb:people.person.place_of_birth fb:m.0def34 .
+ex:Maker1 a owl:NamedIndividual ; rdfs:label "Acme" ; ex:_published_in ex:Place1 ; ex:lead-singer ex:Maker2 .
+ex:Maker2 a owl:NamedIndividual, ex:Band, skos:Concept ; rdfs:label "The Band" .
+ex:Place1 a owl:Thing ; rdfs:label "Springfield" .
+"""
+
+
+def test_public_naming_conventions(tmp_path):
+    """Freebase's names, types and dotted property ids, mediator paths, machine ids; OWL's and SKOS's own classes
+    are no kinds; underscores and kebab-case in local names."""
+    path = tmp_path / "c.ttl"
+    path.write_text(CONVENTIONS_TTL, encoding="utf-8")
+    kg = load_graph([path])
+    labels = {iri.rsplit("/", 1)[1]: rel.label for iri, rel in kg.relations.items()}
+    assert labels == {"people.person.place_of_birth": "place of birth", "film.film.starring..film.performance.actor":
+                      "actor", "_published_in": "published in", "lead-singer": "lead singer"}  # fmt: skip
+    names = sorted(kg.labels)
+    assert names == ["Acme", "Chicago", "Larry Gelbart", "Springfield", "The Band"]  # the unlabeled mid is dropped
+    kind = {kg.labels[i]: kg.types[i] for i in range(len(kg.labels))}
+    assert kind["Larry Gelbart"] == ("person",) and kind["The Band"] == ("Band",)
+    assert kind["Acme"] == () and kind["Springfield"] == ()
+    assert "Windy City" in kg.alt_labels[kg.labels.index("Chicago")]

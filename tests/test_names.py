@@ -77,3 +77,18 @@ def test_entity_name_from_iri_splits_pascal_case_and_never_gives_the_iri():
     assert entity_name_from_iri("http://ex.org/BNYMellon") == "BNY Mellon"
     assert entity_name_from_iri("http://ex.org/ZeroX") == "ZeroX" and entity_name_from_iri("http://e/iPhone") == "iPhone"
     assert entity_name_from_iri("http://ex.org/_/") == "ex.org"  # nothing readable: the host, not the IRI
+
+
+def test_schema_name_reads_public_naming_conventions():
+    from kg2tool.graph.names import schema_name
+
+    fb = "http://rdf.freebase.com/ns/"
+    assert schema_name(fb + "people.person.place_of_birth") == "place of birth"
+    assert schema_name(fb + "people.person") == "person"  # a Freebase type
+    assert schema_name(fb + "film.film.starring..film.performance.character") == "character"  # a mediator path
+    assert schema_name("http://ex.org/_published_in") == "published in"
+    assert schema_name("http://ex.org/lead-singer") == "lead singer"
+    assert schema_name("http://ex.org/ns#composed_by") == "composed by"
+    assert schema_name("http://ex.org/hasMaker") == "hasMaker"  # camelCase: split by the relation lexicon
+    assert schema_name("http://ex.org/Jean-Paul") == "Jean-Paul"  # not a lower-case identifier
+    assert schema_name("http://www.wikidata.org/prop/direct/P31") == "P31"

@@ -303,3 +303,12 @@ def test_vectorized_hygiene_is_tidy_edges():
     free, forced_ = wants  # every rule was exercised: links, forced relations (their opaque objects dropped)
     assert set(free.links) == {"http://ex.org/image", "http://ex.org/same"} and free.opaque == {2, 6, 4}
     assert "http://ex.org/same" not in forced_.links and forced_.opaque == {2, 3, 4, 6}
+
+
+def test_store_reads_public_naming_conventions_as_the_in_memory_load(tmp_path):
+    """Freebase names, types, ids and property paths, and OWL's own classes, read the same way by the store."""
+    from test_build import CONVENTIONS_TTL
+
+    path = tmp_path / "c.ttl"
+    path.write_text(CONVENTIONS_TTL, encoding="utf-8")
+    same_graph(load_graph([path]), open_store(tmp_path / "st", [path], log=quiet))

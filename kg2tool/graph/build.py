@@ -31,6 +31,7 @@ from .model import (
     DESCRIPTION_PREDICATES,
     LABEL_PREDICATES,
     META_PREDICATES,
+    SCHEMA_CLASSES,
     TYPE_PREDICATES,
     XSD,
     Attribute,
@@ -39,7 +40,7 @@ from .model import (
     PredicateRules,
     Relation,
 )
-from .names import clean_text, entity_name_from_iri, lang_rank, pick_texts, readable_local_name
+from .names import clean_text, entity_name_from_iri, lang_rank, pick_texts, schema_name
 from .parse import parse_files
 from .reify import fold_reified
 
@@ -177,8 +178,8 @@ def _fold(got: _Triples, stats: LoadStats) -> None:
     subjects = {p: set(by_s) for table in tables for p, by_s in table.items()}
     folded = fold_reified(
         got.rel_edges, str, lambda n: got.best("label", n), got.type_links,
-        lambda t: got.best("label", t) or readable_local_name(t),
-        lambda p: got.best("label", p) or readable_local_name(p), subjects,
+        lambda t: got.best("label", t) or schema_name(t),
+        lambda p: got.best("label", p) or schema_name(p), subjects,
     )  # fmt: skip
     if not folded.nodes:
         return
@@ -254,7 +255,7 @@ def _entity_texts(got: _Triples, entities: list[str], stats: LoadStats) -> tuple
         alts.append(tuple(sorted({a for a in pref_alts if a and a != lab})))
         descs.append(got.best("desc", iri))
         types.append(
-            tuple(sorted(got.best("label", t) or readable_local_name(t) for t in got.type_links.get(iri, ())))
+            tuple(sorted(got.best("label", t) or schema_name(t) for t in got.type_links.get(iri, ()) if t not in SCHEMA_CLASSES))
         )
     return labels, alts, descs, types
 
@@ -271,7 +272,7 @@ def _relations(got: _Triples, index: dict[str, int], stats: LoadStats) -> dict[s
         stats.relation_triples += len(got.rel_edges[p])
         relations[p] = Relation(
             iri=p,
-            label=got.best("label", p) or readable_local_name(p),
+            label=got.best("label", p) or schema_name(p),
             description=got.best("desc", p),
             forward={k: tuple(sorted(v)) for k, v in sorted(fwd.items())},
             inverse={k: tuple(sorted(v)) for k, v in sorted(inv.items())},
@@ -300,7 +301,7 @@ def _attributes(got: _Triples, index: dict[str, int], stats: LoadStats) -> dict[
         stats.attribute_values += sum(len(v) for v in values.values())
         attributes[p] = Attribute(
             iri=p,
-            label=got.best("label", p) or readable_local_name(p),
+            label=got.best("label", p) or schema_name(p),
             description=got.best("desc", p),
             kind=kind,
             values=values,

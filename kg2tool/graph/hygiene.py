@@ -2,8 +2,8 @@
 relation edges are kept, which become URL attributes, and which nodes are never shown to a user.
 
 Rules, applied after the pass over the triples (they need to know which nodes have a label or outgoing triples):
-- A node without any label whose local name is an opaque id (a number, a Wikidata id or statement id, a UUID, a
-  long hex string) is dropped with its edges and values: it would be an entity named "13951335" or
+- A node without any label whose local name is an opaque id (a number, a Wikidata id or statement id, a Freebase
+  machine id, a UUID, a long hex string) is dropped with its edges and values: it would be an entity named "13951335" or
   "Q181795-7ED1FB19-...". Such nodes are mostly the intermediate nodes of reified n-ary relations (a film role,
   an award record, a statement).
 - A relation whose every object is a *link* becomes a string attribute holding the object IRIs (URLs): a link is
@@ -19,8 +19,9 @@ from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
+# Numbers, Wikidata ids (Q42, P31, L1, statement ids), Freebase machine ids (m.0d05w3, g.11b6ddnq6x), long hex, UUIDs.
 _OPAQUE = re.compile(
-    r"\d+|[QPLM]\d+([-$][0-9A-Fa-f-]+)?|[0-9A-Fa-f]{16,}|.*[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-"
+    r"\d+|[QPLM]\d+([-$][0-9A-Fa-f-]+)?|[mg]\.[0-9][0-9a-z_]+|[0-9A-Fa-f]{16,}|.*[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-"
     r"[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}.*"
 )
 _DOC_EXT = re.compile(r"\.(jpe?g|png|gif|svg|webp|tiff?|bmp|pdf|html?|php|aspx?|txt|docx?|xlsx?|mp[34]|og[gv])$", re.I)

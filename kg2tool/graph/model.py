@@ -21,26 +21,41 @@ RDFS = "http://www.w3.org/2000/01/rdf-schema#"
 SKOS = "http://www.w3.org/2004/02/skos/core#"
 XSD = "http://www.w3.org/2001/XMLSchema#"
 WIKIDATA_P31 = "http://www.wikidata.org/prop/direct/P31"
+# Freebase's own naming, typing and alias predicates (as in its RDF dumps and the WebQSP / CWQ subgraphs).
+FREEBASE = "http://rdf.freebase.com/ns/"
 
 LABEL_PREDICATES = (
     RDFS + "label",
     SKOS + "prefLabel",
     "http://schema.org/name",
     "https://schema.org/name",
+    FREEBASE + "type.object.name",
 )
 ALT_LABEL_PREDICATES = (
     SKOS + "altLabel",
     "http://schema.org/alternateName",
     "https://schema.org/alternateName",
+    FREEBASE + "common.topic.alias",
 )
 DESCRIPTION_PREDICATES = (
     "http://schema.org/description",
     "https://schema.org/description",
     RDFS + "comment",
     SKOS + "definition",
+    FREEBASE + "common.topic.description",
 )
-TYPE_PREDICATES = (RDF_TYPE, WIKIDATA_P31)
+TYPE_PREDICATES = (RDF_TYPE, WIKIDATA_P31, FREEBASE + "type.object.type")
 OWL = "http://www.w3.org/2002/07/owl#"
+# Classes of the schema languages themselves, which every individual, class or property of a graph may carry
+# (OWL, RDFS, SKOS, schema.org's root, Freebase's `common.topic`): no kind of thing a person asks about, so never
+# an entity's kind.
+SCHEMA_CLASSES = frozenset(
+    [OWL + c for c in ("NamedIndividual", "Thing", "Class", "ObjectProperty", "DatatypeProperty",
+                       "AnnotationProperty", "FunctionalProperty", "Ontology", "Restriction")]
+    + [RDFS + c for c in ("Resource", "Class", "Datatype", "Literal")]
+    + [RDF_PROPERTY, SKOS + "Concept", SKOS + "ConceptScheme", "http://schema.org/Thing", "https://schema.org/Thing",
+       FREEBASE + "common.topic"]
+)  # fmt: skip
 FOAF = "http://xmlns.com/foaf/0.1/"
 # Schema and axiom predicates: statements about classes, properties and identity, not facts a user asks about.
 # Never relations unless `--include-predicate` names them.
@@ -264,6 +279,7 @@ __all__ = [
     "LINK_PREDICATES",
     "META_PREDICATES",
     "PredicateRules",
+    "SCHEMA_CLASSES",
     "TYPE_PREDICATES",
     "Attribute",
     "KnowledgeGraph",

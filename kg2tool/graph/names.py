@@ -28,6 +28,30 @@ def readable_local_name(iri: str) -> str:
     return local or iri
 
 
+# A Freebase-style schema id: lower-case segments joined by dots (`people.person`, `film.film.directed_by`).
+_DOTTED_ID = re.compile(r"[a-z][a-z0-9_]*(?:\.[a-z0-9_]+)+")
+_KEBAB_ID = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)+")
+
+
+def schema_name(iri: str) -> str:
+    """The readable name of a predicate or class without a label, by the naming conventions of public graphs:
+    - Freebase / WebQSP ids name a property after its domain and type (`people.person.place_of_birth` ->
+      `place of birth`, a type `people.person` -> `person`), and a path through a mediator node joins two ids
+      with `..` (`film.film.starring..film.performance.actor` -> `actor`: what the path leads to);
+    - snake_case and leading or trailing underscores (`_published_in` -> `published in`), and kebab-case
+      identifiers (`lead-singer` -> `lead singer`);
+    otherwise the readable local name (`readable_local_name`; camelCase is split by the relation lexicon)."""
+    local = unquote(re.split(r"[#/:]", iri.rstrip("/#"))[-1])
+    if ".." in local:
+        local = local.rsplit("..", 1)[1]
+    if _DOTTED_ID.fullmatch(local):
+        local = local.rsplit(".", 1)[1]
+    if _KEBAB_ID.fullmatch(local):
+        local = local.replace("-", " ")
+    local = " ".join(local.replace("_", " ").split())
+    return local or readable_local_name(iri)
+
+
 _PASCAL_PART = re.compile(r"[A-Z][a-z0-9]+|[A-Z]+(?=[A-Z][a-z]|$)")
 
 
@@ -234,5 +258,6 @@ __all__ = [
     "normalize_name",
     "pick_texts",
     "readable_local_name",
+    "schema_name",
     "unique_names",
 ]

@@ -39,10 +39,18 @@ from ..model import (
     DESCRIPTION_PREDICATES,
     LABEL_PREDICATES,
     META_PREDICATES,
+    SCHEMA_CLASSES,
     TYPE_PREDICATES,
     PredicateRules,
 )
-from ..names import clean_text, entity_name_from_iri, lang_rank, normalize_name, readable_local_name, unique_names
+from ..names import (
+    clean_text,
+    entity_name_from_iri,
+    lang_rank,
+    normalize_name,
+    schema_name,
+    unique_names,
+)
 from ..parse import detect_format
 from ..reify import FoldedRelation, fold_reified, label_tokens
 from .arrays import save_array, save_strings, save_table
@@ -325,8 +333,8 @@ class IndexBuilder:
         folded = fold_reified(
             lambda: {p: set(zip(s_arr, o_arr)) for p, (s_arr, o_arr) in self.rels.items()},
             pid_iri.__getitem__, lambda n: self._text(0, n), types,
-            lambda t: self._text(0, self.ids.get(t)) or readable_local_name(t),
-            lambda p: self._text(0, self.ids.get(p)) or readable_local_name(p), subjects,
+            lambda t: self._text(0, self.ids.get(t)) or schema_name(t),
+            lambda p: self._text(0, self.ids.get(p)) or schema_name(p), subjects,
             maybe=set(np.flatnonzero(maybe).tolist()), incident=incident,
         )  # fmt: skip
         if not folded.nodes:
@@ -509,7 +517,7 @@ class IndexBuilder:
             rel_meta.append(
                 {
                     "iri": p,
-                    "label": self._text(0, pp) or readable_local_name(p),
+                    "label": self._text(0, pp) or schema_name(p),
                     "description": self._text(2, pp),
                     "support": len(pair),
                     "forward": segs[0],
@@ -580,7 +588,7 @@ class IndexBuilder:
             ts, to = (pair // len(pid_iri)).tolist(), (pair % len(pid_iri)).tolist()
             type_label: dict[int, str] = {}
             for t in set(to):
-                type_label[t] = self._text(0, t) or readable_local_name(pid_iri[t])
+                type_label[t] = self._text(0, t) or schema_name(pid_iri[t])
             start = 0
             seen: dict[tuple, str] = {}  # type sets repeat: each is written as JSON once
             for k in range(1, len(ts) + 1):
@@ -588,7 +596,8 @@ class IndexBuilder:
                     key = tuple(to[start:k])
                     text = seen.get(key)
                     if text is None:
-                        text = seen[key] = json.dumps(sorted(type_label[t] for t in key), ensure_ascii=False)
+                        said = sorted(type_label[t] for t in key if pid_iri[t] not in SCHEMA_CLASSES)
+                        text = seen[key] = json.dumps(said, ensure_ascii=False) if said else ""
                     types[ts[start]] = text
                     start = k
         self.type_s = self.type_o = array("i")
@@ -649,7 +658,7 @@ class IndexBuilder:
             attr_meta.append(
                 {
                     "iri": p,
-                    "label": self._text(0, pp) or readable_local_name(p),
+                    "label": self._text(0, pp) or schema_name(p),
                     "description": self._text(2, pp),
                     "kind": kind,
                     "keys": [k0, k0 + len(values), nb],
