@@ -82,3 +82,19 @@ def example_kg():
     from kg2tool.graph.build import load_graph
 
     return load_graph([EXAMPLE])
+
+
+@pytest.fixture(scope="session")
+def swapi_kg():
+    """The bundled Star Wars graph (`tests/data/real/swapi-starwars.ttl.gz`), loaded once for the wording and walk tests."""
+    from kg2tool.graph.build import load_graph
+
+    return load_graph([ROOT / "tests" / "data" / "real" / "swapi-starwars.ttl.gz"])
+
+
+@pytest.fixture(scope="session")
+def nobel_kg():
+    """The bundled Nobel graph (`tests/data/real/nobelprize.nt.gz`), loaded once for the wording and walk tests."""
+    from kg2tool.graph.build import load_graph
+
+    return load_graph([ROOT / "tests" / "data" / "real" / "nobelprize.nt.gz"])

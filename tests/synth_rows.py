@@ -1,0 +1,29 @@
+"""Helpers shared by the tests of what the walker samples and how its questions are said (`tests/test_walk_*.py`,
+`tests/test_wording_*.py`, `tests/test_shape_mix.py`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kg2tool.synth.plans.tree import Project
+
+REAL = Path(__file__).parent / "data" / "real"
+
+
+def question(row) -> str:
+    return row["messages"][0]["content"]
+
+
+def chain_steps(plan) -> list:
+    """The projections of a chain, the last said first (`plan` itself, then its child, ...)."""
+    steps = []
+    while isinstance(plan, Project):
+        steps.append(plan)
+        plan = plan.child
+    return steps
+
+
+def plural_nouns(kg, rel: str) -> str:
+    from kg2tool.synth.language.lexicon import derive_lexicon
+
+    return derive_lexicon(kg).relations[rel].plural
