@@ -44,8 +44,8 @@ def made_up_name(kg, eid: int) -> bool:
 
 def unsaid_anchor(kg, plan) -> str | None:
     """Why no question names the plan's anchors, or None: a name kg2tool made up (`made_up_name`), a label with its
-    own note ("Posen (now Poznan, Poland)", "Germany (now Poland)": `annotated_name`, rejected by readers in every
-    round; any label with a parenthesis: "California Institute of Technology (Caltech)", round 31), a placeholder node (`placeholder`)."""
+    own note ("Posen (now Poznan, Poland)", "Germany (now Poland)": `annotated_name`, rejected by readers wherever
+    named; any label with a parenthesis: "California Institute of Technology (Caltech)"), a placeholder node (`placeholder`)."""
     eids = list(anchors(plan))
     for why, bad in (("made_up_name", lambda e: made_up_name(kg, e)), ("annotated_name", lambda e: annotated(kg.name(e)) or "(" in (kg.labels[e] or "")),
                      ("placeholder", lambda e: is_placeholder(kg.name(e)))):  # fmt: skip

@@ -126,8 +126,7 @@ class ChoiceWording:
     def from_several(self, node: Node) -> bool:
         """True for a step from a set said in the plural ("the films that X appears in"): asked in the plural
         whatever the answer count, as a person who does not know it asks ("What are the planets in the films that X
-        appears in?"; readers rejected "What is the planet in the films ..." and "Which film do X's vehicles appear
-        in?" in rounds 51-57)."""
+        appears in?", not "What is the planet in the films ..." nor "Which film do X's vehicles appear in?")."""
         return isinstance(node, Project) and not isinstance(node.child, Anchor) and self.said_n(node.child) > 1
 
     def said_n(self, node: Node) -> int:

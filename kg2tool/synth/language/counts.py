@@ -20,9 +20,9 @@ class CountWording:
         """A noun relation asked the other way round from one entity said as `name` (no final mark): "Which films
         feature X" (works), "Who are X's parents" / "How many parents does X have" (kin), "How many people are poets"
         (an occupation); else "Which starships have X as their pilot".
-        Generated questions with "as their/its Y" in the blind readings of rounds 1-43 (`docs/research/blind/`),
-        accepted of read: pilot 13/16, starship 9/14 (films: now "feature"), official language 4/4, record label
-        4/4, head of state 4/4, genre 2/4, partner 2/4, child 0/2, religion 0/4."""
+        "as their/its Y" reads well of some nouns (pilot, official language, record label, head of state) and badly of
+        others (child, religion): works are asked by what they feature, kin by the other noun (readers' counts per
+        noun: docs/research/rules.md)."""
         w = self.w(node)
         if self.kind(node) in WORK_KINDS:
             return f"{which} {'feature' if many else 'features'} {name}"
@@ -149,7 +149,7 @@ class CountWording:
             return f"{which} has {word} {kinds}, {a} or {b}", f"{{w}} has {word} {kinds} ({{vw}}) than {{l}} ({{vl}})"
         role = w.verb.split() if w.form == "prep" else []
         if len(role) == 3 and role[0] in ("a", "an") and role[2] == "of":  # "Which country has more citizens", not
-            # "Which country are more people citizens of" (rejected in round 25)
+            # "Which country are more people citizens of" (rejected by readers)
             return (f"{which} has {word} {plural(role[1])}, {a} or {b}",
                     f"{{w}} has {word} {plural(role[1])} ({{vw}}) than {{l}} ({{vl}})")
         head = f"{do(2, w.tense)} {word} {kinds} {base(w)}" if w.form == "verb" else f"{be(2, w.tense)} {word} {kinds} {w.verbs}"

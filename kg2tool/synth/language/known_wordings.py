@@ -89,14 +89,14 @@ KNOWN: dict[str, dict] = {
                      "kind": "country"}),  # fmt: skip
     "official language": {"kind": "language"},
     # what people die of is mostly a medical condition: not "the cause that X had", "Who else had the same cause as
-    # X?" (both readers rejected them, round 48)
+    # X?" (both readers rejected them)
     **dict.fromkeys(("cause of death", "causes of death"), {"kind": "medical condition"}),
-    # readers rejected "What is John Lennon's time period?" four times of four (round 38)
+    # a person's time period is when they were active: not "What is John Lennon's time period?"
     **dict.fromkeys(("time period", "period", "era"),
                     {"noun": "period", "form": "prep", "verb": "active in", "verbs": "active in", "tense": "past",
                      "kind": "period"}),  # fmt: skip
-    # readers accepted 6 of 28 questions that said a person's "movement" ("What is the movement of Stephen Hawking?":
-    # "unclear what movement means", rounds 37-47)
+    # a person's movement is what they are associated with: not "What is the movement of Stephen Hawking?" (readers:
+    # "unclear what movement means")
     **dict.fromkeys(("movement", "movements"),
                     {"noun": "movement", "form": "prep", "verb": "associated with", "verbs": "associated with",
                      "kind": "movement"}),  # fmt: skip
@@ -120,11 +120,11 @@ _ORIGIN = {"noun": "place of origin", "plural": "places of origin", "form": "ver
            "verbs": "started out in", "base": "start out in", "tense": "past", "where": True}  # fmt: skip
 GROUP_ONLY = dict.fromkeys(("location of formation", "formed in", "place of formation"), _ORIGIN)
 # Wordings no reader reads as one question: "started out in" for people (Wikidata's location of formation of solo
-# artists: 30 of 50 readings accepted in rounds 23-44, "vague: 'started out'"). Their relations keep their tools
+# artists; readers: "vague: 'started out'"). Their relations keep their tools
 # (offered beside others, answerable by a model) but are asked about in no question (`Walker.rels`).
 UNASKED_VERBS = frozenset((_ORIGIN["verb"],))
 # A film's location is where it was filmed (SWAPI's film locations are Tunisia and Pinewood Studios): readers
-# rejected "the films whose location is Sicily" and "Which films feature Pinewood Studios?" (rounds 37, 39).
+# rejected "the films whose location is Sicily" and "Which films feature Pinewood Studios?".
 WORK_PLACES = dict.fromkeys(("location", "locations", "filming location"),
                             {"noun": "filming location", "form": "prep", "verb": "filmed in", "verbs": "filmed in",
                              "tense": "past", "where": True})  # fmt: skip
@@ -157,7 +157,7 @@ def is_document_kind(kind: str) -> bool:
     return bool(kind) and kind.split()[-1].lower() in DOCUMENT_WORDS
 # What a person believes, belongs to by birth or died of: asked alone, not beside other things about the person
 # ("What are George Orwell's ethnic group and cause of death?", "Tell me Ricky Gervais' movement and religion": readers
-# accepted 10 of 30 such readings in rounds 35-50, the other questions of several things about one entity 231 of 268).
+# accepted them far less often than the other questions of several things about one entity).
 PERSONAL = frozenset(("ethnic group", "religion", "religion or worldview", "cause of death", "manner of death",
                       "sexual orientation", "movement", "political ideology"))
 # Relations whose objects are kinds of their subjects (an occupation: a poet, a physicist): "who is a poet", "Which

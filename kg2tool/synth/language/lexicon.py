@@ -153,7 +153,7 @@ class Wording:
     def asked_many(self) -> bool:
         """Whether a lookup from one name asks for several: `multi`, but not where a thing is ("Which country is
         Washington, D.C. in?", though a city may lie in several historical countries: "Can you tell me the countries
-        that Washington, D.C. is in?" was rejected by both readers in round 44)."""
+        that Washington, D.C. is in?" was rejected by both readers)."""
         return self.multi and split_label(self.label).lower() not in CONTAINING
 
 

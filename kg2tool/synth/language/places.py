@@ -57,8 +57,7 @@ class PlaceWording:
 
 def once(w: Wording) -> bool:
     """True for a relation of what happens once (birth, death, burial): its place's country is asked in the
-    singular ("Which countries was A. A. Milne born in?": 0 of 8 readings of such plurals accepted in rounds 23-57,
-    "Which country was X born in?" 20 of 20)."""
+    singular ("Which country was X born in?", not "Which countries was A. A. Milne born in?")."""
     return says(w, "birth", "born", "death", "died", "burial", "buried")
 
 

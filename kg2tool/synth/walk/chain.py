@@ -1,9 +1,8 @@
 """Chains readers took for contrived, kept out by the Walker's 2p and 3p samplers (kg2tool.synth.walk.walker): two steps of
 where things are, a step from a place a chain reached to things of another kind, a step back to the start place's own
-country (rounds 29-35 of the blind reading, `bench/blind/`), a step between people walked back after another
-(round 42), a relation there and back, two steps with the same words, the present of the dead (round 44), a noun
-walked back from a set (round 45), people found by a value they share that is not a place, or by a burial place
-(round 50)."""
+country, a step between people walked back after another, a relation there and back, two steps with the same words,
+the present of the dead, a noun walked back from a set, people found by a value they share that is not a place, or
+by a burial place. The blind readings behind each rule (`bench/blind/`): docs/research/rules.md."""
 
 from __future__ import annotations
 
@@ -25,9 +24,9 @@ def odd_chain(kg, lex, node: Node) -> bool:
 def _people_by_shared_value(kg, lex, node: Node) -> bool:
     """True for a chain that walks back, after a first step, to the people who share a value other than a place
     ("Who are the people who had Felix Mendelssohn's cause of death?", "the people educated at the organizations
-    that Paul Simon worked for", "the people who received an award for the films that X appears in": 1 of 12 such
-    readings accepted in rounds 37-50) or a burial place ("the person buried where Pierre-Simon Laplace died": 0 of
-    12 chain readings in rounds 25-50); "the people who died where Duke Ellington was born" stays (21 of 36 readings)."""
+    that Paul Simon worked for", "the people who received an award for the films that X appears in") or a burial
+    place ("the person buried where Pierre-Simon Laplace died"); "the people who died where Duke Ellington was born"
+    stays."""
     places = PLACE_KINDS | {"continent"}
     for step in _said_order(node)[1:]:
         w = lex.relations.get(step.rel)
@@ -42,10 +41,9 @@ def _people_by_shared_value(kg, lex, node: Node) -> bool:
 def _said_twice(lex, node: Node) -> bool:
     """True for a chain that walks one relation there and back ("Who are the people who had Mae West's cause of
     death?": a `co` question said badly), says two steps with the same words ("the award received by people who
-    received an award for Revenge of the Sith", both readers rejected it in round 44), or asks the present of people found
-    by their death or burial ("Which language do people buried in Göttingen speak?", round 44), or walks a noun back
-    from a set ("the countries whose official language is one of the languages spoken by X": 0 of 6 readings of
-    "whose ... is one of" accepted, rounds 37-45)."""
+    received an award for Revenge of the Sith"), or asks the present of people found by their death or burial ("Which
+    language do people buried in Göttingen speak?"), or walks a noun back from a set ("the countries whose official
+    language is one of the languages spoken by X")."""
     steps = _said_order(node)
     for a, b in zip(steps, steps[1:]):
         if a.rel == b.rel and a.inverse != b.inverse:
@@ -74,8 +72,8 @@ def _words(lex, w) -> set[str]:
 
 def _kin_said_back(lex, node: Node) -> bool:
     """True for a chain that walks a relation between people back after another step between people: "Who is the
-    person whose child is one of Michael Mann's siblings?" is a roundabout way to ask for his parents (both readers
-    rejected it in round 42); "Who were Elvis Presley's children married to?" stays."""
+    person whose child is one of Michael Mann's siblings?" is a roundabout way to ask for his parents; "Who were Elvis
+    Presley's children married to?" stays."""
     steps = _said_order(node)
     kin = [w is not None and w.subject in PERSON_KINDS and w.object in PERSON_KINDS
            for w in (lex.relations.get(s.rel) for s in steps)]  # fmt: skip
@@ -103,7 +101,7 @@ def _hops_in(lex, node: Node) -> int:
 def _strays_from_place(kg, lex, node: Node) -> bool:
     """True for a chain that goes from a place it reached to things of another kind than its start: "the films
     released in the country that X is a citizen of", "the person buried where Jive is headquartered" (readers took
-    the intent for contrived, rounds 29-35), or back to where the start place is; "the people who died where Joan
+    the intent for contrived), or back to where the start place is; "the people who died where Joan
     Rivers was born" stays."""
     steps = []
     while isinstance(node, Project):

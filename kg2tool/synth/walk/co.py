@@ -99,19 +99,19 @@ def odd_intersection(lex, branches) -> bool:
     if all(w is not None and bool(w.where or w.verb == "in") for w in ws):
         return True
     # one verb said twice for two relations: "who received an award for X and received the Academy Award for Y"
-    # (readers rejected all eight in rounds 29-34: one thing asked twice, a query template's stacked conditions)
+    # (it reads as one thing asked twice, a query template's stacked conditions)
     verbs = [(b.rel, w.verb.split()[0]) for b, w in zip(branches, ws) if w is not None and w.form == "verb" and w.verb]
     if any(v == u and r != q for i, (r, v) in enumerate(verbs) for q, u in verbs[i + 1:]):
         return True
     # one relation walked both ways: "the countries that the Netherlands and the Soviet Union have diplomatic
-    # relations with and that have diplomatic relations with the Sudan" (both readers rejected it in round 42)
+    # relations with and that have diplomatic relations with the Sudan"
     ways = {(b.rel, b.inverse) for b in branches if isinstance(b, Project)}
     if any((r, not inv) in ways for r, inv in ways):
         return True
     if len({r for r, _ in ways}) > 1 and any(_whose(w) for w in ws if w is not None):
         return True
     # one link said both ways by two relations, each the other's way round: "the characters who appear in A and who
-    # are featured in B" (a character's films, a film's characters: both readers rejected two such in round 48)
+    # are featured in B" (a character's films, a film's characters: one link asked twice)
     ends = {(r, inv): (w.subject, w.object)[::-1 if inv else 1] for r, inv in ways if (w := lex.relations.get(r))}
     return any(a[0] != b[0] and a[1] != b[1] and ends[a] == ends[b] and ends[a][0] != ends[a][1]
                for a in ends for b in ends)  # (kind named, kind asked) the same, relations and directions not
@@ -120,9 +120,8 @@ def odd_intersection(lex, branches) -> bool:
 def _whose(w) -> bool:
     """True for a relation said by its noun when walked back ("whose record label is A"): beside a condition of another
     relation it reads as a query's stacked fields ("Who plays drum kit and whose record label is Polydor Records?",
-    "the people whose record label is Island Records and whose genre is synth-pop": 2 of 18 such readings accepted in
-    rounds 41-51); one relation twice stays ("the starships whose pilots include A and B"), and so does what a person
-    is ("who is a poet")."""
+    "the people whose record label is Island Records and whose genre is synth-pop"); one relation twice stays ("the
+    starships whose pilots include A and B"), and so does what a person is ("who is a poet")."""
     return w.form == "noun" and not (w.mirror or w.reverse) and split_label(w.label).lower() not in IS_A
 
 
@@ -185,8 +184,8 @@ def _unsaid(w, rel: str, inverse: bool) -> bool:
 
 def drop_kind_nouns(walker) -> None:
     """Take out of the anchors of backward lookups by any relation but an occupation the entities that are
-    occupations: "Who works in physicist?" (a field of work the graph also gives as an occupation; both readers
-    rejected it in round 45). Such a name is asked about as what people are ("Who is a physicist?")."""
+    occupations: "Who works in physicist?" (a field of work the graph also gives as an occupation). Such a name is
+    asked about as what people are ("Who is a physicist?")."""
     words = walker.lex.relations
     isa = {r for r in walker.rels if r in words and split_label(words[r].label).lower() in IS_A}
     nouns = {e for r in isa for e in walker.sources[(r, True)]}

@@ -50,8 +50,8 @@ def _countable(walker, rel: str, inverse: bool) -> bool:
     first SAMPLE entities it starts from: not "Which one has more parent organizations", "more causes of death") and
     what it counts are neither people at large nor places nor of no known kind ("Which one was influenced by more
     people", "Where did more people live", "Which is in more cities", "Which one has more locations": readers
-    accepted 5 of 24 such readings in rounds 24-36; "Where did more laureates work", "Who has more children" and
-    "Which is the more common occupation" stay)."""
+    rejected most such questions; "Where did more laureates work", "Who has more children" and "Which is the more
+    common occupation" stay)."""
     key = (rel, inverse)
     got = walker.countable.get(key)
     if got is None:

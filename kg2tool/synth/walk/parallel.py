@@ -42,9 +42,8 @@ def about_one(walker, rng, k: int) -> Parallel | None:
         kind = walker.lex.kind_of(first.child.eid)
         if first.inverse or kind in WORK_KINDS or kind in HUB_KINDS or where_it_is(walker.lex, first.rel) or personal(walker.lex, first.rel):
             continue  # a film's parts asked together read as a schema dump ("What are the locations of X and what
-            # are its planets?": readers rejected them all in round 31); so do a country's ("Who is the head of
-            # state of Dominica and which countries does it have diplomatic relations with?": 23 of 46 accepted in
-            # rounds 30-48, the other questions of several things about one entity 243 of 304)
+            # are its planets?"); so do a country's ("Who is the head of state of Dominica and which countries does
+            # it have diplomatic relations with?")
         e = first.child.eid
         rels = [r for r in dict.fromkeys(r for r, inv in walker.options[e] if not inv) if r != first.rel and not where_it_is(walker.lex, r) and not personal(walker.lex, r)
                 and 1 <= len(walker.adj(r, False)[e]) <= walker.cfg.max_answers and e not in walker.adj(r, False)[e]]  # fmt: skip
@@ -58,16 +57,15 @@ def about_one(walker, rng, k: int) -> Parallel | None:
                     continue
                 if len({getattr(walker.lex.relations.get(r), "object", "") in PERSON_KINDS for r in picked}) > 1:
                     continue  # one list of kin and career: "What are Joe Jackson's children and occupations?", "Carrie
-                    # Fisher's partner and cause of death" (readers rejected all 6 such in rounds 29-36)
+                    # Fisher's partner and cause of death" (readers rejected them)
             return Parallel((first, *(Project(r, Anchor(e)) for r in picked[1:])))
     return None
 
 
 def where_it_is(lex, rel: str) -> bool:
     """True for a relation of what a thing is in or part of (country, continent, part of): asked beside another
-    question about the same thing, readers accepted half (23 of 46 readings in rounds 29-34 that asked which
-    country, city or continent, or what a thing is part of; the other parallel_multiple questions 58 of 68):
-    "Which countries is Capitol Records in", "What is Chile part of and what is its official language?")."""
+    question about the same thing, readers accepted it far less often than the other parallel_multiple questions
+    ("Which countries is Capitol Records in", "What is Chile part of and what is its official language?")."""
     w = lex.relations.get(rel)
     return w is not None and _where_label(w.label)
 
@@ -106,13 +104,13 @@ def parallel_multiple(walker, rng):
     """2-3 lookups of different relations: about one entity when one has them, else on different anchors (readers
     rejected most three-part questions: "Where did X die, which category did he win a
     prize in and what are his fields?"; "Where is Epic headquartered, which organization founded it and which
-    countries is it in?" in round 28): three one time in six."""
+    countries is it in?"): three one time in six."""
     k = rng.choice((2, 2, 2, 2, 2, 3))
     same = about_one(walker, rng, k)  # several things about one entity, as people ask them
     if same is not None:
         return same
     k = 2  # not three things about three names ("Tell me the person who founded Reprise Records, Lenny Kravitz's
-    # child and Ashanti's partner": readers rejected all 6 such readings in rounds 51-57)
+    # child and Ashanti's partner": readers rejected them)
     parts: list[Project] = []
     for _ in range(walker.cfg.tries):
         p = walker.one_hop(rng)

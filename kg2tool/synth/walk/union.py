@@ -16,7 +16,7 @@ def union(walker, rng, hi: int) -> SetOp | None:
         if first is None:
             return None
         other = related(walker, rng, first)  # not "the causes of death of Frank Sinatra and Pedro II of Brazil"
-        if other is None or other == first.child.eid:  # (readers rejected unrelated pairs, rounds 29-35)
+        if other is None or other == first.child.eid:  # (only related pairs: readers rejected unrelated ones)
             continue
         second = Project(first.rel, Anchor(other), first.inverse)
         a, b = execute(kg, first), execute(kg, second)
@@ -42,7 +42,7 @@ def draw_peer(walker, rng, e: int, steps, ok) -> int | None:
     """One draw of an entity related to `e`: a step of `steps` (relation, inverse), one of `e`'s neighbours along
     it, and one of that neighbour's other entities that passes `ok`; None when the neighbour has RELATED_MAX others
     or more (a country, "singer": "which countries are Roger Penrose, Randy Newman and Little Richard citizens
-    of?" was rejected as a random group, round 38) or none passes."""
+    of?" reads as a random group) or none passes."""
     if not steps:
         return None
     r, inv = rng.choice(steps)

@@ -212,9 +212,11 @@ class Walker:
             if lo <= len(objects) <= hi and e not in objects:  # not "Poland is in Poland"
                 kind = self.lex.kind_of(e)
                 if not inv and (kind in ("country", "continent") or kind == self.lex.relations[rel].object) and where_it_is(self.lex, rel):
-                    continue  # not "the countries that Sri Lanka is in", "What is Uruguay part of?" (rounds 29-39)
+                    continue  # no lookup of where a country is, or a thing of the kind it would be in ("the
+                    # countries that Sri Lanka is in", "What is Uruguay part of?")
                 if inv and where_it_is(self.lex, rel) and {self.lex.kind_of(o) for o in objects} <= VAGUE_PLACES:
-                    continue  # not "Which places are in the Czech Republic?", "What is in France?" (rounds 43-45)
+                    continue  # what lies in a place is asked by a kind narrower than places, not "Which places
+                    # are in the Czech Republic?", "What is in France?"
                 return Project(rel, Anchor(e), inv)
         return None
 
@@ -397,7 +399,8 @@ class Walker:
                 exc_ids = self.adj(r, inv)[a]  # the branch's value (a sorted tuple of distinct ids), not copied
                 if len(exc_ids) <= self.cfg.max_set and 1 <= len(inc.difference(exc_ids)) <= hi:
                     if same and not share_small(self, top, a, r):
-                        continue  # "Which record label does Selena Gomez have that Brian May doesn't?" (round 40)
+                        continue  # only between names that share a small neighbour, not "Which record label
+                        # does Selena Gomez have that Brian May doesn't?"
                     return SetOp("difference", (include, Project(r, Anchor(a), inv)))
         return None
 
