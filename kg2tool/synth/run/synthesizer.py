@@ -50,8 +50,8 @@ DEFAULT_MIX = {
     "2p": 1.0, "3p": 0.1, "2i": 1.0, "3i": 0.3, "2u": 0.5, "2in": 0.6, "co": 0.8, "count": 0.8, "compare": 0.8,
     "followup": 0.6, "missing_info": 0.3, "error_recovery": 0.6,
     # Set operations nested with a chain: blind readers accepted 1 of 101 such questions (README, "How natural,
-    # measured blind"): off by default, on with --mix (e.g. "pi=0.7"). Three-hop chains (6 of 52 accepted in rounds
-    # 14-19) and three stacked conditions (33 of 68) are kept at lower weights: multi-step training needs them.
+    # measured blind"): off by default, on with --mix (e.g. "pi=0.7"). Three-hop chains and three stacked
+    # conditions, accepted less often than one or two steps, are kept at lower weights: multi-step training needs them.
     "ip": 0.0, "pi": 0.0, "up": 0.0, "3in": 0.0, "inp": 0.0, "pin": 0.0, "pni": 0.0, "cop": 0.0,
 }  # fmt: skip
 
@@ -448,4 +448,4 @@ def counts_places(node: Node, lexicon) -> bool:
     if not isinstance(node, Count) or not isinstance(node.child, Project) or node.child.inverse:
         return False
     w = lexicon.relations[node.child.rel]
-    return bool(w.where or w.verb == "in")  # nor "Which is in more cities, Harvard University or ...?" (round 28)
+    return bool(w.where or w.verb == "in")  # nor "Which is in more cities, Harvard University or ...?"
