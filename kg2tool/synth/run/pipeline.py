@@ -41,7 +41,11 @@ def run_synth(
 
     `workers` > 1 computes shards in parallel (same output as one worker); finished shards are checkpointed beside
     `out` and `resume` continues an interrupted run from them (see kg2tool.synth.run.shards). `store_path` reads the graph
-    from an on-disk store built from `graphs` on first use (see kg2tool.graph.store) instead of loading it in memory."""
+    from an on-disk store built from `graphs` on first use (see kg2tool.graph.store) instead of loading it in memory.
+
+    Long because it is the pipeline's one readable sequence (load, shards, filters, write, report), each step a
+    call of its own.
+    """
     import time
     from pathlib import Path
 
