@@ -1,0 +1,135 @@
+"""Any graph a user brings (issue 39): how often a graph's conventions leak into the questions and answers.
+
+    python bench/bench_anygraph.py [-n 500] [--seed 0] [--show K] [--only NAME,...] [--keep DIR]
+
+For each convention fixture (tests/data/conventions: Freebase, a snake_case movie KB, OWL named individuals,
+DBpedia, underscore/kebab-case relations) and the project's own graphs (examples/wiki.ttl, Nobel, Star Wars), runs
+`kg2tool synth --graph G --out TMP -n N --seed S --overwrite` in a subprocess, reads the rows of DIR/sft/*.parquet
+and prints per graph: rows written (a failed synth is reported with the tail of its stderr), rows with
+`schema_problems` (tests/lint.py: dotted paths, ids, underscore/camelCase words, placeholder kinds) and with
+`language_problems`, and the most frequent problem kinds. `--show K` prints K example problem rows per graph
+(the first problem of each, rows picked evenly through the dataset). Needs no reader and no GPU.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+from lint import language_problems, schema_problems  # noqa: E402
+
+CONVENTIONS = ROOT / "tests" / "data" / "conventions"
+GRAPHS = {
+    "freebase": CONVENTIONS / "freebase.nt",
+    "snake_kb": CONVENTIONS / "snake_kb.ttl",
+    "owl_individuals": CONVENTIONS / "owl_individuals.ttl",
+    "dbpedia": CONVENTIONS / "dbpedia.ttl",
+    "underscore": CONVENTIONS / "underscore.ttl",
+    "wiki": ROOT / "examples" / "wiki.ttl",
+    "nobel": ROOT / "tests" / "data" / "real" / "nobelprize.nt.gz",
+    "starwars": ROOT / "tests" / "data" / "real" / "swapi-starwars.ttl.gz",
+}
+
+
+def read_rows(out: Path) -> list[dict]:
+    """The sft rows of a dataset folder, all splits, in file order; JSON-typed columns decoded."""
+    import pyarrow.parquet as pq
+
+    rows = []
+    for f in sorted((out / "sft").glob("*.parquet")):
+        for row in pq.read_table(f).to_pylist():
+            row["messages"] = [json.loads(m) if isinstance(m, str) else m for m in row["messages"]]
+            rows.append(row)
+    return rows
+
+
+def kind(problem: str) -> str:
+    """The rule of a problem string: "camelCase word 'hasMaker': ..." -> "camelCase word"."""
+    head = problem.split(": ", 1)[0]
+    return re.sub(r" ['\"].*$", "", head) if re.search(r" ['\"]", head) else head
+
+
+def synth(graph: Path, out: Path, n: int, seed: int) -> tuple[int, str, float]:
+    cmd = [sys.executable, "-m", "kg2tool", "synth", "--graph", str(graph), "--out", str(out), "-n", str(n),
+           "--seed", str(seed), "--overwrite", "--no-progress"]
+    t = time.perf_counter()
+    done = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
+    return done.returncode, (done.stderr + done.stdout).strip(), time.perf_counter() - t
+
+
+def measure(name: str, graph: Path, out: Path, args) -> dict:
+    rc, log, secs = synth(graph, out, args.n, args.seed)
+    res = {"graph": name, "rc": rc, "secs": secs, "log": log, "rows": 0, "schema": 0, "language": 0,
+           "kinds": Counter(), "words": Counter(), "examples": []}
+    if rc != 0 or not (out / "sft").is_dir():
+        return res
+    rows = read_rows(out)
+    res["rows"] = len(rows)
+    bad = []
+    for row in rows:
+        sp, lp = schema_problems(row), language_problems(row)
+        res["schema"] += bool(sp)
+        res["language"] += bool(lp)
+        res["kinds"].update({kind(p) for p in sp} | {"lang: " + kind(p) for p in lp})  # rows per kind
+        res["words"].update(re.search(r" (['\"].*?['\"]): ", p)[1] for p in sp if re.search(r" (['\"].*?['\"]): ", p))
+        if sp or lp:
+            bad.append((row, sp + lp))
+    step = max(1, len(bad) // max(1, args.show)) if args.show else 0
+    res["examples"] = [(r["category"], probs) for r, probs in bad[::step][: args.show]] if args.show else []
+    return res
+
+
+def pct(k: int, n: int) -> str:
+    return f"{k} ({100 * k / n:.0f}%)" if n else str(k)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("-n", type=int, default=500)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--show", type=int, default=0, help="example problem rows per graph")
+    ap.add_argument("--only", default="", help="comma-separated graph names (default: all)")
+    ap.add_argument("--keep", default=None, help="write the datasets under this folder instead of a temporary one")
+    ap.add_argument("--top", type=int, default=5, help="problem kinds and words listed per graph")
+    args = ap.parse_args()
+    names = [g for g in args.only.split(",") if g] or list(GRAPHS)
+    with tempfile.TemporaryDirectory() as tmp:
+        base = Path(args.keep) if args.keep else Path(tmp)
+        results = [measure(name, GRAPHS[name], base / name, args) for name in names]
+
+    print(f"kg2tool synth -n {args.n} --seed {args.seed}; rows with problems (a row counts once per kind)\n")
+    print(f"{'graph':<16} {'rows':>5} {'schema':>11} {'language':>10} {'secs':>6}  top problem kinds (rows)")
+    for r in results:
+        if r["rc"] != 0:
+            print(f"{r['graph']:<16} FAILED (exit {r['rc']}): {r['log'].splitlines()[-1] if r['log'] else ''}")
+            continue
+        top = ", ".join(f"{k} {v}" for k, v in r["kinds"].most_common(args.top)) or "-"
+        short = "" if r["rows"] >= args.n else " <n"
+        print(f"{r['graph']:<16} {r['rows']:>5}{short} {pct(r['schema'], r['rows']):>11} "
+              f"{pct(r['language'], r['rows']):>10} {r['secs']:>6.1f}  {top}")
+    print("\nmost frequent schema words (problems):")
+    for r in results:
+        if r["words"]:
+            print(f"  {r['graph']}: " + ", ".join(f"{w} {c}" for w, c in r["words"].most_common(args.top)))
+    for r in results:
+        if r["rc"] != 0:
+            print(f"\n== {r['graph']}: synth failed (exit {r['rc']}); last lines:\n" +
+                  "\n".join(r["log"].splitlines()[-8:]))
+        if r["examples"]:
+            print(f"\n== {r['graph']}: {len(r['examples'])} example problem rows")
+            for cat, probs in r["examples"]:
+                print(f"  [{cat}] {probs[0]}" + (f"  (+{len(probs) - 1} more)" if len(probs) > 1 else ""))
+
+
+if __name__ == "__main__":
+    main()
