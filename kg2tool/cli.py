@@ -1,6 +1,7 @@
-"""The `kg2tool` command line: one parser, one small module per subcommand in `kg2tool.commands`.
+"""The `kg2tool` command line: one parser, one small module per subcommand (or pair of alike subcommands:
+`finetune` holds `sft` and `dpo`) in `kg2tool.commands`.
 
-Each command module defines `register(subparsers)`, which adds its parser and sets `func`. Command modules
+Each command module defines `register(subparsers)`, which adds its parser(s) and sets `func`. Command modules
 import nothing heavy at import time (torch, transformers, trl, vllm are imported inside `func`), so
 `kg2tool --help` and `kg2tool synth --help` are instant. `python -m kg2tool` and `python -m kg2tool.cli` run it.
 """
@@ -19,8 +20,7 @@ COMMAND_MODULES = [
     "kg2tool.commands.tools",
     "kg2tool.commands.inspect",
     "kg2tool.commands.pretrain",
-    "kg2tool.commands.sft",
-    "kg2tool.commands.dpo",
+    "kg2tool.commands.finetune",  # sft, dpo
     "kg2tool.commands.demo",
     "kg2tool.commands.eval",
     "kg2tool.commands.export",

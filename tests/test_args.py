@@ -74,7 +74,7 @@ def dataset(tmp_path):
 
 def test_sft_takes_the_label_language_from_the_dataset_and_saves_its_config(dataset, tmp_path):
     pytest.importorskip("trl")
-    from kg2tool.commands.sft import save_stage_config
+    from kg2tool.commands.finetune import save_stage_config
     from kg2tool.common.files import file_sha256
     from kg2tool.train.finetune import parse_stage
     from kg2tool.train.sft import KgSFTConfig

@@ -18,8 +18,9 @@ from ..common.errors import require_extra
 from ..common.toolstyle import ToolStyle
 from .base import build_parser, dispatch
 
-# The commands the demo runs in-process, each exactly as on the command line (same parser, same error handling).
-STAGE_COMMANDS = [f"kg2tool.commands.{name}" for name in ("synth", "pretrain", "sft", "dpo", "eval")]
+# The commands the demo runs in-process, each exactly as on the command line (same parser, same error handling);
+# `finetune` holds sft and dpo.
+STAGE_COMMANDS = [f"kg2tool.commands.{name}" for name in ("synth", "pretrain", "finetune", "eval")]
 
 HELP = "run synth -> pretrain -> SFT -> DPO with an evaluation after each stage, and report"
 
