@@ -124,3 +124,41 @@ def test_mistakes_in_a_command_are_caught_when_it_registers():
         options.add(argparse.ArgumentParser(), "weights")
     with pytest.raises(ValueError, match="no field 'nope'"):
         options.add(argparse.ArgumentParser(), "nope")
+
+
+def synth_parser() -> argparse.ArgumentParser:
+    from kg2tool.commands.synth import register
+
+    sub = argparse.ArgumentParser(prog="kg2tool").add_subparsers()
+    register(sub)
+    return sub.choices["synth"]
+
+
+def test_every_synth_config_field_is_a_synth_flag_with_its_help():
+    """A field added to SynthConfig (or WalkConfig, ParaphraseConfig) appears in `kg2tool synth --help` with the
+    text of its docstring entry, without touching kg2tool/commands/."""
+    from kg2tool.common.options import RECORD, config_fields
+    from kg2tool.synth.run.synthesizer import SynthConfig
+
+    parser = synth_parser()
+    on_parser = set(parser.get_default(RECORD).values())
+    help_text = " ".join(parser.format_help().split())
+    for path, _, doc in config_fields(SynthConfig):
+        if path in ("mix", "splits", "paraphrase.prompt"):  # flags of their own: --mix/--only, --splits, a file
+            continue
+        assert path in on_parser, path
+        assert doc, f"SynthConfig.{path}: no entry in its class docstring's Parameters section"
+        assert " ".join(doc.split())[:40] in help_text, path
+
+
+def test_synth_flags_over_a_config_file(tmp_path):
+    from kg2tool.commands.synth import build_config
+
+    config = tmp_path / "synth.yaml"
+    config.write_text("n: 40\nmax_words: 28\nwalk:\n  tries: 5\n  max_answers: 6\nparaphrase:\n  fraction: 0.5\n")
+    argv = ["--graph", "g.ttl", "--out", "o", "--config", str(config), "--max-words", "25", "--walk-tries", "9",
+            "--no-fold", "--max-fanout", "4", "--paraphrase-min-ratio", "0.4"]  # fmt: skip
+    cfg = build_config(synth_parser().parse_args(argv))
+    assert (cfg.n, cfg.max_words, cfg.walk.tries, cfg.walk.max_answers, cfg.walk.max_fanout) == (40, 25, 9, 6, 4)
+    assert cfg.fold is False and cfg.paraphrase.fraction == 0.5 and cfg.paraphrase.min_ratio == 0.4
+    assert cfg.seed == 0 and cfg.walk.max_set == 30  # neither in the file nor given: the defaults

@@ -7,7 +7,6 @@ import shlex
 import sys
 
 from ..common.errors import InputError, UsageError
-from ..common.toolstyle import ToolStyle
 
 EXAMPLES = """examples:
   kg2tool synth --graph examples/wiki.ttl --out out/wiki -n 2000 --seed 0
@@ -30,14 +29,38 @@ def register(sub) -> None:
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    _add_data_options(p)
+    options = config_options()
+    _add_data_options(p, options)
     _add_run_options(p)
-    _add_paraphrase_options(p)
+    _add_paraphrase_options(p, options)
+    options.add(p.add_argument_group(MORE))  # every other SynthConfig field: a new one appears here
     p.set_defaults(func=lambda args: run(args, p))
 
 
-def _add_data_options(p: argparse.ArgumentParser) -> None:
-    """The flags that decide what the dataset holds (all of them appear in the card's command)."""
+MORE = "more SynthConfig fields (a --config file sets them by name too, e.g. max_words: 25 or walk: {tries: 50})"
+
+
+def config_options():
+    """SynthConfig's fields as flags (`kg2tool.common.options`): help from the docstrings of SynthConfig, WalkConfig
+    and ParaphraseConfig, choices from the fields' metadata. The flags older than that keep their names; `mix`,
+    `splits` and the prompt get flags of their own (shape weights, three fractions, a file)."""
+    from ..common.options import ConfigOptions
+    from ..synth.run.synthesizer import SynthConfig
+
+    return ConfigOptions(
+        SynthConfig,
+        flags={"n": ("-n", "--num"), "walk.max_answers": "--max-answers", "walk.max_fanout": "--max-fanout",
+               "walk.max_set": "--max-set", "paraphrase.model": "--paraphrase"},
+        metavars={"ref_items": "K", "lexicon": "FILE", "paraphrase.model": "MODEL", "paraphrase.base_url": "URL",
+                  "paraphrase.api_key_env": "VAR"},
+        skip=("mix", "splits", "paraphrase.prompt"),
+    )  # fmt: skip
+
+
+def _add_data_options(p: argparse.ArgumentParser, options) -> None:
+    """The flags that decide what the dataset holds (all of them appear in the card's command). The SynthConfig
+    fields among them come from `options`, placed where their flags always were: the card's command lists the flags
+    given in the parser's order."""
     p.add_argument(
         "--graph",
         action="append",
@@ -46,36 +69,21 @@ def _add_data_options(p: argparse.ArgumentParser) -> None:
         help="RDF file (.ttl .nt .nq .trig .rdf/.xml/.owl .jsonld/.json, optionally .gz); repeat to merge",
     )
     p.add_argument("--out", required=True, help="output folder (must not exist unless --overwrite)")
-    p.add_argument("-n", "--num", type=int, default=None, help="number of conversations (default 2000)")
-    p.add_argument("--seed", type=int, default=None, help="random seed (default 0)")
+    options.add(p, "n", "seed")
     p.add_argument("--lang", default="en", help="preferred label language (default en)")
     p.add_argument("--mix", default=None, help='shape weights, e.g. "simple=1,2p=2,3p=0" (others keep defaults)')
     p.add_argument("--only", default=None, help="comma-separated shapes to sample, all others get weight 0")
     p.add_argument("--splits", default=None, help="train,validation,test fractions (default 0.8,0.1,0.1)")
-    p.add_argument("--min-support", type=int, default=None, help="facts a relation needs to get tools (default 5)")
-    p.add_argument("--max-answers", type=int, default=None, help="largest answer set per question (default 8)")
-    p.add_argument("--max-fanout", type=int, default=None,
-                   help="largest set a chain fans out over, one call per entity (default 6)")  # fmt: skip
-    p.add_argument("--max-set", type=int, default=None,
-                   help="largest list passed as a tool argument, e.g. to intersection (default 30)")  # fmt: skip
+    options.add(p, "min_support", "walk.max_answers", "walk.max_fanout", "walk.max_set")
     p.add_argument("--include-predicate", action="append", default=None, metavar="IRI",
                    help="use this predicate even if it is a schema/axiom or link predicate (owl:sameAs, "
                    "rdfs:subClassOf, foaf:page, ...; skipped or made URLs by default); repeatable")  # fmt: skip
     p.add_argument("--exclude-predicate", action="append", default=None, metavar="IRI",
                    help="never use this predicate (no relation, no attribute); repeatable")  # fmt: skip
-    p.add_argument("--no-fold", action="store_true",
-                   help="keep reified n-ary nodes (film roles, award records, addresses) as they are instead of "
-                   "folding them into relations between their participants (config key fold: false)")  # fmt: skip
-    p.add_argument("--tool-style", choices=ToolStyle.choices(), default=None,
-                   help="values: tools pass whole lists of names (default); refs: multi_step rows keep set results "
-                   "under handles r1, r2, ... that later calls pass; batch: multi_step lookups take a list of "
-                   "entities (config key tool_style)")  # fmt: skip
-    p.add_argument("--ref-items", type=int, default=None, metavar="K",
-                   help="refs: names a ref result shows, and at most stated for a larger answer (default 5)")
+    options.add(p, "fold", "tool_style", "ref_items")
     p.add_argument("--config", default=None, help="YAML file with SynthConfig fields; flags override it")
     p.add_argument("--templates", default=None, help="folder of question templates (default: the bundled ones)")
-    p.add_argument("--lexicon", default=None, metavar="FILE",
-                   help="an edited lexicon.yaml (written beside every dataset) that sets how relations are said")
+    options.add(p, "lexicon")
     p.add_argument("--license", default="other", help="license written in the dataset card (default other)")
     p.add_argument(
         "--attribution",
@@ -121,30 +129,18 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
-def _add_paraphrase_options(p: argparse.ArgumentParser) -> None:
-    """The --paraphrase* flags (a model rewording the questions)."""
+def _add_paraphrase_options(p: argparse.ArgumentParser, options) -> None:
+    """The --paraphrase* flags (a model rewording the questions): ParaphraseConfig's fields from `options` and the
+    prompt file."""
     para = p.add_argument_group(
         "paraphrasing (optional): rewrite questions with a language model; a rewrite is kept only if it still "
         "names the question's entities and constraints and the conversation still verifies (see kg2tool.synth.paraphrase.rewrite)"
     )
-    para.add_argument(
-        "--paraphrase",
-        metavar="MODEL",
-        default=None,
-        help="checkpoint folder (transformers, vllm) or served model name (openai); off by default",
-    )
-    para.add_argument("--paraphrase-backend", choices=("transformers", "vllm", "openai"), default=None,
-                      help="how the model runs (default transformers)")  # fmt: skip
-    para.add_argument("--paraphrase-base-url", default=None, metavar="URL", help="openai: the endpoint")
-    para.add_argument("--paraphrase-api-key-env", default=None, metavar="VAR",
-                      help="openai: environment variable holding the API key")  # fmt: skip
-    para.add_argument("--paraphrase-fraction", type=float, default=None,
-                      help="share of rows whose questions are rewritten (default 1)")  # fmt: skip
-    para.add_argument("--paraphrase-batch-size", type=int, default=None,
-                      help="prompts per generate() call / requests in flight (default 16)")  # fmt: skip
-    para.add_argument("--paraphrase-max-new-tokens", type=int, default=None, help="tokens per rewrite (default 64)")
+    options.add(para, *(f"paraphrase.{name}" for name in ("model", "backend", "base_url", "api_key_env", "fraction",
+                                                         "batch_size", "max_new_tokens")))  # fmt: skip
     para.add_argument("--paraphrase-prompt", default=None, metavar="FILE",
                       help="text file with the instruction; {question} and {names} are filled in")  # fmt: skip
+    options.add(para, "paraphrase")  # the other ParaphraseConfig fields
 
 
 def parse_weights(text: str, flag: str) -> dict[str, float]:
@@ -181,46 +177,41 @@ def load_config(path: str | None):
 
 
 def build_config(args):
-    """The resolved SynthConfig: `--config`'s file (or the defaults) with the command line's flags over it."""
+    """The resolved SynthConfig: `--config`'s file (or the defaults) with the command line's flags over it: the
+    SynthConfig fields' flags (`config_options`) in one loop, then --only, --mix, --splits and --paraphrase-prompt;
+    then checked."""
+    from ..common.options import apply_options
     from ..synth.walk.walker import ALL_SHAPES
 
-    cfg = load_config(args.config)
-    if args.num is not None:
-        cfg.n = args.num
-    if args.seed is not None:
-        cfg.seed = args.seed
-    if args.min_support is not None:
-        cfg.min_support = args.min_support
-    if args.lexicon is not None:
-        cfg.lexicon = args.lexicon
-    if args.no_fold:
-        cfg.fold = False
-    if args.tool_style is not None:
-        cfg.tool_style = args.tool_style
-    if args.ref_items is not None:
-        cfg.ref_items = args.ref_items
+    cfg = apply_options(args, load_config(args.config))
     cfg.style  # noqa: B018 (reading it checks a config file's tool_style: a UsageError naming it and the choices)
     if cfg.ref_items < 1:
         raise UsageError(f"--ref-items: must be at least 1, got {cfg.ref_items}")
-    if args.max_answers is not None:
-        cfg.walk.max_answers = args.max_answers
-    if args.max_fanout is not None:
-        cfg.walk.max_fanout = args.max_fanout
-    if args.max_set is not None:
-        cfg.walk.max_set = args.max_set
     if args.only:
         only = parse_weights(args.only, "--only")
         cfg.mix = {s: only.get(s, 0.0) for s in ALL_SHAPES}
     if args.mix:
         cfg.mix = {**cfg.mix, **parse_weights(args.mix, "--mix")}
     if args.splits:
-        try:
-            parts = tuple(float(x) for x in args.splits.split(","))
-        except ValueError:
-            raise UsageError(f"--splits: expected three numbers like 0.8,0.1,0.1, got {args.splits!r}") from None
-        if len(parts) != 3 or any(x < 0 for x in parts) or abs(sum(parts) - 1) > 1e-6:
-            raise UsageError(f"--splits: expected three non-negative fractions summing to 1, got {args.splits!r}")
-        cfg.splits = parts
+        cfg.splits = parse_splits(args.splits)
+    check_config(cfg)
+    paraphrase_options(args, cfg.paraphrase)
+    return cfg
+
+
+def parse_splits(text: str) -> tuple[float, float, float]:
+    """`--splits 0.8,0.1,0.1` as three fractions; UsageError unless three non-negative numbers summing to 1."""
+    try:
+        parts = tuple(float(x) for x in text.split(","))
+    except ValueError:
+        raise UsageError(f"--splits: expected three numbers like 0.8,0.1,0.1, got {text!r}") from None
+    if len(parts) != 3 or any(x < 0 for x in parts) or abs(sum(parts) - 1) > 1e-6:
+        raise UsageError(f"--splits: expected three non-negative fractions summing to 1, got {text!r}")
+    return parts  # type: ignore[return-value]
+
+
+def check_config(cfg) -> None:
+    """UsageError for a resolved SynthConfig that cannot work (named by its flag)."""
     if cfg.n <= 0:
         raise UsageError(f"-n must be positive, got {cfg.n}")
     if not any(w > 0 for w in cfg.mix.values()):
@@ -231,24 +222,11 @@ def build_config(args):
         raise UsageError(f"--max-fanout (walk.max_fanout) must be at least 1, got {cfg.walk.max_fanout}")
     if cfg.walk.max_set < 2:
         raise UsageError(f"--max-set (walk.max_set) must be at least 2, got {cfg.walk.max_set}")
-    paraphrase_options(args, cfg.paraphrase)
-    return cfg
 
 
 def paraphrase_options(args, pcfg) -> None:
-    """--paraphrase* flags over the YAML's `paraphrase:` fields; options are checked when a model is set."""
-    flags = {
-        "model": args.paraphrase,
-        "backend": args.paraphrase_backend,
-        "base_url": args.paraphrase_base_url,
-        "api_key_env": args.paraphrase_api_key_env,
-        "fraction": args.paraphrase_fraction,
-        "batch_size": args.paraphrase_batch_size,
-        "max_new_tokens": args.paraphrase_max_new_tokens,
-    }
-    for name, value in flags.items():
-        if value is not None:
-            setattr(pcfg, name, value)
+    """--paraphrase-prompt's file over the YAML's `paraphrase.prompt` (the other --paraphrase* flags are set by
+    `build_config`); the options are checked when a model is set."""
     if args.paraphrase_prompt:
         try:
             pcfg.prompt = open(args.paraphrase_prompt, encoding="utf-8").read().strip()

@@ -48,7 +48,7 @@ in the run's work folder, so `--resume` does not ask the model again for what it
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ...common.errors import InputError, MissingExtraError, UsageError
@@ -88,11 +88,12 @@ class ParaphraseConfig:
     require_relations: reject a rewrite that no longer names a relation of the question (missing_relation).
     min_ratio, max_ratio: bounds on a rewrite's length relative to the template question (characters).
     device, dtype: transformers/vllm placement and precision (`auto`: GPU and bfloat16 when there is one).
-    base_url, api_key_env: openai: the endpoint and the environment variable holding its key.
+    base_url: openai: the endpoint.
+    api_key_env: openai: the environment variable holding the API key.
     """
 
     model: str | None = None
-    backend: str = "transformers"
+    backend: str = field(default="transformers", metadata={"choices": BACKENDS})
     fraction: float = 1.0
     batch_size: int = 16
     max_new_tokens: int = 64

@@ -103,7 +103,7 @@ class SynthConfig:
     max_words: int = 30
     paraphrase: ParaphraseConfig = field(default_factory=ParaphraseConfig)
     fold: bool = True
-    tool_style: str = ToolStyle.VALUES.value
+    tool_style: str = field(default=ToolStyle.VALUES.value, metadata={"choices": ToolStyle.choices()})
     ref_items: int = 5
 
     def to_dict(self) -> dict:
