@@ -28,7 +28,9 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
         ("written by", "by", "written by"),
         ("educated at", "prep", "educated at"),
         ("member of", "prep", "a member of"),
-        ("in region", "prep", "in region"),
+        ("in region", "prep", "in"),  # X is in Y, a region: "Which region is X in?"
+        ("starred actors", "noun", "actor"),  # a participle before a role noun: the actors
+        ("in_language", "prep", "in"),
         ("produces", "verb", "produces"),
         ("worksAt", "verb", "works at"),
     ],
@@ -37,6 +39,21 @@ def test_label_forms(label, form, said):
     w, _ = word_relation(label)
     assert w.form == form
     assert (w.noun if form == "noun" else w.verb) == said
+
+
+@pytest.mark.parametrize(
+    "label, kind",
+    [
+        ("directed by", "director"),  # who does what a participle says: its agent noun
+        ("composed by", "composer"),
+        ("written by", "writer"),
+        ("in language", "language"),  # a preposition and a noun: the noun names the objects
+        ("starred actors", "actor"),
+        ("influenced by", ""),  # no agent noun in the dictionary: no kind from the label
+    ],
+)
+def test_kinds_from_role_nouns(label, kind):
+    assert word_relation(label)[1].lstrip("!") == kind
 
 
 @pytest.mark.parametrize(

@@ -46,6 +46,7 @@ DESCRIPTION_PREDICATES = (
 )
 TYPE_PREDICATES = (RDF_TYPE, WIKIDATA_P31, FREEBASE + "type.object.type")
 OWL = "http://www.w3.org/2002/07/owl#"
+FOAF = "http://xmlns.com/foaf/0.1/"
 # Classes of the schema languages themselves, which every individual, class or property of a graph may carry
 # (OWL, RDFS, SKOS, schema.org's root, Freebase's `common.topic`): no kind of thing a person asks about, so never
 # an entity's kind.
@@ -55,8 +56,10 @@ SCHEMA_CLASSES = frozenset(
     + [RDFS + c for c in ("Resource", "Class", "Datatype", "Literal")]
     + [RDF_PROPERTY, SKOS + "Concept", SKOS + "ConceptScheme", "http://schema.org/Thing", "https://schema.org/Thing",
        FREEBASE + "common.topic"]
+    # the agent classes every person and organisation carries beside its own (FOAF, DBpedia, PROV, Dublin Core)
+    + [FOAF + "Agent", "http://dbpedia.org/ontology/Agent", "http://www.w3.org/ns/prov#Agent",
+       "http://purl.org/dc/terms/Agent"]
 )  # fmt: skip
-FOAF = "http://xmlns.com/foaf/0.1/"
 # Schema and axiom predicates: statements about classes, properties and identity, not facts a user asks about.
 # Never relations unless `--include-predicate` names them.
 AXIOM_PREDICATES = frozenset(

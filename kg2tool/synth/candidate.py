@@ -46,11 +46,13 @@ class Candidate:
 
 @dataclass
 class ShardStats:
-    """Counts of one or more shards: candidates tried per shape, dropped per reason, and per (shape, reason)."""
+    """Counts of one or more shards: candidates tried per shape, dropped per reason, and per (shape, reason); and
+    the relations of the candidates dropped because they could only call their entities "things" (`no_kind`)."""
 
     tried: Counter = field(default_factory=Counter)
     dropped: Counter = field(default_factory=Counter)
     dropped_by_shape: Counter = field(default_factory=Counter)
+    no_kind: Counter = field(default_factory=Counter)
 
     def drop(self, reason: str, shape: str | None = None) -> None:
         """Count one dropped candidate (of `shape`, when it is known: diversity drops count only by reason)."""
@@ -63,12 +65,14 @@ class ShardStats:
         self.tried.update(other.tried)
         self.dropped.update(other.dropped)
         self.dropped_by_shape.update(other.dropped_by_shape)
+        self.no_kind.update(other.no_kind)
 
     def to_json(self) -> dict:
         """The flat checkpoint form (see the module docstring), in the order the counts were first made."""
         out = {f"tried:{k}": v for k, v in self.tried.items()}
         out |= {f"dropped:{k}": v for k, v in self.dropped.items()}
         out |= {f"dropped_by_shape:{s}:{r}": v for (s, r), v in self.dropped_by_shape.items()}
+        out |= {f"no_kind:{k}": v for k, v in self.no_kind.items()}
         return out
 
     @classmethod
@@ -81,6 +85,8 @@ class ShardStats:
                 stats.tried[rest] += value
             elif kind == "dropped":
                 stats.dropped[rest] += value
+            elif kind == "no_kind":
+                stats.no_kind[rest] += value
             else:
                 shape, reason = rest.split(":", 1)
                 stats.dropped_by_shape[(shape, reason)] += value

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..plans.tree import Anchor, Node, Project
 from .grammar import a_kind, base, be, cap, do, possessive, unprep
-from .lexicon import UNKNOWN_NOUN, WORK_KINDS, Wording, plural
+from .lexicon import UNKNOWN_NOUN, Wording, plural
 
 # A kin noun said the other way round: the people whose child is X are X's parents.
 KIN_BACK = {"child": "parent", "father": "child", "mother": "child", "parent": "child",
@@ -24,7 +24,7 @@ class CountWording:
         others (child, religion): works are asked by what they feature, kin by the other noun (readers' counts per
         noun: docs/research/rules.md)."""
         w = self.w(node)
-        if self.kind(node) in WORK_KINDS:
+        if self.features(node):
             return f"{which} {'feature' if many else 'features'} {name}"
         if self.person(node) and (back := KIN_BACK.get(w.noun)) and name != "that person" and (own := possessive(name)):
             if count:
@@ -88,7 +88,7 @@ class CountWording:
                     if w.form == "verb":
                         return f"{name} {w.verb} {number} {kinds}"
                     return f"{name} {be(1, w.tense)} {w.verb} {number} {kinds}"
-                if w.form == "noun" and self.kind(node) in WORK_KINDS:  # as asked: "How many films feature X"
+                if w.form == "noun" and self.features(node):  # as asked: "How many films feature X"
                     return f"{number} {kinds} {'features' if n == 1 else 'feature'} {name}"
                 if w.form == "noun":
                     return f"{number} {kinds} {'has' if n == 1 else 'have'} {name} as their {w.noun}"

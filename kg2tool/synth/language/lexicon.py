@@ -31,7 +31,7 @@ from ...graph.model import KnowledgeGraph
 from ..plans.index import sorted_keys
 from .known_wordings import ATTRIBUTE_NOUNS, CONTAINING, GROUP_ONLY, KIND_NAMES, KNOWN, SUBJECT_KINDS, WORK_PLACES
 from .mirror import mirrors
-from .verbs import is_participle, participle_of, past, third_person
+from .verbs import agent_noun, is_participle, participle_of, past, third_person
 
 FORMS = ("noun", "by", "prep", "verb")
 PREPOSITIONS = frozenset("at by of in on to for with from after into as under within".split())
@@ -200,8 +200,8 @@ def _word_relation(label: str) -> tuple[Wording, str]:
         words = words[1:]
     text = " ".join(words)
     last = words[-1]
-    if words[0] in PREPOSITIONS and len(words) > 1:  # "in region": X is in region Y
-        return Wording(label, "prep", verb=text, verbs=text), ""
+    if words[0] in PREPOSITIONS and len(words) > 1:  # "in region": X is in Y, and Y is a region
+        return Wording(label, "prep", verb=words[0], verbs=words[0]), singular(" ".join(words[1:]))
     if len(words) > 1 and words[1] == "of" and words[0] in ROLE_NOUNS:
         rest = " ".join(words[2:])
         head = f"{words[0]} of"
@@ -213,7 +213,9 @@ def _word_relation(label: str) -> tuple[Wording, str]:
         return Wording(label, "verb", verb=text, verbs=f"{base} {last}"), ""
     if last in PREPOSITIONS and len(words) > 1:
         if last == "by" and is_participle(words[-2]):
-            return Wording(label, "by", verb=text, verbs=text, active=" ".join(words[:-2] + [past(words[-2])])), ""
+            # who does it is named by the verb's agent noun: the objects of `directed by` are directors
+            return (Wording(label, "by", verb=text, verbs=text, active=" ".join(words[:-2] + [past(words[-2])])),
+                    agent_noun(words[-2]) if len(words) == 2 else "")
         return Wording(label, "prep", verb=text, verbs=text), ""
     if third_person(words[0]) and (len(words) == 1 or words[1] in PREPOSITIONS):
         base = _inflect().plural_verb(words[0]) or words[0]
@@ -230,6 +232,9 @@ def _word_relation(label: str) -> tuple[Wording, str]:
         return Wording(label, "noun", noun=noun, plural=nouns), "!" + noun.split(" of ", 1)[0]
     if "," in noun and " " in noun:
         return Wording(label, "noun", noun=noun, plural=nouns), "!" + noun.split(" ", 1)[0]
+    if len(words) > 1 and is_participle(words[0]) and words[0].endswith("ed"):  # "starred actors": the actors
+        noun, nouns = noun.split(" ", 1)[1], nouns.split(" ", 1)[1]
+        return Wording(label, "noun", noun=noun, plural=nouns), singular(noun)
     return Wording(label, "noun", noun=noun, plural=nouns), singular(noun)
 
 
@@ -339,10 +344,11 @@ def derive_lexicon(kg: KnowledgeGraph) -> Lexicon:
         if sum(e in rel.forward for e in obj) > 0.5 * len(obj) and hints[iri] not in ROLE_KINDS.values() and not known:
             hints[iri] = ""  # objects that are mostly subjects too (diplomatic relation): the label is no kind
     voted: dict[int, str] = {}
+    choice = type_choice(kg)
 
     def kind(eid: int) -> str:
         if eid not in voted:
-            voted[eid] = _entity_kind(kg, eid, words, hints)
+            voted[eid] = _entity_kind(kg, eid, words, hints, choice)
         return voted[eid]
 
     for iri, w in words.items():
@@ -418,11 +424,33 @@ def _majority(kinds: list[str]) -> str:
     return k if c >= 0.4 * len(kinds) else FALLBACK_KIND
 
 
-def _entity_kind(kg: KnowledgeGraph, eid: int, words: dict[str, Wording], hints: dict[str, str]) -> str:
-    """The graph's most common type of the entity, else a kind voted by its relations, else `item`."""
+TYPE_SAMPLE = 100_000
+
+
+def type_choice(kg: KnowledgeGraph) -> dict[tuple[str, ...], str]:
+    """The type each set of several types is said by: the graph's most common of them (the broadest: `person`
+    before `actor`, `character` before `Wookiee`), then the shorter, then by name; a type named by an opaque id
+    (`Q5`, an unlabelled Wikidata class) is never said."""
+    from ...graph.hygiene import is_opaque_id
+
+    n = len(kg.types)
+    sample = [kg.types[i] for i in range(0, n, max(1, n // TYPE_SAMPLE))]  # every entity of graphs up to 100,000
+    holders: Counter = Counter()
+    for types in sample:
+        holders.update(set(types))
+    choice = {}
+    for types in {t for t in sample if len(t) > 1}:
+        kept = [x for x in types if not is_opaque_id(x)] or list(types)
+        choice[types] = min(kept, key=lambda x: (-holders[x], len(x.split()), x))
+    return choice
+
+
+def _entity_kind(kg: KnowledgeGraph, eid: int, words: dict[str, Wording], hints: dict[str, str],
+                 choice: dict[tuple[str, ...], str]) -> str:
+    """The entity's type (`type_choice` where it has several), else a kind voted by its relations, else `item`."""
     types = kg.types[eid]
     if types:  # a class label as a common noun: `University` -> `university`, `LaureateAward` -> `laureate award`
-        said = split_label(sorted(types)[0])
+        said = split_label(choice.get(types, types[0]))
         return KIND_NAMES.get(said.lower(), said)
     votes: Counter = Counter()
     for iri, w in words.items():

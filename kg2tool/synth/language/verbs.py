@@ -42,3 +42,20 @@ def third_person(word: str, strict: bool = True) -> bool:
         return False
     lemmas = lemminflect.getAllLemmas(word)
     return "VERB" in lemmas and (not strict or "NOUN" not in lemmas)
+
+
+def agent_noun(participle: str) -> str:
+    """The noun for who or what does the act of a participle (`directed` -> `director`, `written` -> `writer`,
+    `composed` -> `composer`, `edited` -> `editor`), or "": English forms agent nouns with -er or -or (a final
+    e dropped, a final consonant doubled); a candidate counts only if lemminflect's dictionary knows it as a noun."""
+    import lemminflect
+
+    lemma = lemminflect.getAllLemmas(participle).get("VERB")
+    if not lemma:
+        return ""
+    verb = lemma[0]
+    stem = verb[:-1] if verb.endswith("e") else verb
+    for cand in (f"{stem}er", f"{stem}or", f"{verb}{verb[-1]}er", f"{verb}r"):
+        if lemminflect.getAllLemmas(cand).get("NOUN") == (cand,):
+            return cand
+    return ""

@@ -10,9 +10,11 @@ A plan's number is the size of its value (`execute`): one answer is said in the 
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 
 from ...graph.model import KnowledgeGraph
+from ..plans.index import sorted_keys
 from ..plans.tree import Anchor, Count, Node, Project, SetOp, execute, grouped_branches
 from .choice import ChoiceWording
 from .co import co_bare
@@ -77,6 +79,7 @@ class Speaker(CountWording, NegationWording, ChoiceWording, PlaceWording):
         self._bare: dict = {}
         self._reversed: dict = {}  # relations said by their `reverse` wording (`w`)
         self._many: dict = {}  # (relation, inverse) -> whether the step usually gives several (`expects_many`)
+        self._featured: dict = {}  # relation -> whether works are said to feature its objects (`features`)
 
     def name(self, eid: int) -> str:
         """An entity's name as said in a sentence: with the article where it takes one (`needs_the`: the United
@@ -136,6 +139,21 @@ class Speaker(CountWording, NegationWording, ChoiceWording, PlaceWording):
             return "place"  # cities and countries where X was born (and where Y was born): places
         return said if counts[said] * 2 > sum(counts.values()) else FALLBACK_KIND
 
+    def features(self, node: Project) -> bool:
+        """Whether works found by what a noun relation leads to are said to feature it ("the films that feature
+        Tatooine", "Which films feature X"): the entities are works, and the relation's objects are people or things
+        with facts of their own (a planet, a character), not values that only describe the work (a genre, a
+        language, a year, a tag: "the films whose genre is Western")."""
+        if self.kind(node) not in WORK_KINDS:
+            return False
+        key = node.rel
+        if key not in self._featured:
+            objects = list(itertools.islice(sorted_keys(self.kg.relations[key].inverse), 20))
+            people = sum(self.lex.kind_of(e) in PERSON_KINDS for e in objects)
+            own = sum(any(e in r.forward for r in self.kg.relations.values()) for e in objects)
+            self._featured[key] = bool(objects) and max(people, own) * 2 > len(objects)
+        return self._featured[key]
+
     def person(self, node: Node) -> bool:
         """True when the node's entities are people (asked with `who`)."""
         return self.kind(node) in PERSON_KINDS
@@ -158,7 +176,7 @@ class Speaker(CountWording, NegationWording, ChoiceWording, PlaceWording):
             if not inverse and w.form in ("verb", "prep") and (m := w.mirror) in self.lex.relations:
                 if self.value(Project(m, node.child, True)) == self.value(node):  # "who was married to X", not "who X was married to"
                     w, inverse = self.lex.relations[m], True
-            if inverse and w.form == "noun" and self.kind(node) in WORK_KINDS:  # not "whose planet is Hoth"
+            if inverse and w.form == "noun" and self.features(node):  # not "whose planet is Hoth"
                 return f"that {'features' if n == 1 else 'feature'} {self.name(node.child.eid) if isinstance(node.child, Anchor) else self.np(node.child)}"  # noqa: E501
             if isinstance(node.child, Anchor):
                 return self._clause(w, inverse, self.name(node.child.eid), n, person)

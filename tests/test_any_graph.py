@@ -1,0 +1,59 @@
+"""Any graph a user brings: synthesis on graphs of other naming conventions (tests/data/conventions: Freebase
+ids and mediator paths, a snake_case untyped KB, an OWL ontology of NamedIndividuals, DBpedia, leading underscores
+and kebab-case) and on the real graphs in tests/data/real writes questions and answers without schema words
+(tests/lint.py's `schema_problems`: dotted paths, ids, underscore and camelCase words, placeholder kinds)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+from lint import schema_problems
+
+from kg2tool.graph.build import load_graph
+from kg2tool.synth.language.lexicon import derive_lexicon, type_choice
+from kg2tool.synth.language.wording import Speaker
+from kg2tool.synth.plans.tree import Anchor, Project
+from kg2tool.synth.run.pipeline import run_synth
+from kg2tool.synth.run.synthesizer import SynthConfig
+
+DATA = Path(__file__).parent / "data"
+GRAPHS = sorted((DATA / "conventions").glob("*.[nt]t*")) + [DATA / "real" / "swapi-starwars.ttl.gz"]
+
+
+def rows_of(out: Path) -> list[dict]:
+    rows = []
+    for f in sorted((out / "sft").glob("*.parquet")):
+        for r in pq.read_table(f).to_pylist():
+            rows.append(r | {"messages": [json.loads(m) for m in r["messages"]]})
+    return rows
+
+
+@pytest.mark.parametrize("graph", GRAPHS, ids=lambda p: p.name.split(".")[0])
+def test_no_schema_words_on_graphs_of_other_conventions(tmp_path, graph):
+    report = run_synth([str(graph)], tmp_path / "out", SynthConfig(n=300, seed=1), progress=False, log=lambda *a: None)
+    rows = rows_of(tmp_path / "out")
+    assert len(rows) == 300
+    problems = [p for r in rows for p in schema_problems(r)]
+    assert not problems, problems[:5]
+    # candidates dropped because they could only call their entities "things" are counted by relation
+    assert sum(report["no_kind_by_relation"].values()) >= report["dropped"].get("no_kind", 0)
+
+
+def test_several_types_are_said_by_the_most_common_and_agents_are_no_kind(tmp_path):
+    kg = load_graph([DATA / "conventions" / "dbpedia.ttl"])
+    said = set(type_choice(kg).values())
+    assert "Person" in said and not {"Agent", "Q5"} & said
+
+
+def test_works_feature_people_and_things_not_the_values_that_describe_them():
+    kg = load_graph([DATA / "conventions" / "snake_kb.ttl"])
+    sp = Speaker(kg, derive_lexicon(kg))
+    rel = {kg.relations[i].label: i for i in kg.relations}
+    genre, actors = rel["has genre"], rel["starred actors"]
+    by_genre = Project(genre, Anchor(next(iter(kg.relations[genre].inverse))), inverse=True)
+    by_actor = Project(actors, Anchor(next(iter(kg.relations[actors].inverse))), inverse=True)
+    assert not sp.features(by_genre) and "feature" not in sp.wh(by_genre)
+    assert sp.features(by_actor) and "feature" in sp.wh(by_actor)
