@@ -18,6 +18,7 @@ from .commands.base import dispatch
 COMMAND_MODULES = [
     "kg2tool.commands.synth",
     "kg2tool.commands.tools",
+    "kg2tool.commands.lexicon",
     "kg2tool.commands.inspect",
     "kg2tool.commands.pretrain",
     "kg2tool.commands.finetune",  # sft, dpo
