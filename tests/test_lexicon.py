@@ -31,6 +31,7 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
         ("in region", "prep", "in"),  # X is in Y, a region: "Which region is X in?"
         ("starred actors", "noun", "actor"),  # a participle before a role noun: the actors
         ("in_language", "prep", "in"),
+        ("place_founded", "prep", "founded in"),  # where X was founded
         ("produces", "verb", "produces"),
         ("worksAt", "verb", "works at"),
     ],

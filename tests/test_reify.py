@@ -225,3 +225,31 @@ def test_nobel_and_fibo_get_folded_relations():
     country = facts(fibo, "legal address country")
     assert ("ABN AMRO Bank N.V.", "Netherlands") in country, sorted(country)
     assert not [n for n in fibo.names if n.endswith((" legal address", " headquarters address"))]
+
+
+def test_a_participant_linked_both_ways_is_named_by_the_link_out_of_the_node(tmp_path):
+    """Freebase mediators link their participants both ways (`film.performance.actor` out of the node,
+    `film.actor.film` into it): the composed relation is named by the link out, which names the participant."""
+    from kg2tool.graph.build import load_graph
+
+    fb = "http://rdf.freebase.com/ns/"
+    lines = []
+    for k in range(3):
+        film, actor, char, perf = f"m.0f{k}", f"m.0a{k}", f"m.0c{k}", f"m.0p{k}"
+        lines += [f"<{fb}{film}> <{fb}type.object.name> \"Film {k}\"@en .",
+                  f"<{fb}{actor}> <{fb}type.object.name> \"Actor {k}\"@en .",
+                  f"<{fb}{char}> <{fb}type.object.name> \"Character {k}\"@en .",
+                  f"<{fb}{perf}> <{fb}type.object.type> <{fb}film.performance> .",
+                  f"<{fb}{film}> <{fb}film.film.starring> <{fb}{perf}> .",
+                  f"<{fb}{actor}> <{fb}film.actor.film> <{fb}{perf}> .",
+                  f"<{fb}{char}> <{fb}film.film_character.portrayed_in_films> <{fb}{perf}> .",
+                  f"<{fb}{perf}> <{fb}film.performance.film> <{fb}{film}> .",
+                  f"<{fb}{perf}> <{fb}film.performance.actor> <{fb}{actor}> .",
+                  f"<{fb}{perf}> <{fb}film.performance.character> <{fb}{char}> ."]  # fmt: skip
+    path = tmp_path / "fb.nt"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    kg = load_graph([path])
+    for rel in kg.relations.values():
+        for s, objs in rel.forward.items():
+            for o in objs:  # every composed relation leads to what its last word names
+                assert kg.labels[o].split()[0].lower() == rel.label.split()[-1], (rel.label, kg.labels[s], kg.labels[o])

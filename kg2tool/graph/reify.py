@@ -402,7 +402,9 @@ def _fold_group(key, nodes, cands, rel_edges, made: dict, names, attr_subjects) 
             else f"of each {cls_text} whose {owner_words} is the given entity"
         )
         seen: list[set] = []
-        for role in roles:
+        # a participant linked both ways is named by the link out of the node (`performance.actor`: the actor), not
+        # by the link into it (`actor.film`: what the actor's side calls the node)
+        for role in sorted(roles, key=lambda r: r[1]):
             if role in owners:
                 continue
             pairs = {(a, b) for n in nodes for a in cands[n].get(owner, ()) for b in cands[n].get(role, ()) if a != b}

@@ -232,6 +232,11 @@ def _word_relation(label: str) -> tuple[Wording, str]:
         return Wording(label, "noun", noun=noun, plural=nouns), "!" + noun.split(" of ", 1)[0]
     if "," in noun and " " in noun:
         return Wording(label, "noun", noun=noun, plural=nouns), "!" + noun.split(" ", 1)[0]
+    if len(words) == 2 and words[0] in ("place", "location") and is_participle(words[1]):
+        # "place founded" (Freebase's place_founded): where X was founded
+        verb = f"{words[1]} in"
+        return Wording(label, "prep", noun=f"place {words[1]}", plural=f"places {words[1]}", verb=verb, verbs=verb,
+                       tense="past", where=True), "place"
     if len(words) > 1 and is_participle(words[0]) and words[0].endswith("ed"):  # "starred actors": the actors
         noun, nouns = noun.split(" ", 1)[1], nouns.split(" ", 1)[1]
         return Wording(label, "noun", noun=noun, plural=nouns), singular(noun)
