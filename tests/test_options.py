@@ -4,6 +4,8 @@ set back over a config file's values in one loop."""
 from __future__ import annotations
 
 import argparse
+import subprocess
+import sys
 from dataclasses import dataclass, field
 
 import pytest
@@ -162,3 +164,15 @@ def test_synth_flags_over_a_config_file(tmp_path):
     assert (cfg.n, cfg.max_words, cfg.walk.tries, cfg.walk.max_answers, cfg.walk.max_fanout) == (40, 25, 9, 6, 4)
     assert cfg.fold is False and cfg.paraphrase.fraction == 0.5 and cfg.paraphrase.min_ratio == 0.4
     assert cfg.seed == 0 and cfg.walk.max_set == 30  # neither in the file nor given: the defaults
+
+
+def test_the_parser_is_built_without_importing_the_synthesizer():
+    """The config dataclasses live in light modules (kg2tool.synth.*.config), so `kg2tool --help` stays fast."""
+    code = (
+        "import sys\nfrom kg2tool.cli import build_parser\nbuild_parser()\n"
+        "print([m for m in ('kg2tool.synth.run.synthesizer', 'kg2tool.synth.walk.walker', "
+        "'kg2tool.synth.paraphrase.rewrite', 'jsonschema') if m in sys.modules])"
+    )
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.strip() == "[]"

@@ -45,7 +45,7 @@ def config_options():
     and ParaphraseConfig, choices from the fields' metadata. The flags older than that keep their names; `mix`,
     `splits` and the prompt get flags of their own (shape weights, three fractions, a file)."""
     from ..common.options import ConfigOptions
-    from ..synth.run.synthesizer import SynthConfig
+    from ..synth.run.config import SynthConfig
 
     return ConfigOptions(
         SynthConfig,
@@ -168,7 +168,7 @@ def load_config(path: str | None):
     defaults when `path` is None. Unknown keys are a UsageError and values of the wrong kind an InputError, both
     naming the file and the key (`kg2tool.common.config`)."""
     from ..common.config import fields_of_dataclass, read_config, update_dataclass
-    from ..synth.run.synthesizer import SynthConfig
+    from ..synth.run.config import SynthConfig
 
     cfg = SynthConfig()
     if not path:

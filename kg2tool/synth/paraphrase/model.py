@@ -10,13 +10,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ...common.files import write_atomic
+from .config import DEFAULT_PROMPT
 from .filter import clean_candidate
-
-DEFAULT_PROMPT = (
-    "Rewrite the question below in other words, the way a person might ask it. Keep its meaning exactly. "
-    "Copy these names exactly as written: {names}. Do not add any other name or number. "
-    "Answer with the rewritten question only, on one line.\n\nQuestion: {question}"
-)
 
 
 class Paraphraser:

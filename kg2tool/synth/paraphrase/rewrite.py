@@ -48,12 +48,12 @@ in the run's work folder, so `--resume` does not ask the model again for what it
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from ...common.errors import InputError, MissingExtraError, UsageError
+from ...common.errors import InputError, MissingExtraError
 from ..candidate import Candidate
 from ..checks.diversity import normalize_question
+from .config import DEFAULT_PROMPT, ParaphraseConfig
 from .filter import (
     COUNT_RULE,
     FEWER_RULE,
@@ -70,57 +70,7 @@ from .filter import (
     selected,
     targets_of,
 )
-from .model import DEFAULT_PROMPT, Paraphraser
-
-BACKENDS = ("transformers", "vllm", "openai")
-
-
-@dataclass
-class ParaphraseConfig:
-    """Parameters:
-    model: checkpoint folder (transformers, vllm) or served model name (openai); None: no paraphrasing.
-    backend: transformers, vllm or openai (the backends of `kg2tool eval`).
-    fraction: share of rows whose questions are sent to the model (chosen by a hash of seed and row id).
-    batch_size: prompts per generate() call (transformers; requests in flight for openai).
-    max_new_tokens: generation budget per rewrite.
-    prompt: the instruction; `{question}` is replaced by the question, `{names}` by the names it must keep.
-    followups: also rewrite the follow-up question of `followup` rows.
-    require_relations: reject a rewrite that no longer names a relation of the question (missing_relation).
-    min_ratio, max_ratio: bounds on a rewrite's length relative to the template question (characters).
-    device, dtype: transformers/vllm placement and precision (`auto`: GPU and bfloat16 when there is one).
-    base_url: openai: the endpoint.
-    api_key_env: openai: the environment variable holding the API key.
-    """
-
-    model: str | None = None
-    backend: str = field(default="transformers", metadata={"choices": BACKENDS})
-    fraction: float = 1.0
-    batch_size: int = 16
-    max_new_tokens: int = 64
-    prompt: str = DEFAULT_PROMPT
-    followups: bool = True
-    require_relations: bool = True
-    min_ratio: float = 0.5
-    max_ratio: float = 2.0
-    device: str = "auto"
-    dtype: str = "auto"
-    base_url: str | None = None
-    api_key_env: str | None = None
-
-    def check(self) -> None:
-        """UsageError for an option that cannot work (before any sampling)."""
-        if self.backend not in BACKENDS:
-            raise UsageError(f"--paraphrase-backend: choose one of {', '.join(BACKENDS)}, got {self.backend!r}")
-        if not 0 < self.fraction <= 1:
-            raise UsageError(f"--paraphrase-fraction must be in (0, 1], got {self.fraction}")
-        if self.batch_size < 1 or self.max_new_tokens < 1:
-            raise UsageError("--paraphrase-batch-size and --paraphrase-max-new-tokens must be at least 1")
-        if "{question}" not in self.prompt:
-            raise UsageError("the paraphrase prompt must contain {question}")
-        if not 0 < self.min_ratio <= 1 <= self.max_ratio:
-            raise UsageError("paraphrase min_ratio must be in (0, 1] and max_ratio at least 1")
-        if self.backend == "openai" and not self.base_url:
-            raise UsageError("--paraphrase-backend openai needs --paraphrase-base-url (e.g. http://localhost:8000/v1)")
+from .model import Paraphraser
 
 
 def make_paraphrase_backend(cfg: ParaphraseConfig):

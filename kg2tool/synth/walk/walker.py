@@ -19,7 +19,6 @@ passed in, and every index is built in sorted order, so the same graph and seed 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from functools import cached_property
 
 from ...graph.model import KnowledgeGraph
@@ -31,6 +30,7 @@ from ..tools.toolset import ToolSet
 from .chain import odd_chain
 from .co import StepKinds, drop_kind_nouns, kind_out, linked, odd_intersection, one_kind, sample_co
 from .compare import compare
+from .config import WalkConfig
 from .parallel import parallel, parallel_multiple, where_it_is
 from .union import share_small, union
 
@@ -48,26 +48,6 @@ ALL_SHAPES = WALK_SHAPES + DIALOGUE_SHAPES
 CATEGORY = {s: "multi_step" for s in BETAE_SHAPES + NEGATION_SHAPES + CO_SHAPES + AGGREGATE_SHAPES}
 CATEGORY |= {s: s for s in BFCL_SHAPES} | {"1p": "simple"}
 CATEGORY |= {"followup": "multi_turn", "missing_info": "multi_turn", "error_recovery": "multi_step"}
-
-
-@dataclass
-class WalkConfig:
-    """Parameters:
-    max_answers: largest answer set a question may have.
-    max_set: largest list passed as a tool argument (intersection/count inputs).
-    max_fanout: largest set a chain fans out over (a call per entity and a `union`: a 3p trace has <= 17 calls).
-    inverse_prob: probability that a projection walks a relation backwards (find_by_...).
-    chain_inverse_prob: the same for a chain's first hop: readers rejected most chains that start backwards ("the
-        laureate born in Livingston Manor"), not those from a name's own facts ("Ingeborg Bachmann's partner").
-    tries: attempts per sample before giving up.
-    """
-
-    max_answers: int = 8
-    max_set: int = 30
-    max_fanout: int = 6
-    inverse_prob: float = 0.3
-    chain_inverse_prob: float = 0.15
-    tries: int = 30
 
 
 class Walker:
