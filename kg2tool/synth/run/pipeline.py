@@ -102,6 +102,10 @@ def run_synth(
         f"in {elapsed:.1f}s; dropped: {sum(report['dropped'].values())} "
         f"({', '.join(f'{k} {v}' for k, v in sorted(report['dropped'].items())) or 'none'})"
     )
+    if no_kind := report["no_kind_by_relation"]:
+        top = ", ".join(f"{rel} {n}" for rel, n in list(no_kind.items())[:5])
+        log(f"no_kind: {report['dropped'].get('no_kind', 0)} candidates could only call their entities 'things' "
+            f"(by relation: {top}); give them kinds in lexicon.yaml (subject/object) or rdf:type in the graph")
     return report
 
 
@@ -289,6 +293,7 @@ def build_report(synth: Synthesizer, kept: dict[str, list[dict]], stats: ShardSt
         "tried_by_shape": dict(sorted(stats.tried.items())),
         "dropped": dict(sorted(stats.dropped.items())),
         "dropped_by_shape": dict(sorted((f"{s}:{r}", v) for (s, r), v in stats.dropped_by_shape.items())),
+        "no_kind_by_relation": dict(sorted(stats.no_kind.items(), key=lambda kv: (-kv[1], kv[0]))),
         "relation_coverage": {rel: coverage.get(rel, 0) for rel in all_rels},
         "relations_unused": [rel for rel in all_rels if not coverage.get(rel)],
         "train_test_key_overlap": len(train_keys & test_keys),

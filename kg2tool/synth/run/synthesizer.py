@@ -120,9 +120,10 @@ class Synthesizer:
         self.style_pair_maker = PairMaker(self.ref_ts) if self.ref_ts is not None else self.pair_maker
         self.dialogue = DialogueBuilder(self.walker, self.renderer, self.compiler)
         self.relation_tools = sorted(n for n, s in self.ts.specs.items() if s.kind != "operator")
-        # On a graph whose entities mostly have a kind, a question that has to call its entities "things" is not
-        # asked (`no_kind`); on a graph without kinds it is the only way to ask.
-        self.kinds_known = self.lexicon.known_share() >= 0.5
+        # A question or answer that has to call its entities "things" is not written (`no_kind`); the relations of
+        # such candidates are counted (`ShardStats.no_kind`) for the report.
+        self.no_kind_relations: list[str] = []
+        self.kinds_known = self.lexicon.known_share() >= 0.5  # mixed kinds are told apart only where kinds are known
 
     # -- one candidate -----------------------------------------------------------------------------------
     def candidate(self, shape: str, rng: random.Random) -> tuple[Candidate | None, str]:
@@ -171,7 +172,9 @@ class Synthesizer:
             gold, answer = gold[: self.cfg.ref_items], self._some_of(plan, gold)
         if len(question.split()) >= self.cfg.max_words * (2 if category.startswith("parallel") else 1):
             return None, "too_long_to_say"
-        if self.kinds_known and says_no_kind(question, [self.kg.name(e) for e in anchors(plan)]):
+        names = [self.kg.name(e) for e in anchors(plan)]
+        if says_no_kind(question, names) or says_no_kind(answer, names + [str(a) for a in gold]):
+            self.no_kind_relations = [self._rel_label(r) for r in relation_path(plan)] or [shape]
             return None, "no_kind"
         if shape == "parallel_multiple" and any(question.count(self.kg.name(e)) > 1 for e in anchors(plan)):
             return None, "name_repeated"  # one person of no known gender asked two things in verbs: no pronoun
@@ -218,6 +221,11 @@ class Synthesizer:
         named = [a for x in [gold, *(c.result for c in calls)] for a in (x if isinstance(x, list) else [x])]
         if any(isinstance(a, str) and is_placeholder(a) for a in named):  # "Finn comes from unknown-planet"
             return None, "placeholder"
+        said = [str(a) for a in named] + [self.kg.name(e) for e in anchors(plan)]
+        texts = [m["content"] for m in messages if m["role"] in ("user", "assistant") and m.get("content")]
+        if any(says_no_kind(text, said) for text in texts):  # every turn, a misspelled name's too
+            self.no_kind_relations = [self._rel_label(r) for r in relation_path(plan)] or [shape]
+            return None, "no_kind"
         needed = list(dict.fromkeys(c.name for c in calls))
         schemas = self.ts.schemas(self.offer(shape, plan, needed, rng))
         category = CATEGORY[shape]
@@ -296,6 +304,8 @@ class Synthesizer:
             stats.tried[shape] += 1
             if cand is None:
                 stats.drop(reason, shape)
+                if reason == "no_kind":
+                    stats.no_kind.update(self.no_kind_relations)
                 continue
             row = cand.row
             row["id"] = f"{row['category']}_{index * self.cfg.shard_size + j}"
@@ -314,7 +324,7 @@ class Synthesizer:
         return [c.row for c in kept], stats
 
 
-_VAGUE = re.compile(rf"\b{UNKNOWN_NOUN}s?\b")
+_VAGUE = re.compile(rf"\b({UNKNOWN_NOUN}|{FALLBACK_KIND})s?\b", re.I)
 
 
 _NOTE = re.compile(r" \(\w+\)$")
@@ -370,10 +380,13 @@ def mixed_kinds(node: Node, kind_of) -> bool:
 
 def counts_places(node: Node, lexicon) -> bool:
     """True for a count of the places one entity is where-related to ("how many places was X born in?"): such a
-    count has no sensible question (several values are the city and its country)."""
+    count has no sensible question (several values are the city and its country); and for a count of what is
+    where-related to a place ("how many people lived in San Francisco?"): the graph holds a few of them, not all."""
     if isinstance(node, Compare):
         return any(counts_places(k, lexicon) for k in node.items)
-    if not isinstance(node, Count) or not isinstance(node.child, Project) or node.child.inverse:
+    if not isinstance(node, Count) or not isinstance(node.child, Project):
         return False
     w = lexicon.relations[node.child.rel]
+    if node.child.inverse:  # the people born, living or buried in a place are an open class a graph cannot count
+        return bool(w.where)
     return bool(w.where or w.verb == "in")  # nor "Which is in more cities, Harvard University or ...?"
