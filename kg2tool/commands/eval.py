@@ -97,6 +97,45 @@ its id (parallel_multiple_3 -> parallel_multiple) unless --category is given. Se
 """
 
 
+def _add_backend_options(run) -> None:
+    """The flags of the generation backends (transformers' device and dtype, the openai endpoint) and of reading
+    the graph (BFCL's dotted names, the label language)."""
+    run.add_argument("--device", default="auto", help="transformers: auto, cpu, cuda, cuda:N (default auto)")
+    run.add_argument("--dtype", default="auto", help="auto, float32, bfloat16, float16 (default auto)")
+    run.add_argument("--base-url", help="openai: the endpoint, e.g. http://localhost:8000/v1")
+    run.add_argument("--api-key-env", metavar="VAR", help="openai: environment variable holding the API key")
+    run.add_argument("--concurrency", type=int, default=8, help="openai: requests in flight (default 8)")
+    run.add_argument(
+        "--underscore-to-dot",
+        action="store_true",
+        help="offer dotted BFCL function names with underscores and expect them so (needed by OpenAI's API)",
+    )
+    run.add_argument(
+        "--lang",
+        default=None,
+        help="label language used when loading the graph (synth's --lang; default: the one recorded in DIR, else en)",
+    )
+
+
+def _add_report_options(run) -> None:
+    """What is scored (AST, executable, step-wise) and what happens to the report folder."""
+    run.add_argument("--no-ast", action="store_true", help="skip the BFCL-style AST categories")
+    run.add_argument("--no-exec", action="store_true", help="skip the executable multi-step loop")
+    run.add_argument(
+        "--stepwise",
+        action="store_true",
+        help="also score each assistant turn of the executable rows after the gold conversation before it "
+        "(first call, later calls, final answer): where multi-step conversations go wrong",
+    )
+    run.add_argument("--no-plot", action="store_true", help="do not write summary.png (no matplotlib needed)")
+    run.add_argument("--overwrite", action="store_true", help="replace an existing report folder")
+    run.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue an interrupted run in OUT: generations saved in OUT/checkpoint.jsonl are replayed, not redone",
+    )
+
+
 def _add_run_options(parser: argparse.ArgumentParser) -> None:
     run = parser.add_argument_group("running a model (kg2tool eval --model M --data DIR)")
     run.add_argument(
@@ -145,37 +184,9 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
         "(names, tool names, enum values, refs); scores then say what the model picks, not whether it can copy "
         "(default none)",
     )
-    run.add_argument("--device", default="auto", help="transformers: auto, cpu, cuda, cuda:N (default auto)")
-    run.add_argument("--dtype", default="auto", help="auto, float32, bfloat16, float16 (default auto)")
-    run.add_argument("--base-url", help="openai: the endpoint, e.g. http://localhost:8000/v1")
-    run.add_argument("--api-key-env", metavar="VAR", help="openai: environment variable holding the API key")
-    run.add_argument("--concurrency", type=int, default=8, help="openai: requests in flight (default 8)")
-    run.add_argument(
-        "--underscore-to-dot",
-        action="store_true",
-        help="offer dotted BFCL function names with underscores and expect them so (needed by OpenAI's API)",
-    )
-    run.add_argument(
-        "--lang",
-        default=None,
-        help="label language used when loading the graph (synth's --lang; default: the one recorded in DIR, else en)",
-    )
+    _add_backend_options(run)
     _add_question_options(parser)
-    run.add_argument("--no-ast", action="store_true", help="skip the BFCL-style AST categories")
-    run.add_argument("--no-exec", action="store_true", help="skip the executable multi-step loop")
-    run.add_argument(
-        "--stepwise",
-        action="store_true",
-        help="also score each assistant turn of the executable rows after the gold conversation before it "
-        "(first call, later calls, final answer): where multi-step conversations go wrong",
-    )
-    run.add_argument("--no-plot", action="store_true", help="do not write summary.png (no matplotlib needed)")
-    run.add_argument("--overwrite", action="store_true", help="replace an existing report folder")
-    run.add_argument(
-        "--resume",
-        action="store_true",
-        help="continue an interrupted run in OUT: generations saved in OUT/checkpoint.jsonl are replayed, not redone",
-    )
+    _add_report_options(run)
 
 
 def _add_question_options(parser: argparse.ArgumentParser) -> None:

@@ -105,7 +105,7 @@ def run_synth(
     if no_kind := report["no_kind_by_relation"]:
         top = ", ".join(f"{rel} {n}" for rel, n in list(no_kind.items())[:5])
         log(f"no_kind: {report['dropped'].get('no_kind', 0)} candidates could only call their entities 'things' "
-            f"(by relation: {top}); give them kinds in lexicon.yaml (subject/object) or rdf:type in the graph")
+            f"(relations they use: {top}); give them kinds in lexicon.yaml (subject/object) or rdf:type in the graph")
     return report
 
 
