@@ -68,12 +68,16 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("-n", type=int, default=600, help="rows synthesized per graph")
     ap.add_argument("--generated", type=int, default=100, help="generated questions in the sample, all graphs")
     ap.add_argument("--people", type=int, default=20, help="people's questions per graph")
+    ap.add_argument("--graph", action="append", default=[], metavar="NAME=PATH",
+                    help="read generated questions from these graphs instead (repeatable): graphs the wording rules "
+                         "were not written against; people's questions still come from the three usual graphs")
     args = ap.parse_args(argv)
+    graphs = dict(g.split("=", 1) for g in args.graph) if args.graph else GRAPHS
     args.out.mkdir(parents=True, exist_ok=True)
     rng = random.Random(args.seed)
     sample = []
-    for i, (graph, path) in enumerate(GRAPHS.items()):
-        take = args.generated // len(GRAPHS) + (1 if i < args.generated % len(GRAPHS) else 0)
+    for i, (graph, path) in enumerate(graphs.items()):
+        take = args.generated // len(graphs) + (1 if i < args.generated % len(graphs) else 0)
         rows = generated(graph, path, args.out, args.n, args.seed)
         sample += [dict(r, source="generated") for r in rng.sample(rows, take)]
     sample += people(rng, args.people)

@@ -215,7 +215,7 @@ def _word_relation(label: str) -> tuple[Wording, str]:
         if last == "by" and is_participle(words[-2]):
             # who does it is named by the verb's agent noun: the objects of `directed by` are directors
             return (Wording(label, "by", verb=text, verbs=text, active=" ".join(words[:-2] + [past(words[-2])])),
-                    agent_noun(words[-2]) if len(words) == 2 else "")
+                    f"~{agent}" if len(words) == 2 and (agent := agent_noun(words[-2])) else "")
         return Wording(label, "prep", verb=text, verbs=text), ""
     if third_person(words[0]) and (len(words) == 1 or words[1] in PREPOSITIONS):
         base = _inflect().plural_verb(words[0]) or words[0]
@@ -361,7 +361,7 @@ def derive_lexicon(kg: KnowledgeGraph) -> Lexicon:
         subj = list(itertools.islice(sorted_keys(rel.forward), SAMPLE))
         obj = list(itertools.islice(sorted_keys(rel.inverse), SAMPLE))
         w.subject = _majority([kind(e) for e in subj])
-        w.object = _majority([kind(e) for e in obj]) if obj else hints[iri].lstrip("!") or FALLBACK_KIND
+        w.object = _majority([kind(e) for e in obj]) if obj else hints[iri].lstrip("!~") or FALLBACK_KIND
         w.multi = sum(len(rel.forward[e]) for e in subj) > 1.3 * max(len(subj), 1)
     for iri, w in list(words.items()):
         words[iri] = _folded_wording(iri, w)
@@ -467,7 +467,9 @@ def _entity_kind(kg: KnowledgeGraph, eid: int, words: dict[str, Wording], hints:
             votes[SUBJECT_KINDS[said]] += 1
         hint = hints[iri]
         if eid in rel.inverse and hint:
-            votes[singular(hint.lstrip("!"))] += 2 if hint.startswith("!") else 1
+            # "!": the head of `X of Y`, a strong hint; "~": a by-relation's agent noun, a weak one (an organization
+            # that founded another is an organization, not "a founder")
+            votes[singular(hint.lstrip("!~"))] += 2 if hint.startswith("!") else 0.5 if hint.startswith("~") else 1
     if not votes:
         return FALLBACK_KIND
     # most votes; then the shorter noun ("language" before "official language"); then by name
