@@ -30,8 +30,11 @@ demo: $(VENV)/.core
 	$(BIN)/kg2tool synth --graph examples/wiki.ttl --out $(OUT) -n 2000 --seed 0 --overwrite \
 		--license mit --attribution examples/wiki.ATTRIBUTION.md
 
+# The default suite on 2 workers (a test file stays on one worker, so its module fixtures are built once), then
+# the tests that need the machine to themselves.
 test: $(VENV)/.full
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n 2 --dist loadfile -m 'not slow and not solo'
+	$(BIN)/python -m pytest -m solo
 
 test-slow: $(VENV)/.full
 	$(BIN)/python -m pytest -m slow

@@ -3,6 +3,8 @@ are given no shards for a while, and the shards still come out in order, the sam
 
 import os
 
+import pytest
+
 from kg2tool.synth.run import shards
 from kg2tool.synth.run.shards import HelperGauge
 
@@ -136,6 +138,7 @@ def test_paused_helpers_still_give_the_rows_of_one_worker(example_kg, monkeypatc
         assert [c.row for c in rows] == [c.row for c in alone.candidates(i)[0]]
 
 
+@pytest.mark.solo
 def test_the_core_meter_sees_a_busy_core_and_not_this_process():
     """CoreMeter counts the cores other processes keep busy: a busy child process is about one core; this
     process's own work is not counted."""
