@@ -32,6 +32,8 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
         ("starred actors", "noun", "actor"),  # a participle before a role noun: the actors
         ("in_language", "prep", "in"),
         ("place_founded", "prep", "founded in"),  # where X was founded
+        ("capital_of", "prep", "a capital of"),  # a role in another thing ("the" where each object has one)
+        ("author of", "prep", "an author of"),
         ("produces", "verb", "produces"),
         ("worksAt", "verb", "works at"),
     ],

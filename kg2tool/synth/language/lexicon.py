@@ -202,7 +202,9 @@ def _word_relation(label: str) -> tuple[Wording, str]:
     last = words[-1]
     if words[0] in PREPOSITIONS and len(words) > 1:  # "in region": X is in Y, and Y is a region
         return Wording(label, "prep", verb=words[0], verbs=words[0]), singular(" ".join(words[1:]))
-    if len(words) > 1 and words[1] == "of" and words[0] in ROLE_NOUNS:
+    if len(words) > 1 and words[1] == "of" and (words[0] in ROLE_NOUNS or (len(words) == 2 and _noun(words[0]))):
+        # a role in another thing: "member of", and any "NOUN of" label (`capital_of`: Berlin is a capital of
+        # Germany; `derive_lexicon` says "the" where each object has one)
         rest = " ".join(words[2:])
         head = f"{words[0]} of"
         verb = head if words[0] in MASS_ROLES else f"{article(words[0]).split()[0]} {head}"
@@ -290,6 +292,14 @@ def says(w: Wording, *words: str) -> bool:
 
 
 @lru_cache(maxsize=4096)
+def _noun(word: str) -> bool:
+    """A word lemminflect's dictionary knows as a noun and not as a verb form (`capital`, `author`; not `made`)."""
+    import lemminflect
+
+    lemmas = lemminflect.getAllLemmas(word)
+    return "NOUN" in lemmas and not _participle(word)
+
+
 def _participle(word: str) -> bool:
     return bool(word) and word not in ("a", "an", "the") and is_participle(word)
 
@@ -363,6 +373,8 @@ def derive_lexicon(kg: KnowledgeGraph) -> Lexicon:
         w.subject = _majority([kind(e) for e in subj])
         w.object = _majority([kind(e) for e in obj]) if obj else hints[iri].lstrip("!~") or FALLBACK_KIND
         w.multi = sum(len(rel.forward[e]) for e in subj) > 1.3 * max(len(subj), 1)
+        if w.form == "prep" and w.verb.startswith(("a ", "an ")) and obj and all(len(rel.inverse[e]) == 1 for e in obj):
+            w.verb = "the " + w.verb.split(" ", 1)[1]  # each object has one: Berlin is the capital of Germany
     for iri, w in list(words.items()):
         words[iri] = _folded_wording(iri, w)
         if w.subject in PERSON_KINDS and split_label(w.label).lower() in GROUP_ONLY:  # a band's "formed in"
