@@ -168,3 +168,15 @@ def test_public_naming_conventions(tmp_path):
     assert kind["Larry Gelbart"] == ("person",) and kind["The Band"] == ("Band",)
     assert kind["Acme"] == () and kind["Springfield"] == ()
     assert "Windy City" in kg.alt_labels[kg.labels.index("Chicago")]
+
+
+def test_wikipedia_category_pages_are_links_not_entities():
+    """DBpedia's dct:subject points at Wikipedia category pages: navigation, kept as URLs, never asked about."""
+    g = rdflib.Graph()
+    dct, dbr = rdflib.Namespace("http://purl.org/dc/terms/"), rdflib.Namespace("http://dbpedia.org/resource/")
+    for k in range(3):
+        g.add((dbr[f"P{k}"], rdflib.RDFS.label, rdflib.Literal(f"Person {k}")))
+        g.add((dbr[f"P{k}"], dct.subject, dbr["Category:People_from_Melbourne"]))
+    kg = build_graph(g)
+    assert str(dct.subject) not in kg.relations and str(dct.subject) in kg.attributes
+    assert "People from Melbourne" not in kg.labels

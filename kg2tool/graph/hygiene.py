@@ -47,7 +47,8 @@ def _host(iri: str) -> str:
 
 def is_link(subject_iri: str, object_iri: str) -> bool:
     """True when `object_iri` (a node without label or outgoing triples) is a web link rather than a thing: an
-    http(s) IRI that names a document or image (by its file extension), a web site (no path), or a record on
+    http(s) IRI that names a document or image (by its file extension), a web site (no path), a Wikipedia category
+    page (`dbr:Category:1960_births`: navigation, not a fact), or a record on
     another host than `subject_iri` whose local name is an opaque id (a PubMed number, a Wikidata item)."""
     if not object_iri.startswith(("http://", "https://")):
         return False
@@ -55,8 +56,8 @@ def is_link(subject_iri: str, object_iri: str) -> bool:
         parts = urlsplit(object_iri)
     except ValueError:
         return False
-    if _DOC_EXT.search(parts.path) or parts.path.strip("/") == "":
-        return True
+    if _DOC_EXT.search(parts.path) or parts.path.strip("/") == "" or "/Category:" in parts.path:
+        return True  # a document, a web site, or a Wikipedia category page (DBpedia's dct:subject objects)
     return _host(object_iri) != _host(subject_iri) and is_opaque_id(local_part(object_iri))
 
 
