@@ -57,3 +57,14 @@ def test_works_feature_people_and_things_not_the_values_that_describe_them():
     by_actor = Project(actors, Anchor(next(iter(kg.relations[actors].inverse))), inverse=True)
     assert not sp.features(by_genre) and "feature" not in sp.wh(by_genre)
     assert sp.features(by_actor) and "feature" in sp.wh(by_actor)
+
+
+def test_a_noun_of_label_is_said_with_its_article():
+    """`capital_of` (Berlin -> Germany): each country has one capital, so "the capital of", both ways."""
+    kg = load_graph([DATA / "conventions" / "underscore.ttl"])
+    sp = Speaker(kg, derive_lexicon(kg))
+    rel = next(i for i in kg.relations if kg.relations[i].label == "capital of")
+    city = next(iter(kg.relations[rel].forward))
+    country = kg.relations[rel].forward[city][0]
+    assert sp.wh(Project(rel, Anchor(city))) == f"Which country is {sp.name(city)} the capital of"
+    assert sp.wh(Project(rel, Anchor(country), inverse=True)) == f"What is the capital of {sp.name(country)}"

@@ -396,6 +396,8 @@ class Speaker(CountWording, NegationWording, ChoiceWording, PlaceWording):
                 return self.noun_back(node, name, which, plural_)
             if w.form == "verb":
                 return f"{which} {w.verbs if plural_ else w.verb} {name}"
+            if w.form == "prep" and w.verb.startswith("the ") and w.verb.endswith(" of"):
+                return f"{'Who' if person else 'What'} {be(1, w.tense)} {w.verb} {name}"  # What is the capital of X
             if needs_be(w):
                 return f"{which} {be(2 if plural_ else 1, w.tense)} {w.verbs if plural_ else w.verb} {name}"
             return f"{which} {be(2 if plural_ else 1, w.tense)} {w.verb} {name}"
