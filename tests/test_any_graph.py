@@ -68,3 +68,11 @@ def test_a_noun_of_label_is_said_with_its_article():
     country = kg.relations[rel].forward[city][0]
     assert sp.wh(Project(rel, Anchor(city))) == f"Which country is {sp.name(city)} the capital of"
     assert sp.wh(Project(rel, Anchor(country), inverse=True)) == f"What is the capital of {sp.name(country)}"
+
+
+def test_a_compound_kind_whose_head_is_a_person_is_asked_with_who():
+    kg = load_graph([DATA / "conventions" / "underscore.ttl"])
+    sp = Speaker(kg, derive_lexicon(kg))
+    rel = next(i for i in kg.relations if kg.relations[i].label == "lead singer")
+    band = next(iter(kg.relations[rel].forward))
+    assert sp.wh(Project(rel, Anchor(band))).startswith("Who is the lead singer of ")

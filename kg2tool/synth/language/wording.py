@@ -155,8 +155,10 @@ class Speaker(CountWording, NegationWording, ChoiceWording, PlaceWording):
         return self._featured[key]
 
     def person(self, node: Node) -> bool:
-        """True when the node's entities are people (asked with `who`)."""
-        return self.kind(node) in PERSON_KINDS
+        """True when the node's entities are people (asked with `who`): a person kind, or a compound whose head (its
+        last word) is one (`lead singer`)."""
+        kind = self.kind(node)
+        return kind in PERSON_KINDS or kind.rsplit(" ", 1)[-1] in PERSON_KINDS
 
     def kinds(self, node: Node, n: int = 2) -> str:
         """The kind in number n: `person` / `people`; `thing(s)` for entities of no known kind."""
