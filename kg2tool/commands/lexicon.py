@@ -3,8 +3,9 @@
 One line per relation: its label, form, the question it asks forward and inverse (on the first subject / object
 in id order, worded as synth words them), its subject and object kinds, and flags on each guess:
 `no-label` (the predicate has no label in the graph, or one that only repeats its IRI's local name: its label is
-`schema_name(iri)`), `no-type` (a sampled end has no rdf:type, so its kind was inferred) and `kind-unknown` (a kind is the fallback `item`). `--out FILE`
-writes the lexicon as YAML to edit and pass back with `kg2tool synth --lexicon FILE`.
+`schema_name(iri)`), `no-type` (a sampled end has no rdf:type, so its kind was inferred) and `kind-unknown` (a
+kind is the fallback `item`). `--out FILE` writes the lexicon as YAML to edit and pass back with
+`kg2tool synth --lexicon FILE`.
 """
 
 from __future__ import annotations

@@ -27,6 +27,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass, replace
 from functools import lru_cache
 
+from ...graph.hygiene import is_opaque_id
 from ...graph.model import KnowledgeGraph
 from ..plans.index import sorted_keys
 from .known_wordings import ATTRIBUTE_NOUNS, CONTAINING, GROUP_ONLY, KIND_NAMES, KNOWN, SUBJECT_KINDS, WORK_PLACES
@@ -175,8 +176,9 @@ class AttrWording:
 
 def word_relation(label: str) -> tuple[Wording, str]:
     """The wording of a relation label without kinds, and a kind its objects suggest (`country` for `country of
-    citizenship`; "" when the label says none; a leading `!` marks a strong hint, the head of `X of Y`). Labels
-    people say with a verb of their own (kg2tool.synth.language.known_wordings) get that wording."""
+    citizenship`; "" when the label says none; a leading `!` marks a strong hint, the head of `X of Y`, and a
+    leading `~` a weak one, a by-relation's agent noun). Labels people say with a verb of their own
+    (kg2tool.synth.language.known_wordings) get that wording."""
     w, hint = _word_relation(label)
     known = KNOWN.get(split_label(label).lower())
     if known is not None:  # the label's noun stays (`places of birth`); the verb, form and tense are the table's
@@ -448,8 +450,6 @@ def type_choice(kg: KnowledgeGraph) -> dict[tuple[str, ...], str]:
     """The type each set of several types is said by: the graph's most common of them (the broadest: `person`
     before `actor`, `character` before `Wookiee`), then the shorter, then by name; a type named by an opaque id
     (`Q5`, an unlabelled Wikidata class) is never said."""
-    from ...graph.hygiene import is_opaque_id
-
     n = len(kg.types)
     sample = [kg.types[i] for i in range(0, n, max(1, n // TYPE_SAMPLE))]  # every entity of graphs up to 100,000
     holders: Counter = Counter()

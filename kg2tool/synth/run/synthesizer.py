@@ -174,8 +174,7 @@ class Synthesizer:
             return None, "too_long_to_say"
         names = [self.kg.name(e) for e in anchors(plan)]
         if says_no_kind(question, names) or says_no_kind(answer, names + [str(a) for a in gold]):
-            self.no_kind_relations = [self._rel_label(r) for r in relation_path(plan)] or [shape]
-            return None, "no_kind"
+            return self._no_kind(plan, shape)
         if shape == "parallel_multiple" and any(question.count(self.kg.name(e)) > 1 for e in anchors(plan)):
             return None, "name_repeated"  # one person of no known gender asked two things in verbs: no pronoun
         if category == "irrelevance":
@@ -224,8 +223,7 @@ class Synthesizer:
         said = [str(a) for a in named] + [self.kg.name(e) for e in anchors(plan)]
         texts = [m["content"] for m in messages if m["role"] in ("user", "assistant") and m.get("content")]
         if any(says_no_kind(text, said) for text in texts):  # every turn, a misspelled name's too
-            self.no_kind_relations = [self._rel_label(r) for r in relation_path(plan)] or [shape]
-            return None, "no_kind"
+            return self._no_kind(plan, shape)
         needed = list(dict.fromkeys(c.name for c in calls))
         schemas = self.ts.schemas(self.offer(shape, plan, needed, rng))
         category = CATEGORY[shape]
@@ -233,6 +231,11 @@ class Synthesizer:
         if reason:
             return None, reason
         return self._row(shape, category, plan, messages, schemas, gold), ""
+
+    def _no_kind(self, plan: Node, shape: str) -> tuple[None, str]:
+        """The `no_kind` drop, remembering the plan's relations for `candidates` to count (`ShardStats.no_kind`)."""
+        self.no_kind_relations = [self._rel_label(r) for r in relation_path(plan)] or [shape]
+        return None, "no_kind"
 
     def _row(
         self, shape: str, category: str, plan: Node, messages: list[dict], schemas: list[dict], gold
