@@ -76,3 +76,23 @@ def test_a_compound_kind_whose_head_is_a_person_is_asked_with_who():
     rel = next(i for i in kg.relations if kg.relations[i].label == "lead singer")
     band = next(iter(kg.relations[rel].forward))
     assert sp.wh(Project(rel, Anchor(band))).startswith("Who is the lead singer of ")
+
+
+def test_untyped_relations_are_reported_where_rows_say_no_kind(tmp_path):
+    """On a graph whose relations leave kinds unknown, the dropped `no_kind` candidates are counted per relation."""
+    report = run_synth([str(DATA / "conventions" / "underscore.ttl")], tmp_path / "out", SynthConfig(n=200, seed=1),
+                       progress=False, log=lambda *a: None)  # fmt: skip
+    assert report["dropped"]["no_kind"] > 0
+    assert report["no_kind_by_relation"] and all(n > 0 for n in report["no_kind_by_relation"].values())
+
+
+def test_no_count_of_what_is_where_related_to_a_place():
+    """ "How many people lived in San Francisco?" is an open class a graph holds a few of: not asked."""
+    from kg2tool.synth.plans.tree import Count
+    from kg2tool.synth.run.synthesizer import counts_places
+
+    kg = load_graph([DATA / "real" / "swapi-starwars.ttl.gz"])
+    lex = derive_lexicon(kg)
+    born = next(i for i, w in lex.relations.items() if w.where)
+    place = next(iter(kg.relations[born].inverse))
+    assert counts_places(Count(Project(born, Anchor(place), inverse=True)), lex)
