@@ -1,16 +1,24 @@
 """KGQA scores of one final answer against a question's answer set, and their summary (``kg2tool eval --questions``).
 
-Which answers a text names (``named_answers``), in the order they first appear:
+Which answers a text names (``named_answers``), in the order they first appear. The text is read as *mentions*,
+spans of it, and each mention names one answer at most:
 
-* a gold answer is named when one of its names occurs in the text as whole words, case- and accent-insensitively:
-  for an entity every string that resolves to it (``acceptable_names``: display name, label, alternative labels),
-  for a literal the value itself (numbers compared as numbers: ``12`` and ``12.0`` are the same);
-* the text is also cut into items at commas, semicolons, line breaks, ``|``, ``and``/``or`` and sentence ends, and
-  each item (or what follows its last ``is``/``are``/``was``/``were``) is resolved with the graph's own rule
-  (``KnowledgeGraph.resolve``: display names, labels, alternative labels, the lenient key). An item that resolves
-  to a gold entity names it; one that resolves to another entity is a wrong answer, except the question's topic
-  entity (repeating what was asked about is no answer). When the answer set holds a number, every other number
-  in the text is a wrong answer too.
+* candidate spans: every whole-word occurrence (case- and accent-insensitive) of a gold answer's names (for an
+  entity every string that resolves to it, ``acceptable_names``; for a literal the value itself) and of the topic
+  entities' names; when the answer set holds a number, every number (compared as numbers: ``12`` is ``12.0``);
+  and the items the text is cut into at commas, semicolons, line breaks, ``|``, ``and``/``or`` and sentence ends
+  (each item, or what follows its last ``is``/``are``/``was``/``were``), alone or joined with the next one or two
+  (``Paris, Texas``), when the span resolves to an entity (``KnowledgeGraph.resolve`` and ``ids_named`` on the
+  text as written, the lenient key against the gold answers and the entities the calls returned);
+* the longest span wins where spans overlap ("Paris" inside "Paris, Texas" is no mention of Paris; "Romero"
+  inside "George A. Romero" none of a tag "romero");
+* a span that may mean several things means, in this order: a gold answer the model's calls returned; another
+  entity the calls returned; a gold answer; the topic entity (repeating what was asked about is no answer);
+  another entity of the graph; a number that is not in the answer set (a wrong answer). An entity of another kind
+  than the question's answers is never a wrong answer: not when the answers are literals, not when it cannot end
+  the relation path (the object of its last relation, the subject for a step walked backwards), not when it and
+  the answers have types and share none. So "Ernst Lubitsch" is the person the calls returned, not a lower-case
+  tag "ernst lubitsch", and "1940" is the year answered, not a tag "1940".
 
 Scores per question, as the KGQA literature reports them: ``hits1`` (the first answer named is right),
 ``precision`` / ``recall`` / ``f1`` over the answer set (0 when nothing is named), ``exact`` (every gold answer
@@ -22,6 +30,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from ..graph.names import normalize_name
+from .questions import is_literal
 from .report import wilson
 
 _SPLIT_RE = re.compile(r"[,;\n|•]+|\s(?:and|or)\s|:\s|\.(?:\s|$)|\s[-–]\s", re.IGNORECASE)
@@ -32,11 +42,32 @@ BINARY = ("hits1", "exact", *CALL_SCORES)  # per-question 0/1 scores (Wilson int
 MEANS = ("precision", "recall", "f1")  # per-question fractions, averaged
 
 
+def _fold_char(c: str) -> str:
+    return "".join(x for x in unicodedata.normalize("NFKD", c) if not unicodedata.combining(x)).casefold()
+
+
+def fold_map(text: str) -> tuple[str, list[int]]:
+    """``fold(text)`` and, for each of its characters, the index in `text` of the character it comes from."""
+    out: list[str] = []
+    where: list[int] = []
+    for i, c in enumerate(text):
+        if c.isspace():
+            if out and out[-1] != " ":
+                out.append(" ")
+                where.append(i)
+            continue
+        for x in c.casefold() if c.isascii() else _fold_char(c):
+            out.append(x)
+            where.append(i)
+    if out and out[-1] == " ":
+        out.pop()
+        where.pop()
+    return "".join(out), where
+
+
 def fold(text: str) -> str:
-    """Lower case, accents removed, runs of whitespace made one space (positions are kept for ASCII text)."""
-    text = unicodedata.normalize("NFKD", text)
-    text = "".join(c for c in text if not unicodedata.combining(c))
-    return " ".join(text.casefold().split())
+    """Lower case, accents removed, runs of whitespace made one space."""
+    return fold_map(text)[0]
 
 
 def _number(text: str) -> float | None:
@@ -46,67 +77,189 @@ def _number(text: str) -> float | None:
         return None
 
 
-def _first(folded: str, names) -> int | None:
-    best = None
-    for name in names:
-        key = fold(name)
+def _occurrences(folded: str, names) -> list[tuple[int, int]]:
+    """Every whole-word occurrence in `folded` of any of `names`, as (start, end)."""
+    spans = []
+    for key in {fold(name) for name in names} - {""}:
+        spans += [m.span() for m in re.finditer(r"(?<!\w)" + re.escape(key) + r"(?!\w)", folded)]
+    return spans
+
+
+def returned_entities(kg, turns) -> set[int]:
+    """The entities the calls of a model's turns returned (every string of their JSON results that names one)."""
+    import json
+
+    out: set[int] = set()
+
+    def walk(value) -> None:
+        if isinstance(value, str):
+            eid = kg.resolve(value)
+            if eid is not None and kg.name(eid) == value:
+                out.add(eid)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v)
+        elif isinstance(value, dict):
+            for v in value.values():
+                walk(v)
+
+    for turn in turns or ():
+        for call in turn.get("calls") or ():
+            result = call.get("result")
+            if isinstance(result, str):
+                try:
+                    result = json.loads(result)
+                except ValueError:
+                    pass
+            walk(result)
+    return out
+
+
+def _keys(kg, eid: int) -> set[str]:
+    return {normalize_name(t) for t in (kg.name(eid), kg.labels[eid], *kg.alt_labels[eid])} - {""}
+
+
+class _Reader:
+    """What one question's final text may name: its gold answers, topic entities, the entities the calls returned,
+    and which other entities are of the answers' kind (see the module docstring)."""
+
+    def __init__(self, answers, answer_ids, kg, topic_ids, returned, ends):
+        self.answers, self.ids, self.kg = answers, answer_ids, kg
+        self.topics, self.returned, self.ends = set(topic_ids), set(returned), list(ends)
+        self.numbers = {i: _number(a) for i, a in enumerate(answers) if answer_ids[i] is None and _number(a) is not None}
+        self.by_id = {eid: i for i, eid in enumerate(answer_ids) if eid is not None}
+        self.gold_keys = {i: _keys(kg, eid) | {normalize_name(answers[i])} for eid, i in self.by_id.items()}
+        self.returned_by_key: dict[str, set[int]] = {}
+        for eid in self.returned:
+            for key in _keys(kg, eid):
+                self.returned_by_key.setdefault(key, set()).add(eid)
+        unmatched = any(eid is None and not is_literal(a) for a, eid in zip(answers, answer_ids))
+        self.kind_known = bool(answers) and not unmatched
+        self.literal_only = self.kind_known and not self.by_id
+        types = [set(kg.types[eid]) for eid in self.by_id] if self.kind_known else []
+        self.types = set().union(*types) if types and all(types) else set()
+
+    def of_answer_kind(self, eid: int) -> bool:
+        """Whether an entity could be an answer of this question (its gold answers always are)."""
+        if eid in self.by_id or not self.kind_known:
+            return True
+        if self.literal_only:
+            return False
+        if self.ends and not any(self._ends(eid, rel, inverse) for rel, inverse in self.ends):
+            return False
+        types = set(self.kg.types[eid])
+        return not (self.types and types and not types & self.types)
+
+    def _ends(self, eid: int, relation: str, inverse: bool) -> bool:
+        rel = self.kg.relations.get(relation)
+        return rel is None or eid in (rel.forward if inverse else rel.inverse)
+
+    def resolve(self, original: str, folded: str) -> set[tuple]:
+        """What a span (as written, and folded) may mean: ("gold", i), ("topic", eid), ("entity", eid)."""
+        key = normalize_name(original)
         if not key:
-            continue
-        m = re.search(r"(?<!\w)" + re.escape(key) + r"(?!\w)", folded)
-        if m and (best is None or m.start() < best):
-            best = m.start()
-    return best
+            return set()
+        out = {("gold", i) for i, keys in self.gold_keys.items() if key in keys}
+        eids = set(self.returned_by_key.get(key, ()))
+        eids.update(e for e in (self.kg.resolve(original), self.kg.resolve(folded)) if e is not None)
+        eids.update(self.kg.ids_named(original))
+        for eid in eids:
+            if eid in self.by_id:
+                out.add(("gold", self.by_id[eid]))
+            else:
+                out.add(("topic" if eid in self.topics else "entity", eid))
+        return out
+
+    def choose(self, targets: set[tuple]) -> tuple[str, object] | None:
+        """The one thing a mention names: ("gold", answer index), ("wrong", name), or None (no answer)."""
+        golds = sorted(i for kind, i in targets if kind == "gold")
+        others = sorted(e for kind, e in targets if kind == "entity" and self.of_answer_kind(e))
+        returned_names = {fold(self.kg.name(e)) for e in others if e in self.returned}
+        for i in golds:  # a literal answer ("1942") is also the entity of that name the calls returned (a tag)
+            if self.ids[i] in self.returned or (self.ids[i] is None and fold(self.answers[i]) in returned_names):
+                return "gold", i
+        for eid in others:
+            if eid in self.returned:
+                return "wrong", self.kg.name(eid)
+        if golds:
+            return "gold", golds[0]
+        if any(kind == "topic" for kind, _ in targets):
+            return None
+        if others:
+            return "wrong", self.kg.name(others[0])
+        numbers = sorted(t for kind, t in targets if kind == "number")
+        return ("wrong", numbers[0]) if numbers else None
 
 
-def named_answers(text: str, answers: list[str], answer_ids: list, kg, topic_ids=()) -> tuple[list, list]:
+def named_answers(
+    text: str, answers: list[str], answer_ids: list, kg, topic_ids=(), returned=(), ends=()
+) -> tuple[list, list]:
     """(gold answers named, wrong answers named), each a list of ``(position, answer)`` sorted by position; see the
-    module docstring."""
-    folded = fold(text or "")
-    found: dict[int, int] = {}  # answer index -> first position
-    numbers = {i: _number(a) for i, a in enumerate(answers) if answer_ids[i] is None and _number(a) is not None}
+    module docstring. `returned`: the entity ids the model's calls returned; `ends`: ``(relation IRI, inverse)``
+    of the last step of each relation path (the answers are its objects, or its subjects when inverse)."""
+    reader = _Reader(answers, answer_ids, kg, topic_ids, returned, ends)
+    folded, where = fold_map(text or "")
+    spans: dict[tuple[int, int], set] = {}
     for i, answer in enumerate(answers):
-        names = kg.acceptable_names(answer_ids[i]) + [answer] if answer_ids[i] is not None else [answer]
-        pos = None if i in numbers else _first(folded, names)
-        if pos is not None:
-            found[i] = pos
-    wrong: dict[str, int] = {}
-    for m in _NUMBER_RE.finditer(folded) if numbers else ():
+        if i not in reader.numbers:
+            names = [*kg.acceptable_names(answer_ids[i]), answer] if answer_ids[i] is not None else [answer]
+            for span in _occurrences(folded, names):
+                spans.setdefault(span, set()).add(("gold", i))
+    for eid in reader.topics:
+        for span in _occurrences(folded, kg.acceptable_names(eid)):
+            spans.setdefault(span, set()).add(("topic", eid))
+    for m in _NUMBER_RE.finditer(folded) if reader.numbers else ():
         value = float(m.group())
-        hit = next((i for i, v in numbers.items() if v == value), None)
-        if hit is not None:
-            found.setdefault(hit, m.start())
+        hit = next((i for i, v in reader.numbers.items() if v == value), None)
+        spans.setdefault(m.span(), set()).add(("gold", hit) if hit is not None else ("number", m.group()))
+    items = list(_iter_items(folded))
+    for a in range(len(items)):
+        for b in range(a, min(a + 3, len(items))):
+            start, end = items[a][0], items[b][1]
+            claim = _CLAIM_RE.match(folded[start:end])
+            for s in dict.fromkeys((start, start + claim.end() if claim else start)):
+                targets = reader.resolve(text[where[s] : where[end - 1] + 1], folded[s:end]) if s < end else set()
+                if targets:
+                    spans.setdefault((s, end), set()).update(targets)
+                    break
+    taken: list[tuple[int, int]] = []
+    found: dict[int, int] = {}  # answer index -> first position
+    wrong: dict[str, int] = {}
+    for (s, e), targets in sorted(spans.items(), key=lambda kv: (kv[0][0] - kv[0][1], kv[0][0])):
+        if any(s < te and ts < e for ts, te in taken):
+            continue  # inside (or across) a longer mention
+        taken.append((s, e))
+        chosen = reader.choose(targets)
+        if chosen is None:
+            continue
+        kind, what = chosen
+        if kind == "gold":
+            found[what] = min(found.get(what, s), s)
         else:
-            wrong.setdefault(m.group(), m.start())
-    by_id = {eid: i for i, eid in enumerate(answer_ids) if eid is not None}
-    for m in _iter_items(folded):
-        item = m[1]
-        for candidate in dict.fromkeys((item, _CLAIM_RE.sub("", item))):
-            eid = kg.resolve(candidate) if candidate else None
-            if eid is None:
-                continue
-            if eid in by_id:
-                found.setdefault(by_id[eid], m[0])
-            elif eid not in topic_ids:
-                wrong.setdefault(kg.name(eid), m[0])
-            break
+            wrong[str(what)] = min(wrong.get(str(what), s), s)
     gold = sorted((pos, answers[i]) for i, pos in found.items())
     return gold, sorted((pos, name) for name, pos in wrong.items())
 
 
 def _iter_items(folded: str):
+    """(start, end) of each item of the text (cut at ``_SPLIT_RE``, quotes, brackets and stops stripped)."""
     start = 0
     for m in [*_SPLIT_RE.finditer(folded), None]:
         end = m.start() if m else len(folded)
         raw = folded[start:end]
         item = raw.strip(" \t\"'`*()[]{}!?.")
         if item:
-            yield start + raw.find(item[:1]), item
+            first = start + raw.find(item)
+            yield first, first + len(item)
         start = m.end() if m else end
 
 
-def score_answer(text: str | None, answers: list[str], answer_ids: list, kg, topic_ids=()) -> dict:
-    """``hits1``, ``precision``, ``recall``, ``f1``, ``exact`` and the answers named (``named``, ``wrong``)."""
-    gold, wrong = named_answers(text or "", answers, answer_ids, kg, topic_ids)
+def score_answer(
+    text: str | None, answers: list[str], answer_ids: list, kg, topic_ids=(), returned=(), ends=()
+) -> dict:
+    """``hits1``, ``precision``, ``recall``, ``f1``, ``exact`` and the answers named (``named``, ``wrong``);
+    `returned` and `ends` as for ``named_answers``."""
+    gold, wrong = named_answers(text or "", answers, answer_ids, kg, topic_ids, returned, ends)
     n_named = len(gold) + len(wrong)
     precision = len(gold) / n_named if n_named else 0.0
     recall = len(gold) / len(answers) if answers else 0.0

@@ -15,8 +15,10 @@ derivation options: ``min_support``, ``lexicon``, ``lang``), all of them or the 
 * ``gold``: answers with the file's own answers (a check of the matcher: 100%);
 * anything else: a checkpoint folder or served model on the ``transformers``/``vllm``/``openai`` backends.
 
-``exclude_topic`` removes the topic entity from the answers of multi-hop questions (file and oracle alike), the
-usual KGQA convention for "who else ..." paths that lead back to where they started.
+``exclude_topic`` leaves the topic entities out of the set *every hop* reaches, as multi-hop KGQA sets (MetaQA)
+are built: the oracle drops them from each hop's results before the next hop's calls ("the genres of the films
+written by Dust's screenwriters" are those of the writers' *other* films, not Dust's own), the file's answers lose
+them, and naming one is never a wrong answer. Without it, only the last point holds.
 """
 
 from __future__ import annotations
@@ -99,18 +101,27 @@ def path_tools(ts: ToolSet, kg, b: Bound) -> tuple[list[list[str]], str | None]:
 
 
 def answer_set(b: Bound, kg, exclude_topic: bool) -> tuple[list[str], list]:
-    """The question's answers and their ids, the topic entity left out of multi-hop answers with `exclude_topic`."""
-    keep = [
-        i
-        for i, eid in enumerate(b.answer_ids)
-        if not (exclude_topic and (b.q.hop_count or 0) > 1 and eid is not None and eid in b.topic_ids)
-    ]
+    """The question's answers and their ids, the topic entities left out with `exclude_topic` (they are in no
+    hop's set)."""
+    keep = [i for i, eid in enumerate(b.answer_ids) if not (exclude_topic and eid is not None and eid in b.topic_ids)]
     return [b.q.answers[i] for i in keep], [b.answer_ids[i] for i in keep]
+
+
+def path_ends(kg, b: Bound) -> list[tuple[str, bool]]:
+    """(relation IRI, walked backwards) of the last step of each relation path; [] when a step is unknown."""
+    ends = []
+    for path in b.q.paths:
+        step = parse_step(kg, path[-1]) if path else None
+        if step is None:
+            return []
+        ends.append((step.relation, step.inverse))
+    return ends
 
 
 def oracle_turns(ts: ToolSet, b: Bound, chains: list[list[str]], exclude_topic: bool) -> tuple[list[dict], str | None]:
     """The path model's assistant turns for one question, computed by executing its calls (or the reason it cannot)."""
     kg, turns, sets = ts.kg, [], []
+    topics = {kg.name(t) for t in b.topic_ids} if exclude_topic else set()
     for start, chain in zip(b.topic_ids, chains, strict=True):
         frontier = [kg.name(start)]
         for hop, tool in enumerate(chain):
@@ -125,9 +136,7 @@ def oracle_turns(ts: ToolSet, b: Bound, chains: list[list[str]], exclude_topic: 
                 calls.append({"name": tool, "arguments": args})
             if calls:
                 turns.append({"calls": calls})
-            frontier = sorted(reached)
-        if exclude_topic and len(chain) > 1:
-            frontier = [n for n in frontier if n != kg.name(start)]
+            frontier = sorted(set(reached) - topics)  # with exclude_topic, no hop reaches a topic entity
         sets.append(frontier)
     result = sets[0]
     if len(sets) > 1:
@@ -275,7 +284,8 @@ def question_kind(b: Bound) -> str:
 def _score(result: dict, b: Bound, kg, chains: list[list[str]], exclude_topic: bool, rate_calls: bool) -> dict:
     answers, ids = answer_set(b, kg, exclude_topic)
     text = result["final"] if result["stop"] == "answer" else None
-    scores = kgqa.score_answer(text, answers, ids, kg, b.topic_ids)
+    returned = kgqa.returned_entities(kg, result["turns"])
+    scores = kgqa.score_answer(text, answers, ids, kg, b.topic_ids, returned, path_ends(kg, b))
     return {
         "id": b.q.id, "question": b.q.question, "hops": b.q.hop_count, "kind": question_kind(b), "answers": answers,
         **scores,
