@@ -1,4 +1,4 @@
-"""report.html of `kg2tool eval` and `kg2tool inspect` (kg2tool/hub/report_html.py, kg2tool/evaluation/report_page.py),
+"""report.html of `kg2tool eval` (also `--questions`) and `kg2tool inspect` (kg2tool/hub/report_html.py, kg2tool/evaluation/report_page.py),
 opened in a real headless Chromium driven by Playwright: no console error, no request, the scores with their
 intervals, the plots loaded, the conversations filterable, a failed row's expected and produced turns side by side,
 and a graph label holding `<script>` and quotes shown as text.
@@ -204,6 +204,63 @@ def test_eval_report_html_all_passing(browser, hostile_data, tmp_path):
     # a passing row shows only what was produced
     assert view.page.locator("details.conv .col.expected").count() == 0
     assert view.page.locator("details.conv .col.produced").count() == len(rows)
+    view.check_clean()
+
+
+def test_questions_report_html_in_chromium(browser, hostile_data, tmp_path):
+    """`eval --questions --out` writes report.html too: scores with intervals, per hop count, the oracle's note when
+    the file and the graph disagree, each question as a conversation, a failed one beside what was expected."""
+    graph, _ = hostile_data
+    born_with_4 = [f"Person {i}" for i in range(12, 40, 8)]  # make_small_graph: person i is born in City i % 8
+    questions = [
+        {"id": "born", "question": f"Where was {HOSTILE} born?", "answers": ["City 7"], "topic_entity": HOSTILE,
+         "relation_path": ["place of birth"]},
+        {"id": "off", "question": "Where was Person 2 born?", "answers": ["City 3"], "topic_entity": "Person 2",
+         "relation_path": ["place of birth"]},  # the file disagrees with the graph (City 2)
+        {"id": "same", "question": "Who was born where Person 4 was born?", "answers": born_with_4,
+         "topic_entity": "Person 4", "relation_path": ["place of birth", "^place of birth"]},
+    ]  # fmt: skip
+    path = tmp_path / "q.jsonl"
+    path.write_text("".join(json.dumps(q) + "\n" for q in questions), encoding="utf-8")
+    out = tmp_path / "questions"
+    argv = ["eval", "--questions", str(path), "--graph", str(graph), "--model", "path", "--exclude-topic"]
+    assert main([*argv, "--out", str(out)]) == 0
+    assert (out / "report.html").is_file()
+    view = Opened(browser, out / "report.html")
+    page = view.page
+    scores = page.eval_on_selector_all(
+        "section.table:first-child tbody tr", "trs => trs.map(tr => [...tr.cells].map(c => c.textContent))"
+    )
+    lo, hi = json.loads((out / "details.json").read_text())["overall"]["hits1"]["ci95"]
+    assert (lo, hi) == pytest.approx(wilson(2, 3), abs=1e-4)
+    hits = next(r for r in scores if r[0] == "hits@1")
+    assert hits[1:5] == ["2", "3", "66.7%", f"{100 * lo:.1f}% \u2013 {100 * hi:.1f}%"]
+    by_hops = page.eval_on_selector_all(
+        "section.table:nth-child(2) tbody tr", "trs => trs.map(tr => [...tr.cells].map(c => c.textContent))"
+    )
+    assert [(r[0], r[1], r[2], r[4]) for r in by_hops] == [("1", "2", "1/2 50.0%", "1/2 50.0%"),
+                                                         ("2", "1", "1/1 100.0%", "1/1 100.0%")]  # fmt: skip
+    assert "the question file and the graph disagree" in page.text_content("body")
+
+    assert view.visible_count() == view.shown() == 3
+    view.select("result", "fail")
+    assert view.visible_count() == 1
+    failed = view.open_first_visible()
+    expected, produced = failed.locator(".col.expected"), failed.locator(".col.produced")
+    e_box, p_box = expected.bounding_box(), produced.bounding_box()
+    assert e_box["x"] + e_box["width"] <= p_box["x"] and abs(e_box["y"] - p_box["y"]) < 2
+    assert expected.locator(".turn.assistant").first.text_content().endswith("City 3")
+    assert "place of birth from Person 2" in expected.locator(".turn.note").first.text_content()
+    assert produced.locator(".turn.call").count() == 1 and produced.locator(".turn.tool").count() == 1
+    assert produced.locator(".turn.assistant").last.text_content().endswith("City 2")
+    assert "wrong: City 2" in failed.locator(".cnote").text_content()
+    view.select("result", "")
+    view.select("hops", "2 hop(s)")
+    assert view.visible_count() == 1
+    view.select("hops", "")
+    page.fill("#search", HOSTILE)
+    assert view.visible_count() == 1
+    assert any(HOSTILE in t for t in view.open_first_visible().locator(".turn").all_text_contents())
     view.check_clean()
 
 

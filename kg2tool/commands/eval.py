@@ -266,6 +266,10 @@ def run_questions(args: argparse.Namespace) -> int:
 
     print("\n".join(line for line in markdown(details, title).splitlines() if line.startswith("|")))
     print(f"answers no entity of the graph matches: {summary['answers_not_in_graph']}")
+    if details.get("oracle"):
+        from ..evaluation.kgqa import oracle_line
+
+        print(oracle_line(details))
     if details["inexpressible"]:
         print(f"not expressible by the path model: {len(details['inexpressible'])} (listed in report.md)")
     print(f"wrote {', '.join(p.name for p in paths)} to {out}")

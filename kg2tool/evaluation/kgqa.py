@@ -361,8 +361,83 @@ def markdown(details: dict, title: str) -> str:
     if details["inexpressible"]:
         lines += ["", "## Questions the relation path model cannot express", ""]
         lines += [f"- `{x['id']}` ({x['where']}): {x['reason']}" for x in details["inexpressible"]]
+    if details.get("oracle"):
+        lines += ["", oracle_line(details)]
     run = details.get("run") or {}
     if run:
         lines += ["", f"Model `{run['model']}`, questions `{run['questions']}`, graph {', '.join(run['graphs'])}, "
                   f"tools offered: {run['offer']}, max steps {run['max_steps']}."]  # fmt: skip
     return "\n".join(lines) + "\n"
+
+
+ORACLE_FLOOR = 0.95  # below this, the oracle's answers and the file's disagree: the file or the graph is off
+
+
+def oracle_check(details: dict) -> dict:
+    """The oracle's (``--model path``) figure: hits@1 and exact match overall and their lowest per hop count, and
+    whether they reach ``ORACLE_FLOOR`` (below it the question file and the graph disagree)."""
+    overall = details["overall"]
+    groups = {"all": overall, **{f"{h} hop(s)": g for h, g in details["by_hops"].items()}}
+    low = {name: min(g["hits1"]["score"], g["exact"]["score"]) for name, g in groups.items() if g["total"]}
+    below = sorted(name for name, score in low.items() if score < ORACLE_FLOOR)
+    return {
+        "hits@1": overall["hits1"]["score"], "exact_match": overall["exact"]["score"],
+        "lowest": round(min(low.values(), default=0.0), 4), "below": below, "agree": not below,
+        "expressible": overall["total"], "not_expressible": len(details["inexpressible"]),
+    }  # fmt: skip
+
+
+def oracle_line(details: dict) -> str:
+    """One sentence on the oracle's figure, for the terminal and the reports."""
+    o, g = details["oracle"], details["overall"]
+    text = (f"oracle (--model path): hits@1 {g['hits1']['correct']}/{g['hits1']['total']} {_pct(o['hits@1'])}, "
+            f"exact match {g['exact']['correct']}/{g['exact']['total']} {_pct(o['exact_match'])} on the "
+            f"{o['expressible']} questions its tools express ({o['not_expressible']} they do not)")  # fmt: skip
+    if o["agree"]:
+        return text + f"; at least {_pct(ORACLE_FLOOR)} at every hop count: the question file and the graph agree."
+    return (text + f". Below {_pct(ORACLE_FLOOR)} ({', '.join(o['below'])}): the question file and the graph "
+            "disagree, so no model can score well here: the relation paths do not reach the file's answers (another "
+            "version of the graph, answers that leave the topic entity out: --exclude-topic, or wrong paths); "
+            "each failed question lists its missing and wrong answers.")  # fmt: skip
+
+
+def _interval(score: dict) -> str:
+    low, high = score["ci95"]
+    return f"{_pct(low)} \u2013 {_pct(high)}"
+
+
+SCORE_MEANINGS = {
+    "hits1": "the first answer named is right", "exact": "every answer named, nothing else",
+    "calls_valid": "every call valid against an offered tool", "path_followed": "the calls walk the relation path",
+    "first_call": "the first call is the path's first tool on the topic",
+}  # fmt: skip
+
+
+def html_tables(details: dict) -> list:
+    """report.html's tables: every score with its counts and 95% Wilson interval; hits@1 and exact match per hop
+    count (and per kind of question when there are several)."""
+    from ..hub.report_html import Table
+
+    overall = details["overall"]
+    rows = [[SUMMARY_KEYS[k], str(overall[k]["correct"]), str(overall[k]["total"]), _pct(overall[k]["score"]),
+             _interval(overall[k]), SCORE_MEANINGS[k]] for k in BINARY if overall[k]["total"]]  # fmt: skip
+    rows += [[k, "", str(overall[k]["total"]), f"{overall[k]['mean']:.3f}", "", "mean over questions"] for k in MEANS]
+    note = "95% interval: the Wilson score interval of the correct/total proportion; few questions make it wide."
+    header = ["score", "correct", "total", "score", "95% interval (Wilson)", "what"]
+    tables = [Table("Scores", header, rows, {1, 2, 3, 4}, note=note)]
+
+    def group_rows(groups: dict) -> list[list[str]]:
+        out = []
+        for name, g in groups.items():
+            cells = [name, str(g["total"])]
+            for k in ("hits1", "exact"):
+                cells += [f"{g[k]['correct']}/{g[k]['total']} {_pct(g[k]['score'])}", _interval(g[k])]
+            out.append([*cells, f"{g['f1']['mean']:.3f}", f"{g['mean_calls']:.2f}"])
+        return out
+
+    header = ["", "questions", "hits@1", "95% interval", "exact match", "95% interval", "F1", "calls"]
+    tables.append(Table("By hop count", ["hops", *header[1:]], group_rows(details["by_hops"]), {1, 2, 3, 4, 5, 6, 7}))
+    if len(details["by_kind"]) > 1:
+        tables.append(Table("By kind of question", ["kind", *header[1:]], group_rows(details["by_kind"]),
+                            {1, 2, 3, 4, 5, 6, 7}))  # fmt: skip
+    return tables

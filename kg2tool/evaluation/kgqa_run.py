@@ -262,6 +262,8 @@ def evaluate_questions(options: QuestionOptions) -> tuple[list[dict], dict, dict
         expected = [sorted({t for chain in chains[b.q.id] for t in chain}) for b in bound]
         details["retriever"] = {"top_k": options.top_k, **recall([offers[b.q.id] for b in bound], expected)}
         summary["retriever_recall"] = details["retriever"]["recall"]
+    if options.model == "path":
+        details["oracle"] = kgqa.oracle_check(details)
     timing["total_s"] = round(time.perf_counter() - started, 2)
     details["run"] = {
         "model": options.model, "questions": options.questions, "graphs": list(options.graphs),
@@ -288,22 +290,50 @@ def _score(result: dict, b: Bound, kg, chains: list[list[str]], exclude_topic: b
     scores = kgqa.score_answer(text, answers, ids, kg, b.topic_ids, returned, path_ends(kg, b))
     return {
         "id": b.q.id, "question": b.q.question, "hops": b.q.hop_count, "kind": question_kind(b), "answers": answers,
-        **scores,
+        "topics": [kg.name(t) for t in b.topic_ids], "relation_path": b.q.paths, **scores,
         "calls": result["calls"], "calls_valid": result["calls_valid"] if rate_calls else None,
         "path_followed": _followed(result, chains) if rate_calls else None, "unmatched": b.unmatched, "stop": result["stop"],
         "final": result["final"], "turns": result["turns"],
     }  # fmt: skip
 
 
+RUN_SHOWN = ("model", "questions", "graphs", "offer", "exclude_topic", "max_steps")  # named at the top of report.html
+
+
+def html_report(rows: list[dict], details: dict, title: str) -> str:
+    """report.html of a questions run (the page of ``kg2tool eval``): the run's settings, the oracle's note,
+    the scores with their intervals overall, per hop count and per kind, every question as a conversation."""
+    from ..hub.report_html import render
+    from .report_page import question_items
+
+    run = details.get("run") or {}
+    settings = [f"{key.replace('_', ' ')} {', '.join(v) if isinstance(v, list) else v}"
+                for key in RUN_SHOWN if (v := run.get(key)) is not None]  # fmt: skip
+    if "total_s" in run.get("timing", {}):
+        settings.append(f"{run['timing']['total_s']} s in all")
+    intro = ["; ".join(settings) + "."] if settings else []
+    if details.get("oracle"):
+        intro.append(kgqa.oracle_line(details))
+    if details["inexpressible"]:
+        intro.append(f"{len(details['inexpressible'])} questions the path model cannot express are left out "
+                     "(listed in report.md).")  # fmt: skip
+    intro.append(f"Answers no entity of the graph matches: {details['answers_not_in_graph']}.")
+    page_items, note = question_items(rows)
+    return render(title, intro=intro, tables=kgqa.html_tables(details), items=page_items, items_note=note,
+                  always={"result": ["fail", "pass"]})  # fmt: skip
+
+
 def write_question_reports(out: Path, rows: list[dict], summary: dict, details: dict, title: str) -> list[Path]:
-    """results.jsonl, summary.json, details.json and report.md in `out` (each written atomically)."""
+    """results.jsonl, summary.json, details.json, report.md and report.html in `out` (each written atomically)."""
     import json
 
     from ..common.files import write_atomic, write_lines
+    from ..hub.report_html import write_html
 
     dump = lambda value: json.dumps(value, indent=2, ensure_ascii=False) + "\n"  # noqa: E731
     write_lines(out / "results.jsonl", (json.dumps(r, ensure_ascii=False, default=str) for r in rows), "the results")
     write_atomic(out / "summary.json", dump(summary), what="the summary")
     write_atomic(out / "details.json", dump(details), what="the details")
     write_atomic(out / "report.md", kgqa.markdown(details, title), what="the report")
-    return [out / n for n in ("results.jsonl", "summary.json", "details.json", "report.md")]
+    write_html(out / "report.html", html_report(rows, details, title))
+    return [out / n for n in ("results.jsonl", "summary.json", "details.json", "report.md", "report.html")]

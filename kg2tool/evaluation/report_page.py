@@ -1,6 +1,7 @@
 """The conversations of ``report.html`` for ``kg2tool eval``: each result row as chat turns, a failed one with the
 expected turns (the gold conversation of its dataset row, or its BFCL entry's possible answers) beside the
-produced ones.
+produced ones; for ``kg2tool eval --questions`` (``question_items``), each question with its calls, a failed one
+beside its relation path and answer set.
 
 ``load_expected(DATA)`` reads what a row was expected to do (the ``sft`` test split of a synth dataset folder; the
 BFCL entries of ``DATA/bfcl`` or of a BFCL data folder); ``items(rows, expected)`` builds the page's items
@@ -181,3 +182,40 @@ def items(rows: list[dict], expected: Expected, limit: int = MAX_ITEMS) -> tuple
         note += f"; {len(kept):,} embedded in this page (failed rows first), all of them in results.jsonl"
     note += ". A failed row shows the expected turns beside the produced ones."
     return [item(r, expected) for r in kept], note
+
+
+def question_item(row: dict) -> Item:
+    """One ``kg2tool eval --questions`` result row as a page item: the question, the calls with their results and
+    the final answer; a failed one (not an exact match) beside what was expected (the relation path walked from
+    the topic entity, and the answer set), with the answers named right, the wrong ones and the missing ones."""
+    question = [Turn("user", str(row.get("question") or ""))]
+    produced = question + _exec_produced(row, None)
+    ok = bool(row.get("exact"))
+    named, wrong = row.get("named") or [], row.get("wrong") or []
+    missing = [a for a in row.get("answers") or [] if a not in named]
+    note = ""
+    if not ok:
+        note = (f"stop: {row.get('stop')}; right: {'; '.join(named) or '(none)'}; wrong: {'; '.join(wrong) or '(none)'}; "
+                f"missing: {'; '.join(missing) or '(none)'}")  # fmt: skip
+    columns = [Column("produced", produced)]
+    if not ok:
+        paths = row.get("relation_path") or []
+        walk = [" \u2192 ".join(p) + f" from {t}" for t, p in zip(row.get("topics") or [], paths)]
+        want = question + [Turn("note", "walk: " + "; ".join(walk))] if walk else list(question)
+        want.append(Turn("assistant", ", ".join(map(str, row.get("answers") or [])), "the answer set"))
+        columns = [Column("expected", want), *columns]
+    facets = {"kind": str(row.get("kind") or ""), "hops": f"{row.get('hops') or '?'} hop(s)",
+              "result": "pass" if ok else "fail"}  # fmt: skip
+    return Item(str(row.get("id", "")), str(row.get("question") or ""), facets, columns,
+                status="pass" if ok else "fail", note=note)  # fmt: skip
+
+
+def question_items(rows: list[dict], limit: int = MAX_ITEMS) -> tuple[list[Item], str]:
+    """The page items of a questions run (at most ``limit``, failed questions first when cut) and a note."""
+    failed = [r for r in rows if not r.get("exact")]
+    kept = rows if len(rows) <= limit else (failed + [r for r in rows if r.get("exact")])[:limit]
+    note = f"{len(rows):,} questions, {len(failed):,} not answered exactly"
+    if len(kept) < len(rows):
+        note += f"; {len(kept):,} embedded in this page (failed ones first), all of them in results.jsonl"
+    note += ". A failed question shows what was expected beside what was produced, and the answers it got wrong."
+    return [question_item(r) for r in kept], note
