@@ -48,6 +48,45 @@ def test_several_types_are_said_by_the_most_common_and_agents_are_no_kind(tmp_pa
     assert "Person" in said and not {"Agent", "Q5"} & said
 
 
+def _typed_graph(path: Path, same_relations: bool) -> Path:
+    """Six things typed `Place` whose relations differ (cities are in countries; countries have capitals) or not,
+    three of them typed `City` too, plus people born in the cities."""
+    lines = ["@prefix ex: <http://example.org/> .", "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> ."]
+    for i in range(3):
+        lines += [f'ex:c{i} a ex:Place, ex:City ; rdfs:label "City {i}" .', f'ex:k{i} a ex:Place ; rdfs:label "Land {i}" .',
+                  f'ex:p{i} a ex:Person ; rdfs:label "Person {i}" ; ex:birthPlace ex:c{i} .']
+        lines.append(f"ex:c{i} ex:country ex:k{i} ." if not same_relations else f"ex:k{i} ex:country ex:k{(i + 1) % 3} .")
+        lines.append(f"ex:k{i} ex:capital ex:c{i} ." if not same_relations else f"ex:c{i} ex:capital ex:c{(i + 1) % 3} .")
+        if same_relations:
+            lines += [f"ex:p{i} ex:birthPlace ex:k{i} .", f"ex:c{i} ex:country ex:k{i} .", f"ex:k{i} ex:capital ex:c{i} ."]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_a_subtype_whose_members_do_other_things_is_said_by_its_own_name(tmp_path):
+    # DBpedia writes the class hierarchy out on every entity (City, Settlement, PopulatedPlace, Place): the cities
+    # are cities and the countries countries, not both "places" ("What is the place of the place where ...")
+    kg = load_graph([DATA / "conventions" / "dbpedia.ttl"])
+    said = set(type_choice(kg).values())
+    assert {"City", "Country", "Film", "Book", "Person"} <= said and not {"Place", "Work"} & said
+    lex = derive_lexicon(kg)
+    country, born = "http://dbpedia.org/ontology/country", "http://dbpedia.org/ontology/birthPlace"
+    assert lex.relations[country].object == "country" and lex.relations[born].object == "city"
+    person = next(iter(kg.relations[born].forward))
+    wh = Speaker(kg, lex).wh(Project(country, Project(born, Anchor(person))))
+    assert wh.startswith("Which country") and "place" not in wh, wh  # the city folds into "born in"
+
+
+def test_a_subtype_whose_members_do_what_the_others_do_keeps_the_broad_name(tmp_path):
+    # humans among Star Wars characters appear in films and have homeworlds like the droids: all are characters
+    kg = load_graph([DATA / "real" / "swapi-starwars.ttl.gz"])
+    assert set(type_choice(kg).values()) == {"Character"}
+    kg = load_graph([_typed_graph(tmp_path / "same.ttl", same_relations=True)])
+    assert set(type_choice(kg).values()) == {"Place"}
+    kg = load_graph([_typed_graph(tmp_path / "split.ttl", same_relations=False)])
+    assert set(type_choice(kg).values()) == {"City"}
+
+
 def test_works_feature_people_and_things_not_the_values_that_describe_them():
     kg = load_graph([DATA / "conventions" / "snake_kb.ttl"])
     sp = Speaker(kg, derive_lexicon(kg))

@@ -130,7 +130,8 @@ WORK_PLACES = dict.fromkeys(("location", "locations", "filming location"),
                              "tense": "past", "where": True})  # fmt: skip
 
 # Class labels said by the word people use for their members ("Which prize did X win?").
-KIND_NAMES = {"laureate award": "prize"}
+# Class names that are no English noun: Freebase's `location.citytown` (its type for cities and towns) is a city.
+KIND_NAMES = {"laureate award": "prize", "citytown": "city"}
 # The kind of a relation's subjects, where the relation says it (the subjects of `cast member` are films).
 SUBJECT_KINDS = {
     **dict.fromkeys(("cast member", "director", "directed by", "starring", "screenwriter", "filming location",
