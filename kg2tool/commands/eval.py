@@ -17,8 +17,9 @@ kg2tool_config.yaml (the resolved flags, label language and graph checksums) to 
 
 `kg2tool eval --questions FILE` scores a model on questions people wrote about GRAPH (JSON Lines, MetaQA text or
 WebQSP/CWQ JSON) by running it with the graph's derived tools and matching its final answer against the answer set
-(hits@1, precision, recall, F1, exact match, each with its count and 95% Wilson interval). `--model path` is the
-oracle (walks each question's relation_path with the tools), `--model gold` answers with the file's answers.
+(hits@1, precision, recall, F1, exact match, each with its count and 95% Wilson interval; report.html as above).
+`--model path` is the oracle (walks each question's relation_path with the tools; its figure is printed, below 0.95
+the file and the graph disagree), `--model gold` answers with the file's answers.
 
 For `score`, each prediction line is ``{"id": ..., "result": [{"fn": {"arg": value}}]}`` (``[]`` for no call).
 Results are one line per test (``id``, ``category``, ``valid``, ``error_type``, ``error``) plus
@@ -219,7 +220,8 @@ def _add_question_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--exclude-topic",
         action="store_true",
-        help="leave the topic entity out of multi-hop answers (the usual KGQA convention)",
+        help="leave the topic entity out of the set every hop reaches, intermediate ones included, as MetaQA-style "
+        "multi-hop sets are built: the oracle's walk, the file's answers and the scoring alike",
     )
     group.add_argument(
         "--min-support",
