@@ -6,6 +6,11 @@ in id order, worded as synth words them), its subject and object kinds, and flag
 `schema_name(iri)`), `no-type` (a sampled end has no rdf:type, so its kind was inferred) and `kind-unknown` (a
 kind is the fallback `item`). `--out FILE` writes the lexicon as YAML to edit and pass back with
 `kg2tool synth --lexicon FILE`.
+
+`--backend openai|vllm|transformers --model M` has a language model draft each relation's wording, once per
+relation (`kg2tool.synth.language.drafts`): a draft that passes the checks replaces the rule's, and a `draft` column
+says, per line, `model` or `rule: REASON` (the check that failed). The backend flags are eval's and synth's
+--paraphrase-* ones (`--base-url`, `--api-key-env`, `--batch-size`, `--max-new-tokens`, `--device`, `--dtype`).
 """
 
 from __future__ import annotations
@@ -24,18 +29,37 @@ def register(sub) -> None:
     p.add_argument("--graph", action="append", required=True, metavar="FILE", help="RDF file; repeat to merge")
     p.add_argument("--lang", default="en", help="preferred label language (default en)")
     p.add_argument("--out", metavar="FILE", help="write the lexicon YAML here (default: only print the table)")
+    _add_model_options(p)
     p.set_defaults(func=run)
 
 
-def review_lines(kg, lex) -> list[str]:
-    """The review table: a header, then one line per relation (by label), columns aligned."""
-    from ..graph.names import schema_name
-    from ..synth.language.lexicon import FALLBACK_KIND
-    from ..synth.language.wording import Speaker
-    from ..synth.plans.index import sorted_keys
-    from ..synth.plans.tree import Anchor, Project
+def _add_model_options(p) -> None:
+    """The flags of drafting with a language model (the generation backends of eval and synth's --paraphrase)."""
+    from ..synth.paraphrase.config import BACKENDS
 
-    sp = Speaker(kg, lex)
+    g = p.add_argument_group("drafting with a language model (optional; each draft checked, else the rule's)")
+    g.add_argument(
+        "--backend", choices=BACKENDS, help="transformers, vllm or openai (default transformers with --model)"
+    )
+    g.add_argument("--model", metavar="M", help="checkpoint folder (transformers, vllm) or served model name (openai)")
+    g.add_argument("--base-url", metavar="URL", help="openai: the endpoint, e.g. http://localhost:8000/v1")
+    g.add_argument("--api-key-env", metavar="VAR", help="openai: environment variable holding the API key")
+    g.add_argument(
+        "--batch-size", type=int, default=16, help="prompts per generate() call; openai: requests in flight"
+    )
+    g.add_argument("--max-new-tokens", type=int, default=256, help="tokens generated per relation (default 256)")
+    g.add_argument("--device", default="auto", help="transformers: auto, cpu, cuda, cuda:N (default auto)")
+    g.add_argument("--dtype", default="auto", help="auto, float32, bfloat16, float16 (default auto)")
+
+
+def review_lines(kg, lex, drafts=None) -> list[str]:
+    """The review table: a header, then one line per relation (by label), columns aligned; with `drafts` (relation
+    -> `Draft`, from `--backend`) a `draft` column: `model`, or `rule: REASON`."""
+    from ..graph.names import schema_name
+    from ..synth.language.drafts import sample_questions
+    from ..synth.language.lexicon import FALLBACK_KIND
+    from ..synth.plans.index import sorted_keys
+
     rows = []
     for iri, w in sorted(lex.relations.items(), key=lambda kv: (kv[1].label.lower(), kv[0])):
         rel = kg.relations[iri]
@@ -47,10 +71,10 @@ def review_lines(kg, lex) -> list[str]:
             flags.append("no-type")
         if FALLBACK_KIND in (w.subject, w.object):
             flags.append("kind-unknown")
-        forward = sp.wh(Project(iri, Anchor(subj))) + "?"
-        inverse = sp.wh(Project(iri, Anchor(obj), inverse=True)) + "?"
-        rows.append((w.label, w.form, f"{w.subject} -> {w.object}", ",".join(flags) or "-", forward, inverse))
-    head = ("label", "form", "kinds", "flags", "forward question", "inverse question")
+        drafted = (drafts[iri].flag,) if drafts else ()
+        rows.append((w.label, w.form, f"{w.subject} -> {w.object}", ",".join(flags) or "-", *drafted,
+                     *sample_questions(kg, lex, iri)))  # fmt: skip
+    head = ("label", "form", "kinds", "flags", *(("draft",) if drafts else ()), "forward question", "inverse question")
     widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head) - 1)]
     return ["  ".join([*(c.ljust(n) for c, n in zip(r, widths)), r[-1]]) for r in [head, *rows]]
 
@@ -61,12 +85,54 @@ def run(args) -> int:
     from ..graph.build import load_graph
     from ..synth.language.lexicon import derive_lexicon
 
+    backend = model_backend(args)  # before loading the graph: a bad flag fails at once
     kg = load_graph(args.graph, lang=args.lang)
-    lex = derive_lexicon(kg)
+    lex, drafts = derive_lexicon(kg), None
     print(f"# {kg.summary()}; one line per relation (attribute nouns: in --out's YAML)", file=sys.stderr)
-    for line in review_lines(kg, lex):
+    if backend is not None:
+        lex, drafts = model_drafts(kg, lex, backend)
+        used = [d for d in drafts.values() if d.source == "model"]
+        print(f"# {args.model}: {len(used)} of {len(drafts)} relations worded by the model ({sum(d.same for d in used)} "
+              "as the rule had them), the others by rule (the draft column says why)", file=sys.stderr)  # fmt: skip
+    for line in review_lines(kg, lex, drafts):
         print(line)
     if args.out:
         write_atomic(args.out, lex.to_yaml(), what="lexicon")
         print(f"wrote {args.out}: edit it and pass it to `kg2tool synth --lexicon {args.out}`", file=sys.stderr)
     return 0
+
+
+def model_backend(args):
+    """The generation backend `--backend`/`--model` ask for (not loaded; synth's --paraphrase backends), or None."""
+    from pathlib import Path
+
+    from ..common.errors import InputError, UsageError
+    from ..synth.paraphrase.config import ParaphraseConfig
+    from ..synth.paraphrase.rewrite import make_paraphrase_backend
+
+    if not args.model:
+        if args.backend:
+            raise UsageError(f"--backend {args.backend} needs --model")
+        return None
+    backend = args.backend or "transformers"
+    if backend == "openai" and not args.base_url:
+        raise UsageError("--backend openai needs --base-url (e.g. http://localhost:8000/v1)")
+    if backend != "openai" and not Path(args.model).exists():
+        raise InputError(f"--model {args.model}: no such model folder")
+    if args.batch_size < 1 or args.max_new_tokens < 1:
+        raise UsageError("--batch-size and --max-new-tokens must be at least 1")
+    cfg = ParaphraseConfig(model=args.model, backend=backend, batch_size=args.batch_size,
+                           max_new_tokens=args.max_new_tokens, device=args.device, dtype=args.dtype,
+                           base_url=args.base_url, api_key_env=args.api_key_env)  # fmt: skip
+    return make_paraphrase_backend(cfg)
+
+
+def model_drafts(kg, lex, backend):
+    """`draft_lexicon` with the backend loaded for it and unloaded after."""
+    from ..synth.language.drafts import draft_lexicon
+
+    backend.load()
+    try:
+        return draft_lexicon(kg, lex, backend)
+    finally:
+        backend.unload()
