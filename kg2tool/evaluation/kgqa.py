@@ -126,7 +126,9 @@ class _Reader:
     def __init__(self, answers, answer_ids, kg, topic_ids, returned, ends):
         self.answers, self.ids, self.kg = answers, answer_ids, kg
         self.topics, self.returned, self.ends = set(topic_ids), set(returned), list(ends)
-        self.numbers = {i: _number(a) for i, a in enumerate(answers) if answer_ids[i] is None and _number(a) is not None}
+        self.numbers = {
+            i: _number(a) for i, a in enumerate(answers) if answer_ids[i] is None and _number(a) is not None
+        }
         self.by_id = {eid: i for i, eid in enumerate(answer_ids) if eid is not None}
         self.gold_keys = {i: _keys(kg, eid) | {normalize_name(answers[i])} for eid, i in self.by_id.items()}
         self.returned_by_key: dict[str, set[int]] = {}
