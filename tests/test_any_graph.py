@@ -135,3 +135,36 @@ def test_no_count_of_what_is_where_related_to_a_place():
     born = next(i for i, w in lex.relations.items() if w.where)
     place = next(iter(kg.relations[born].inverse))
     assert counts_places(Count(Project(born, Anchor(place), inverse=True)), lex)
+
+
+def test_freebase_system_domains_are_no_relations(tmp_path):
+    # Freebase's /common, /type and /freebase domains are its bookkeeping (topic web pages, keys): a path through
+    # one is no fact ("What is the category of the University of Chicago?" was a web page's category)
+    ns = "http://rdf.freebase.com/ns/"
+    lines = []
+    for i in range(4):
+        lines += [f'<{ns}m.0u{i}> <{ns}type.object.name> "University {i}"@en .',
+                  f'<{ns}m.0c{i}> <{ns}type.object.name> "City {i}"@en .',
+                  f"<{ns}m.0u{i}> <{ns}common.topic.webpage..common.webpage.category> <{ns}m.0w> .",
+                  f"<{ns}m.0u{i}> <{ns}type.object.key> <{ns}m.0k> .",
+                  f"<{ns}m.0u{i}> <{ns}location.location.containedby> <{ns}m.0c{i}> ."]
+    (tmp_path / "fb.nt").write_text("\n".join(lines) + "\n")
+    kg = load_graph([tmp_path / "fb.nt"])
+    assert set(kg.relations) == {ns + "location.location.containedby"}
+
+
+def test_tags_are_keywords_a_work_is_tagged_with_and_values_of_several_works_are_theirs():
+    # folksonomy tags (MovieLens-style `has_tags`) are said as people say them, not "the tags of X"; what describes
+    # several films is "of" them ("the genres of films directed by Y"), what they feature is "in" them
+    kg = load_graph([DATA / "conventions" / "snake_kb.ttl"])
+    sp = Speaker(kg, derive_lexicon(kg))
+    rel = {kg.relations[i].label: i for i in kg.relations}
+    tags, directed = rel["has tags"], rel["directed by"]
+    film, tag = sorted(kg.relations[tags].forward)[0], sorted(kg.relations[tags].inverse)[0]
+    assert sp.wh(Project(tags, Anchor(film))).startswith("Which keywords is ")
+    assert sp.wh(Project(tags, Anchor(tag), inverse=True)).startswith("Which films are tagged with ")
+    director = sorted(kg.relations[directed].inverse)[0]
+    by = Project(directed, Anchor(director), inverse=True)
+    assert sp.wh(Project(tags, by)).startswith("Which keywords are films directed by ")
+    assert "genres of films directed by" in sp.wh(Project(rel["has genre"], by))
+    assert not sp.own_facts(tags) and sp.own_facts(rel["starred actors"])

@@ -76,6 +76,9 @@ def test_entity_name_from_iri_splits_pascal_case_and_never_gives_the_iri():
     assert entity_name_from_iri("https://www.omg.org/spec/LCC/UnitedStatesOfAmerica") == "United States Of America"
     assert entity_name_from_iri("http://ex.org/BNYMellon") == "BNY Mellon"
     assert entity_name_from_iri("http://ex.org/ZeroX") == "ZeroX" and entity_name_from_iri("http://e/iPhone") == "iPhone"
+    # a number after a word is a word of its own (`Zinfandel1998`); a code of capitals and digits stays whole
+    assert entity_name_from_iri("http://ex.org/SaucelitoCanyonZinfandel1998") == "Saucelito Canyon Zinfandel 1998"
+    assert entity_name_from_iri("http://ex.org/R2D2") == "R2D2" and entity_name_from_iri("http://ex.org/AB12") == "AB12"
     assert entity_name_from_iri("http://ex.org/_/") == "ex.org"  # nothing readable: the host, not the IRI
 
 

@@ -95,6 +95,18 @@ META_PREDICATES = frozenset(
 _LINK_NAME = re.compile(r"(?i).*(link|url|uri|homepage|website|webpage|sameas|seealso|exactmatch)")
 
 
+# Freebase's system domains (`/type`, `/common`, `/freebase`: object keys and permissions, topic web pages, images,
+# notable types, article ids): its own bookkeeping about topics, no facts about them. A predicate whose path passes
+# through one (`common.topic.webpage..common.webpage.category`) is never a relation; the naming and alias
+# predicates among them are read as names before this.
+_FREEBASE_SYSTEM = re.compile(r"(?:^|\.\.)(?:type|common|freebase)\.")
+
+
+def is_freebase_system(predicate: str) -> bool:
+    """True for a Freebase predicate in (or through) one of Freebase's system domains (`_FREEBASE_SYSTEM`)."""
+    return predicate.startswith(FREEBASE) and bool(_FREEBASE_SYSTEM.search(predicate[len(FREEBASE) :]))
+
+
 def is_link_name(predicate: str) -> bool:
     """True when a predicate's local name says its objects are links (`wikidataLink`, `homepageURL`)."""
     local = re.split(r"[#/:]", predicate.rstrip("/#"))[-1]
@@ -118,7 +130,7 @@ class PredicateRules:
             return "skip"
         if p in self.include:
             return ""
-        if p in AXIOM_PREDICATES:
+        if p in AXIOM_PREDICATES or is_freebase_system(p):
             return "skip"
         return "link" if p in LINK_PREDICATES or is_link_name(p) else ""
 

@@ -52,12 +52,13 @@ def schema_name(iri: str) -> str:
     return local or readable_local_name(iri)
 
 
-_PASCAL_PART = re.compile(r"[A-Z][a-z0-9]+|[A-Z]+(?=[A-Z][a-z]|$)")
+_PASCAL_PART = re.compile(r"[A-Z][a-z]+|[A-Z]+(?=[A-Z][a-z]|$)|[0-9]+")
 
 
 def entity_name_from_iri(iri: str) -> str:
     """The name of an entity without a label: its readable local name (`readable_local_name`), PascalCase split
-    into words (`UnitedStatesOfAmerica` -> `United States Of America`; `ZeroX`, `iPhone` stay), and never the
+    into words, a number its own word (`UnitedStatesOfAmerica` -> `United States Of America`, `Zinfandel1998` ->
+    `Zinfandel 1998`; `ZeroX`, `iPhone`, `R2D2` stay), and never the
     IRI itself (an IRI without a readable local part gives its host)."""
     local = readable_local_name(iri)
     if local == iri:
@@ -69,7 +70,7 @@ def entity_name_from_iri(iri: str) -> str:
             return "unnamed"
     if " " not in local and local[:1].isupper():
         parts = _PASCAL_PART.findall(local)
-        if len(parts) >= 2 and "".join(parts) == local and all(len(p) >= 2 for p in parts):
+        if len(parts) >= 2 and "".join(parts) == local and all(len(p) >= 2 or p.isdigit() for p in parts):
             return " ".join(parts)
     return local
 

@@ -91,6 +91,10 @@ KNOWN: dict[str, dict] = {
     # what people die of is mostly a medical condition: not "the cause that X had", "Who else had the same cause as
     # X?" (both readers rejected them)
     **dict.fromkeys(("cause of death", "causes of death"), {"kind": "medical condition"}),
+    # folksonomy tags (MovieLens and its KBs, schema.org `keywords`, Dublin Core keywords): people say keywords
+    # a thing is tagged with ("What are the tags of X?": database words to a reader)
+    **dict.fromkeys(("tag", "tags", "has tag", "has tags", "keyword", "keywords", "has keyword", "has keywords"),
+                    {"noun": "keyword", "form": "prep", "verb": "tagged with", "verbs": "tagged with", "kind": "keyword"}),
     # a person's time period is when they were active: not "What is John Lennon's time period?"
     **dict.fromkeys(("time period", "period", "era"),
                     {"noun": "period", "form": "prep", "verb": "active in", "verbs": "active in", "tense": "past",

@@ -10,6 +10,7 @@ A plan's number is the size of its value (`execute`): one answer is said in the 
 
 from __future__ import annotations
 
+
 import itertools
 from collections import Counter
 
@@ -142,17 +143,21 @@ class Speaker(CountWording, NegationWording, ChoiceWording, PlaceWording):
     def features(self, node: Project) -> bool:
         """Whether works found by what a noun relation leads to are said to feature it ("the films that feature
         Tatooine", "Which films feature X"): the entities are works, and the relation's objects are people or things
-        with facts of their own (a planet, a character), not values that only describe the work (a genre, a
+        with facts of their own (`own_facts`: a planet, a character), not values that only describe the work (a genre, a
         language, a year, a tag: "the films whose genre is Western")."""
-        if self.kind(node) not in WORK_KINDS:
-            return False
-        key = node.rel
-        if key not in self._featured:
-            objects = list(itertools.islice(sorted_keys(self.kg.relations[key].inverse), 20))
+        return self.kind(node) in WORK_KINDS and self.own_facts(node.rel)
+
+    def own_facts(self, rel: str) -> bool:
+        """Whether a relation's objects are people or things with facts of their own (relations or attributes:
+        a planet, a character, a starship with its length), not values that only describe their subjects (a genre,
+        a year, a tag); by the first 20 objects, once per relation."""
+        if rel not in self._featured:
+            objects = list(itertools.islice(sorted_keys(self.kg.relations[rel].inverse), 20))
             people = sum(self.lex.kind_of(e) in PERSON_KINDS for e in objects)
-            own = sum(any(e in r.forward for r in self.kg.relations.values()) for e in objects)
-            self._featured[key] = bool(objects) and max(people, own) * 2 > len(objects)
-        return self._featured[key]
+            facts = (*(r.forward for r in self.kg.relations.values()), *(a.values for a in self.kg.attributes.values()))
+            own = sum(any(e in f for f in facts) for e in objects)
+            self._featured[rel] = bool(objects) and max(people, own) * 2 > len(objects)
+        return self._featured[rel]
 
     def person(self, node: Node) -> bool:
         """True when the node's entities are people (asked with `who`): a person kind, or a compound whose head (its
@@ -295,8 +300,10 @@ class Speaker(CountWording, NegationWording, ChoiceWording, PlaceWording):
         w = self.w(node)
         if not node.inverse and w.form == "noun":
             child_n = self.said_n(node.child) if not isinstance(node.child, Anchor) else 1
-            # several works: "the planets in the films ..." (readers accepted 4 of 10 "the planets of the films")
-            of = "in" if child_n > 1 and self.kind(node.child) in WORK_KINDS else "of"
+            # what several works feature: "the planets in the films ..." (readers accepted 4 of 10 "the planets of the
+            # films"); values that describe them are theirs: "the genres of the films ..." ("the tags in films": no)
+            inside = child_n > 1 and self.kind(node.child) in WORK_KINDS and self.own_facts(node.rel)
+            of = "in" if inside else "of"
             return f"{w.noun if n == 1 else w.plural} {of} {self.inner_np(node.child, child_n)}"
         known = self.kind(node) != FALLBACK_KIND and not self.person(node)
         label = split_label(w.label).lower()  # `the countries of` for `country of citizenship`, not `the place of`
