@@ -43,3 +43,66 @@ def test_a_name_that_ends_with_a_period_takes_no_second_one_inside_or_at_the_end
     assert _finish("X worked for Warner Bros.. X plays piano.") == "X worked for Warner Bros. X plays piano."
     assert _finish("Who is Acme Inc.?.") == "Who is Acme Inc.?" and _finish("It was Bros..") == "It was Bros."
     assert _finish("Wait...") == "Wait..." and _finish(r"what is ..\..\windows of?") == r"what is ..\..\windows of?"
+
+
+def _family(tmp_path):
+    """A small graph: Ann's father is Bob, Bob was born in Leeds; Cid has two fathers on record."""
+    ex = "http://example.org/"
+    lines = [f"@prefix ex: <{ex}> .", "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> ."]
+    for key, name, kind in [("ann", "Ann Hale", "Person"), ("bob", "Bob Hale", "Person"), ("cid", "Cid Roe", "Person"),
+                            ("dan", "Dan Roe", "Person"), ("eve", "Eve Roe", "Person"), ("leeds", "Leeds", "City"),
+                            ("york", "York", "City")]:
+        lines.append(f'ex:{key} a ex:{kind} ; rdfs:label "{name}" .')
+    lines += ["ex:ann ex:father ex:bob .", "ex:bob ex:placeOfBirth ex:leeds .", "ex:cid ex:father ex:dan, ex:eve .",
+              "ex:dan ex:placeOfBirth ex:york .", "ex:eve ex:placeOfBirth ex:leeds ."]
+    path = tmp_path / "family.ttl"
+    path.write_text("\n".join(lines) + "\n")
+    from kg2tool.graph.build import load_graph
+
+    return load_graph([path])
+
+
+def test_a_chain_is_answered_hop_by_hop_where_each_hop_found_one(tmp_path):
+    from kg2tool.synth.plans.tree import Anchor, Project
+
+    kg = _family(tmp_path)
+    ids = {kg.name(e): e for e in range(len(kg.types))}
+    father, born = "http://example.org/father", "http://example.org/placeOfBirth"
+    r = Renderer()
+    one = r.context(kg, "2p", Project(born, Project(father, Anchor(ids["Ann Hale"]))), ["Leeds"])
+    assert "Bob Hale" in one["via"] and one["via"].endswith("Bob Hale was born in Leeds"), one["via"]
+    # two fathers: which was born where is not told by a hop-by-hop answer of one name
+    two = r.context(kg, "2p", Project(born, Project(father, Anchor(ids["Cid Roe"]))), ["Leeds", "York"])
+    assert two["via"] == ""
+    # a hop that found a person beside answers that are people: no via (it would read as one more answer)
+    same = r.context(kg, "2p", Project(father, Project(father, Anchor(ids["Ann Hale"]))), ["X"])
+    assert same["via"] == ""
+
+
+def test_a_union_of_lookups_is_answered_per_branch(tmp_path):
+    from kg2tool.synth.plans.tree import Anchor, Project, SetOp
+
+    kg = _family(tmp_path)
+    ids = {kg.name(e): e for e in range(len(kg.types))}
+    born = "http://example.org/placeOfBirth"
+    plan = SetOp("union", (Project(born, Anchor(ids["Bob Hale"])), Project(born, Anchor(ids["Dan Roe"]))))
+    each = Renderer().context(kg, "2u", plan, ["Leeds", "York"])["each"]
+    assert each == "Bob Hale was born in Leeds. Dan Roe was born in York", each
+
+
+def test_no_count_of_an_open_class():
+    from pathlib import Path
+
+    from kg2tool.graph.build import load_graph
+    from kg2tool.synth.language.lexicon import derive_lexicon
+    from kg2tool.synth.language.wording import Speaker
+    from kg2tool.synth.plans.tree import Anchor, Count, Project
+    from kg2tool.synth.run.synthesizer import counts_values
+
+    kg = load_graph([Path(__file__).parent / "data" / "conventions" / "snake_kb.ttl"])
+    sp = Speaker(kg, derive_lexicon(kg))
+    rel = {kg.relations[i].label: i for i in kg.relations}
+    genre, actors = rel["has genre"], rel["starred actors"]
+    # "How many films are comedies?" counts an open class a graph holds part of; a film's cast is the film's own
+    assert counts_values(Count(Project(genre, Anchor(sorted(kg.relations[genre].inverse)[0]), inverse=True)), sp)
+    assert not counts_values(Count(Project(actors, Anchor(sorted(kg.relations[actors].forward)[0]))), sp)

@@ -1,6 +1,8 @@
 """Blind reading of generated questions: a shuffled sample of generated first questions mixed with people's.
 
     python bench/blind/make_sample.py --out /tmp/blind1 --seed 108
+    python bench/blind/make_sample.py --out /tmp/blind2 --seed 109 --graph NAME=PATH ... \
+        --kgqa metaqa=tests/data/kgqa/metaqa/metaqa-test-sample.jsonl
 
 Synthesizes `-n` rows on each graph (`kg2tool synth --seed S`), takes random first user questions from every
 graph (100 in all), mixes them with 20 questions per graph that people wrote (`people.jsonl` here, and the
@@ -61,6 +63,18 @@ def people(rng: random.Random, per_graph: int) -> list[dict]:
     return out
 
 
+def kgqa(rng: random.Random, files: list[str], count: int) -> list[dict]:
+    """People's questions from public KGQA test sets (`NAME=FILE`, kg2tool's question-file JSONL: a `question`
+    field per line): `count` from each, the graph named NAME in the key."""
+    out = []
+    for spec in files:
+        name, path = spec.split("=", 1)
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+        for line in rng.sample(lines, min(count, len(lines))):
+            out.append({"graph": name, "pattern": "-", "question": json.loads(line)["question"], "source": "people"})
+    return out
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, required=True)
@@ -71,6 +85,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--graph", action="append", default=[], metavar="NAME=PATH",
                     help="read generated questions from these graphs instead (repeatable): graphs the wording rules "
                          "were not written against; people's questions still come from the three usual graphs")
+    ap.add_argument("--kgqa", action="append", default=[], metavar="NAME=JSONL",
+                    help="also mix in people's questions from a public KGQA test set (question-file JSONL, repeatable)")
+    ap.add_argument("--kgqa-count", type=int, default=30, help="questions taken from each --kgqa file")
     args = ap.parse_args(argv)
     graphs = dict(g.split("=", 1) for g in args.graph) if args.graph else GRAPHS
     args.out.mkdir(parents=True, exist_ok=True)
@@ -81,6 +98,7 @@ def main(argv: list[str] | None = None) -> None:
         rows = generated(graph, path, args.out, args.n, args.seed)
         sample += [dict(r, source="generated") for r in rng.sample(rows, take)]
     sample += people(rng, args.people)
+    sample += kgqa(rng, args.kgqa, args.kgqa_count)
     rng.shuffle(sample)
     questions, key = [], []
     for i, item in enumerate(sample, 1):

@@ -17,7 +17,7 @@ from jinja2.sandbox import SandboxedEnvironment
 from ...common.errors import InputError
 from ...common.yamlio import load_mapping
 from ...graph.model import KnowledgeGraph
-from ..plans.tree import Anchor, Attr, Compare, Count, Node, Parallel, Project, SetOp, topic
+from ..plans.tree import Anchor, Attr, Compare, Count, Node, Parallel, Project, SetOp, execute, topic
 from .co import co_context
 from .grammar import cap, pronouns
 from .known_wordings import COMPARATIVES
@@ -232,6 +232,8 @@ class Renderer:
             ctx["wh_this"], ctx["wh_that"] = swap_name(ctx["wh"], ctx["e1"], this), swap_name(ctx["wh"], ctx["e1"], that)
             ctx["q_this"] = swap_name(ctx["q"], ctx["e1"], this)
         ctx |= co_context(sp, plan, answers)  # the co shapes' own wordings ({} for other plans)
+        ctx["via"] = _via(sp, kg, plan, answers) if isinstance(plan, Project) and isinstance(plan.child, Project) else ""
+        ctx["each"] = _each(sp, kg, plan, answers) if isinstance(plan, SetOp) and plan.op == "union" else ""
 
     @staticmethod
     def _compare_context(sp: Speaker, kg: KnowledgeGraph, plan: Compare, answers: list[str], values: dict) -> dict:
@@ -329,6 +331,48 @@ def _own_wh(sp: Speaker, kg: KnowledgeGraph, plan: Parallel, whs: list[str], lis
         by = words[2] + " " if own else words[1] if not after else words[0]  # his X / ... him / he ...
         rest.append(_lowerfirst(head + by + after[len(own):]))
     return _join([whs[0]] + rest, "and") if len(rest) == 1 else f"{whs[0]}, {_join(rest, 'and')}"
+
+
+def _via(sp: Speaker, kg: KnowledgeGraph, plan: Project, answers: list[str]) -> str:
+    """A chain's answer told hop by hop, as an assistant says what it looked up ("Parlophone's parent organization
+    is EMI. EMI is headquartered in London."), where every hop before the last found one entity, of another kind
+    than the answers (a name of the answers' kind beside them would read as one more answer); "" otherwise."""
+    hops = []
+    node: Node = plan
+    while isinstance(node, Project):
+        hops.append(node)
+        node = node.child
+    if not isinstance(node, Anchor):
+        return ""
+    hops.reverse()
+    kinds = {sp.kind(plan)}
+    current, said = node.eid, []
+    for hop in hops[:-1]:
+        step = Project(hop.rel, Anchor(current), hop.inverse)
+        found = execute(kg, step)
+        if len(found) != 1:
+            return ""
+        (current,) = found
+        if sp.lex.kind_of(current) in kinds:
+            return ""
+        said.append(sp.statement(step, [kg.name(current)]))
+    said.append(sp.statement(Project(plan.rel, Anchor(current), plan.inverse), answers))
+    return ". ".join(said)  # sentences of their own: a sentence may open with a name or with "The"
+
+
+def _each(sp: Speaker, kg: KnowledgeGraph, plan: SetOp, answers: list[str], most: int = 4) -> str:
+    """A union's answers told per branch, a sentence each ("Carl Djerassi is a citizen of Austria and Bulgaria.
+    Joseph Priestley is a citizen of the United Kingdom."), where every branch is one lookup of a name that found
+    at most `most`; "" otherwise."""
+    said = []
+    for branch in plan.children:
+        if not (isinstance(branch, Project) and isinstance(branch.child, Anchor)):
+            return ""
+        names = {kg.name(e) for e in execute(kg, branch)}
+        if not 1 <= len(names) <= most:
+            return ""
+        said.append(sp.statement(branch, [a for a in answers if a in names]))
+    return ". ".join(said)
 
 
 def swap_name(text: str, name: str, by: str) -> str:

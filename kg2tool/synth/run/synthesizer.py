@@ -21,7 +21,7 @@ from ..checks.preference import PairMaker
 from ..checks.unsaid import is_placeholder, made_up_name, unsaid_anchor  # noqa: F401 (is_placeholder, made_up_name: re-exported)
 from ..checks.verify import verify_row
 from ..dialogue import DialogueBuilder
-from ..language.lexicon import FALLBACK_KIND, UNKNOWN_NOUN, derive_lexicon, plural
+from ..language.lexicon import FALLBACK_KIND, PLACE_KINDS, UNKNOWN_NOUN, derive_lexicon, plural
 from ..language.lexicon_file import load_lexicon
 from ..language.render import Renderer
 from ..plans.tree import (
@@ -140,7 +140,7 @@ class Synthesizer:
             return None, "mixed_kinds"
         if why := unsaid_anchor(self.kg, plan):
             return None, why
-        if counts_places(plan, self.lexicon):
+        if counts_places(plan, self.lexicon) or counts_values(plan, self.renderer.speaker(self.kg)):
             return None, "odd_count"
         gold, per_item = gold_answers(self.kg, plan)
         if category != "irrelevance" and not gold:
@@ -379,6 +379,19 @@ def mixed_kinds(node: Node, kind_of) -> bool:
         return True
     subs = kids or ((node.child,) if isinstance(node, (Project, Count, Attr)) else ())
     return any(mixed_kinds(k, kind_of) for k in subs)
+
+
+def counts_values(node: Node, speaker) -> bool:
+    """True for a count of what has a value that only describes it (`Speaker.own_facts` false: a genre, a year, a
+    language, a tag) or a place ("How many films were released in 1994?", "How many people have American Jews as
+    their ethnic group?", "How many people are citizens of South Africa?"): an open class of which a graph holds a
+    part, not what a film, a band or a prize has."""
+    if isinstance(node, Compare):
+        return any(counts_values(k, speaker) for k in node.items)
+    if not isinstance(node, Count) or not isinstance(node.child, Project):
+        return False
+    w = speaker.lex.relations[node.child.rel]
+    return node.child.inverse and (not speaker.own_facts(node.child.rel) or w.object.rsplit(" ", 1)[-1] in PLACE_KINDS)
 
 
 def counts_places(node: Node, lexicon) -> bool:
