@@ -10,6 +10,10 @@ pinned commits below (``git --git-dir=... show COMMIT:PATH``). Get a snapshot wi
     git clone --bare https://github.com/vaijsc/keallm            MIRROR/vaijsc+keallm/repo
     git clone --bare https://github.com/yao8839836/kg-bert       MIRROR/yao8839836+kg-bert/repo
     git clone --bare https://github.com/SamehHany/OntologyGraph  MIRROR/SamehHany+OntologyGraph/repo
+    git clone --bare https://github.com/nju-websoft/ESBM         MIRROR/nju-websoft+ESBM/repo
+    git clone --bare https://github.com/amsterdamtimemachine/amsterdam-diaries-data \
+        MIRROR/amsterdamtimemachine+amsterdam-diaries-data/repo
+    git clone --bare https://github.com/w3c/web-annotation       MIRROR/w3c+web-annotation/repo
 
 then run
 
@@ -64,6 +68,18 @@ SOURCES = {
         "5df8592cca39e0768b7a85450f88a272c832d96f",
         ["wine.rdf"],
     ),
+    # ESBM v1.2: the DBpedia (2015-10) entity descriptions; files listed by esbm_files()
+    "nju-websoft/ESBM": ("1898ff2f369ae827f01a501f8a91292f422919ea", None),
+    "amsterdamtimemachine/amsterdam-diaries-data": (
+        "fc1b61c5d20526ac7a7400ee9f257a0b543a44b2",  # branch main
+        [
+            "rdf/metadata.jsonld",
+            "rdf/external_resources.jsonld",
+            "rdf/entity_annotations.jsonld",
+        ],
+    ),
+    # the W3C Web Annotation JSON-LD context that the diaries' annotations name remotely
+    "w3c/web-annotation": ("74992e5d3ca3ac10b3289f6c855c876cc9b024a1", ["jsonld/anno.jsonld"]),
 }
 
 
@@ -74,7 +90,7 @@ def git_dir(mirror: Path, repo: str) -> Path:
 
 def read_source(mirror: Path, repo: str, path: str) -> str:
     commit, files = SOURCES[repo]
-    assert path in files, path
+    assert files is None or path in files, path
     out = subprocess.run(
         ["git", f"--git-dir={git_dir(mirror, repo)}", "show", f"{commit}:{path}"],
         check=True,
@@ -303,14 +319,152 @@ def build_wine(mirror: Path) -> Path:
     return path
 
 
+# ---------------------------------------------------------------------------------------
+# 4. ESBM (DBpedia 2015-10 entity descriptions): dbo: camelCase, dbr:, several rdf:types
+# ---------------------------------------------------------------------------------------
+
+ESBM_DIR = "v1.2/ESBM_benchmark_v1.2/dbpedia_data"
+
+
+def esbm_files(mirror: Path) -> list[str]:
+    """The 125 `N_desc.nt` files (full description of entity N), in numeric order."""
+    commit, _ = SOURCES["nju-websoft/ESBM"]
+    names = subprocess.run(
+        ["git", f"--git-dir={git_dir(mirror, 'nju-websoft/ESBM')}", "ls-tree", "-r", "--name-only", commit, ESBM_DIR],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.split()
+    desc = [n for n in names if n.endswith("_desc.nt")]
+    return sorted(desc, key=lambda n: int(n.rsplit("/", 1)[1].split("_")[0]))
+
+
+def build_esbm(mirror: Path) -> Path:
+    g = rdflib.Graph()
+    files = esbm_files(mirror)
+    assert len(files) == 125, len(files)
+    for path in files:
+        g.parse(data=read_source(mirror, "nju-websoft/ESBM", path), format="nt")
+    return write(g, "esbm-dbpedia.nt.gz", "nt", gz=True)
+
+
+# ---------------------------------------------------------------------------------------
+# 5. Amsterdam Diaries Time Machine: schema.org JSON-LD + W3C Web Annotation
+# ---------------------------------------------------------------------------------------
+
+ANNO_CONTEXT = "http://www.w3.org/ns/anno.jsonld"
+DIARIES = "amsterdamtimemachine/amsterdam-diaries-data"
+DIARIES_ANNOTATIONS = 1000  # entity annotations kept, in source order
+
+
+def build_diaries(mirror: Path) -> Path:
+    import json
+
+    anno = json.loads(read_source(mirror, "w3c/web-annotation", "jsonld/anno.jsonld"))["@context"]
+
+    def inline(node):  # the remote context, given inline (no network at build time)
+        if isinstance(node, dict):
+            return {k: inline(v) for k, v in node.items()}
+        if isinstance(node, list):
+            return [inline(v) for v in node]
+        return anno if node == ANNO_CONTEXT else node
+
+    g = rdflib.Graph()
+    for path in ("rdf/metadata.jsonld", "rdf/external_resources.jsonld", "rdf/entity_annotations.jsonld"):
+        doc = json.loads(read_source(mirror, DIARIES, path))
+        if path.endswith("entity_annotations.jsonld"):
+            doc = doc[:DIARIES_ANNOTATIONS]
+        # a fixed base, so that the one relative IRI in the source ("Concept" as a type)
+        # resolves the same on every machine; triples with it are then dropped (below)
+        g.parse(data=json.dumps(inline(doc)), format="json-ld", publicID="urn:x-relative:")
+    kept = rdflib.Graph()
+    for t in g:
+        if not any(isinstance(x, URIRef) and str(x).startswith("urn:x-relative:") for x in t):
+            kept.add(t)
+    g = kept
+    return write(tree_bnode_labels(g), "amsterdam-diaries-schemaorg.nt.gz", "nt", gz=True)
+
+
+def tree_bnode_labels(g: rdflib.Graph) -> rdflib.Graph:
+    """Relabel blank nodes by a hash of what hangs below them and who points at them.
+
+    The JSON-LD blank nodes here are trees (lists, specific resources, selectors), so this
+    is a cheap stand-in for rdflib's canonicalization (far too slow at this size). Asserts
+    that no two blank nodes get the same label, so no triple is merged away.
+    """
+    import hashlib
+
+    memo: dict = {}
+
+    def down(b, depth=0):
+        if b not in memo:
+            assert depth < 10000
+            parts = sorted(
+                p.n3() + " " + (down(o, depth + 1) if isinstance(o, rdflib.BNode) else o.n3())
+                for p, o in g.predicate_objects(b)
+            )
+            memo[b] = hashlib.sha1("\n".join(parts).encode("utf-8")).hexdigest()
+        return memo[b]
+
+    # top-down: a blank node's label hashes its content and its parents' final labels;
+    # twins (same content, same parents: interchangeable) get a running suffix
+    bnodes = sorted({x for t in g for x in t if isinstance(x, rdflib.BNode)}, key=down)
+    label: dict = {}
+    pending = list(bnodes)
+    while pending:
+        ready, later = [], []
+        for bn in pending:
+            parents = list(g.subject_predicates(bn))
+            if all(not isinstance(sp, rdflib.BNode) or sp in label for sp, _ in parents):
+                ready.append(bn)
+            else:
+                later.append(bn)
+        assert ready, "blank nodes in a cycle"
+        keyed = sorted(
+            (
+                hashlib.sha1(
+                    (
+                        down(bn)
+                        + "\n"
+                        + "\n".join(
+                            sorted(pp.n3() + " " + label.get(sp, sp).n3() for sp, pp in g.subject_predicates(bn))
+                        )
+                    ).encode("utf-8")
+                ).hexdigest()[:16],
+                bn,
+            )
+            for bn in ready
+        )
+        seen: dict = {}
+        for key, bn in keyed:
+            n = seen.get(key, 0)
+            seen[key] = n + 1
+            label[bn] = rdflib.BNode("b" + key + (f"x{n}" if n else ""))
+        pending = later
+    assert len(set(label.values())) == len(label), "two blank nodes share a label"
+    out = rdflib.Graph()
+    for s, p, o in g:
+        out.add((label.get(s, s), p, label.get(o, o)))
+    assert len(out) == len(g)
+    return out
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--mirror", type=Path, default=Path("/work/.mirror"),
-                    help="folder holding owner+name/repo git snapshots")
-    ap.add_argument("--only", choices=["metaqa", "fb15k237", "wine"], action="append")
+    ap.add_argument(
+        "--mirror", type=Path, default=Path("/work/.mirror"), help="folder holding owner+name/repo git snapshots"
+    )
+    keys = ["metaqa", "fb15k237", "wine", "esbm", "diaries"]
+    ap.add_argument("--only", choices=keys, action="append")
     args = ap.parse_args(argv)
-    todo = args.only or ["metaqa", "fb15k237", "wine"]
-    builders = {"metaqa": build_metaqa, "fb15k237": build_fb15k237, "wine": build_wine}
+    todo = args.only or keys
+    builders = {
+        "metaqa": build_metaqa,
+        "fb15k237": build_fb15k237,
+        "wine": build_wine,
+        "esbm": build_esbm,
+        "diaries": build_diaries,
+    }
     for key in todo:
         path = builders[key](args.mirror)
         print(f"{path.name}: {path.stat().st_size} bytes", file=sys.stderr)
