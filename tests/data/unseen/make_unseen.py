@@ -14,6 +14,8 @@ pinned commits below (``git --git-dir=... show COMMIT:PATH``). Get a snapshot wi
     git clone --bare https://github.com/amsterdamtimemachine/amsterdam-diaries-data \
         MIRROR/amsterdamtimemachine+amsterdam-diaries-data/repo
     git clone --bare https://github.com/w3c/web-annotation       MIRROR/w3c+web-annotation/repo
+    git clone --bare https://github.com/nomisma/data             MIRROR/nomisma+data/repo
+    git clone --bare https://github.com/periodo/periodo-data     MIRROR/periodo+periodo-data/repo
 
 then run
 
@@ -80,6 +82,11 @@ SOURCES = {
     ),
     # the W3C Web Annotation JSON-LD context that the diaries' annotations name remotely
     "w3c/web-annotation": ("74992e5d3ca3ac10b3289f6c855c876cc9b024a1", ["jsonld/anno.jsonld"]),
+    # Nomisma.org concept files (one RDF/XML file per http://nomisma.org/id/ concept); files
+    # chosen by build_nomisma()
+    "nomisma/data": ("a7601136b8c2bd6fc44cf8a835f8e250c5e608c1", None),
+    # PeriodO period gazetteer, the 2015 initial data release as Turtle
+    "periodo/periodo-data": ("51fe03a205ac049b818c83bafe852bec2dc2b6e9", ["initial-data.ttl"]),
 }
 
 
@@ -449,12 +456,87 @@ def tree_bnode_labels(g: rdflib.Graph) -> rdflib.Graph:
     return out
 
 
+# ---------------------------------------------------------------------------------------
+# 6. Nomisma.org: SKOS concepts typed by the Nomisma ontology, multilingual labels, PROV
+# ---------------------------------------------------------------------------------------
+
+NOMISMA = "nomisma/data"
+NM_ID = "http://nomisma.org/id/"
+NOMISMA_SEED_STEP = 50  # every 50th concept file (sorted by name) is a seed
+NOMISMA_HOPS = 2
+
+
+def nomisma_ids(mirror: Path) -> list[str]:
+    commit, _ = SOURCES[NOMISMA]
+    names = subprocess.run(
+        ["git", f"--git-dir={git_dir(mirror, NOMISMA)}", "ls-tree", "-r", "--name-only", commit, "id"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.split()
+    return sorted(n[len("id/") : -len(".rdf")] for n in names if n.startswith("id/") and n.endswith(".rdf"))
+
+
+def build_nomisma(mirror: Path) -> Path:
+    """The concept files within NOMISMA_HOPS links of every NOMISMA_SEED_STEP-th concept.
+
+    A link is any IRI of the form http://nomisma.org/id/NAME (fragment ignored) in a file,
+    as subject or object, for which id/NAME.rdf exists. Each chosen file is kept whole.
+    """
+    ids = nomisma_ids(mirror)
+    known = set(ids)
+    graphs: dict = {}
+
+    def graph(name):
+        if name not in graphs:
+            g = rdflib.Graph()
+            g.parse(data=read_source(mirror, NOMISMA, f"id/{name}.rdf"), format="xml")
+            graphs[name] = g
+        return graphs[name]
+
+    def links(g):
+        out = set()
+        for t in g:
+            for x in (t[0], t[2]):
+                if isinstance(x, URIRef) and str(x).startswith(NM_ID):
+                    local = str(x)[len(NM_ID) :].split("#", 1)[0]
+                    if local in known:
+                        out.add(local)
+        return out
+
+    seeds = ids[::NOMISMA_SEED_STEP]
+    keep = set(seeds)
+    frontier = sorted(seeds)
+    for _ in range(NOMISMA_HOPS):
+        reached = set()
+        for name in frontier:
+            reached |= links(graph(name)) - keep
+        keep |= reached
+        frontier = sorted(reached)
+    g = rdflib.Graph()
+    for name in sorted(keep):
+        for t in graph(name):
+            g.add(t)
+    return write(tree_bnode_labels(g), "nomisma-skos.nt.gz", "nt", gz=True)
+
+
+# ---------------------------------------------------------------------------------------
+# 7. PeriodO: SKOS period definitions with OWL-Time intervals and bibliographic sources
+# ---------------------------------------------------------------------------------------
+
+
+def build_periodo(mirror: Path) -> Path:
+    g = rdflib.Graph()
+    g.parse(data=read_source(mirror, "periodo/periodo-data", "initial-data.ttl"), format="turtle")
+    return write(tree_bnode_labels(g), "periodo-periods.nt.gz", "nt", gz=True)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument(
         "--mirror", type=Path, default=Path("/work/.mirror"), help="folder holding owner+name/repo git snapshots"
     )
-    keys = ["metaqa", "fb15k237", "wine", "esbm", "diaries"]
+    keys = ["metaqa", "fb15k237", "wine", "esbm", "diaries", "nomisma", "periodo"]
     ap.add_argument("--only", choices=keys, action="append")
     args = ap.parse_args(argv)
     todo = args.only or keys
@@ -464,6 +546,8 @@ def main(argv=None) -> int:
         "wine": build_wine,
         "esbm": build_esbm,
         "diaries": build_diaries,
+        "nomisma": build_nomisma,
+        "periodo": build_periodo,
     }
     for key in todo:
         path = builders[key](args.mirror)
