@@ -28,7 +28,8 @@ def _final_mark(text: str) -> str | None:
     t = text.rstrip()
     if not t or t[-1] not in ".?!":
         return "no final punctuation mark"
-    if re.search(r"[.?!]\s*[.?!]$", t) and not t.endswith(("...", ".?")):  # "Acme Inc.?" ends a name
+    # a name's own mark stays before the question's: "Acme Inc.?", "Did you see Oklahoma!?"
+    if re.search(r"[.?!]\s*[.?!]$", t) and not t.endswith(("...", ".?", "!?")):
         return "two final punctuation marks"
     return None
 

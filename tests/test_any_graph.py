@@ -147,6 +147,8 @@ def test_freebase_system_domains_are_no_relations(tmp_path):
                   f'<{ns}m.0c{i}> <{ns}type.object.name> "City {i}"@en .',
                   f"<{ns}m.0u{i}> <{ns}common.topic.webpage..common.webpage.category> <{ns}m.0w> .",
                   f"<{ns}m.0u{i}> <{ns}type.object.key> <{ns}m.0k> .",
+                  f"<{ns}m.0u{i}> <{ns}business.business_operation.revenue..measurement_unit.dated_money_value.currency> <{ns}m.0d> .",
+                  f"<{ns}m.0u{i}> <{ns}user.jdoe.default_domain.favorite> <{ns}m.0c{i}> .",
                   f"<{ns}m.0u{i}> <{ns}location.location.containedby> <{ns}m.0c{i}> ."]
     (tmp_path / "fb.nt").write_text("\n".join(lines) + "\n")
     kg = load_graph([tmp_path / "fb.nt"])

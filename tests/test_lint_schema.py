@@ -46,6 +46,7 @@ def rules(question: str, answer: str = "Yes.", **kw) -> list[tuple[str, str]]:
     ("What is g.11b6x0c3dq's genre?", "Freebase id", "g.11b6x0c3dq"),
     ("Which country is Q42 a citizen of?", "Wikidata id", "Q42"),
     ("What does P31 link Douglas Adams to?", "Wikidata id", "P31"),
+    ("Which album106591815s have Cinepoly Records as their record label?", "id-suffixed word", "album106591815s"),
     ("Where was http://dbpedia.org/resource/Berlin founded?", "IRI", "http://dbpedia.org/resource/Berlin"),
     ("Which book has urn:isbn:0451450523 as its edition?", "IRI", "urn:isbn:0451450523"),
     ("What is the dbo:birthPlace of Ada Lovelace?", "prefixed name", "dbo:birthPlace"),
@@ -124,8 +125,9 @@ def test_english_and_real_names_pass(text):
 
 
 def test_rules_are_named_and_compiled():
-    assert set(SCHEMA_RULES) == {"IRI", "prefixed name", "Freebase id", "dotted path", "Wikidata id",
-                                 "underscore word", "camelCase word", "PascalCase word", "placeholder kind"}
+    assert set(SCHEMA_RULES) == {"IRI", "prefixed name", "Freebase id", "dotted path", "id-suffixed word",
+                                 "Wikidata id", "underscore word", "camelCase word", "PascalCase word",
+                                 "placeholder kind"}
 
 
 def _name_hits(paths: list[Path]) -> list[tuple[str, str, str]]:

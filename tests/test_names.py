@@ -95,3 +95,14 @@ def test_schema_name_reads_public_naming_conventions():
     assert schema_name("http://ex.org/hasMaker") == "hasMaker"  # camelCase: split by the relation lexicon
     assert schema_name("http://ex.org/Jean-Paul") == "Jean-Paul"  # not a lower-case identifier
     assert schema_name("http://www.wikidata.org/prop/direct/P31") == "P31"
+
+
+def test_yago_wordnet_classes_are_said_by_their_noun_and_record_counters_are_ids():
+    from kg2tool.graph.hygiene import is_opaque_id
+    from kg2tool.graph.names import schema_name
+
+    # YAGO (and DBpedia's yago: classes) name a class by a WordNet noun and the synset's id: the id is no word
+    assert schema_name("http://dbpedia.org/class/yago/Album106591815") == "Album"
+    assert schema_name("http://yago-knowledge.org/resource/wordnet_album_106591815") == "album"
+    # a record's counter with its class word is an id (Web Annotation dumps: `108-annotation`); titles stay names
+    assert is_opaque_id("108-annotation") and not is_opaque_id("12_monkeys") and not is_opaque_id("Apollo_11")

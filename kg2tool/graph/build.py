@@ -31,7 +31,6 @@ from .model import (
     DESCRIPTION_PREDICATES,
     LABEL_PREDICATES,
     META_PREDICATES,
-    SCHEMA_CLASSES,
     TYPE_PREDICATES,
     XSD,
     Attribute,
@@ -39,6 +38,7 @@ from .model import (
     LoadStats,
     PredicateRules,
     Relation,
+    kept_types,
 )
 from .names import clean_text, entity_name_from_iri, lang_rank, pick_texts, schema_name
 from .parse import parse_files
@@ -255,7 +255,7 @@ def _entity_texts(got: _Triples, entities: list[str], stats: LoadStats) -> tuple
         alts.append(tuple(sorted({a for a in pref_alts if a and a != lab})))
         descs.append(got.best("desc", iri))
         types.append(
-            tuple(sorted(got.best("label", t) or schema_name(t) for t in got.type_links.get(iri, ()) if t not in SCHEMA_CLASSES))
+            tuple(sorted(got.best("label", t) or schema_name(t) for t in kept_types(got.type_links.get(iri, ()))))
         )
     return labels, alts, descs, types
 

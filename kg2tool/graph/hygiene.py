@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 
 # Numbers, Wikidata ids (Q42, P31, L1, statement ids), Freebase machine ids (m.0d05w3, g.11b6ddnq6x), long hex, UUIDs.
 _OPAQUE = re.compile(
-    r"\d+|[QPLM]\d+([-$][0-9A-Fa-f-]+)?|[mg]\.[0-9][0-9a-z_]+|[0-9A-Fa-f]{16,}|.*[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-"
+    r"\d+|\d+-[a-z]+|[QPLM]\d+([-$][0-9A-Fa-f-]+)?|[mg]\.[0-9][0-9a-z_]+|[0-9A-Fa-f]{16,}|.*[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-"
     r"[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}.*"
 )
 _DOC_EXT = re.compile(r"\.(jpe?g|png|gif|svg|webp|tiff?|bmp|pdf|html?|php|aspx?|txt|docx?|xlsx?|mp[34]|og[gv])$", re.I)
@@ -34,7 +34,8 @@ def local_part(iri: str) -> str:
 
 def is_opaque_id(text: str) -> bool:
     """True when `text` (a label or the local part of an IRI) is an identifier no user would say: a number, a
-    Wikidata item/property/statement id, a UUID, a long hex string."""
+    record's counter with its class word (`108-annotation`), a Wikidata item/property/statement id, a UUID, a long
+    hex string."""
     return bool(_OPAQUE.fullmatch(text.strip()))
 
 

@@ -60,6 +60,22 @@ SCHEMA_CLASSES = frozenset(
     + [FOAF + "Agent", "http://dbpedia.org/ontology/Agent", "http://www.w3.org/ns/prov#Agent",
        "http://purl.org/dc/terms/Agent"]
 )  # fmt: skip
+# Upper ontologies whose classes every thing of a graph may carry beside its own (DOLCE+DnS Ultralite's Agent,
+# Object, Event), like the schema classes above: never a kind.
+UPPER_ONTOLOGIES = ("http://www.ontologydesignpatterns.org/ont/dul/DUL.owl#", "http://umbel.org/umbel/rc/")
+# YAGO's WordNet taxonomy, which DBpedia ships beside its own ontology (`yago:Album106591815`, and the upper
+# synsets `PhysicalEntity`, `Instrumentality`, ...): said only of a thing that has no type of another vocabulary.
+YAGO_CLASSES = ("http://dbpedia.org/class/yago/", "http://yago-knowledge.org/resource/")
+
+
+def kept_types(iris) -> list[str]:
+    """The type IRIs of one entity that may name its kind: without the schema languages' classes and upper
+    ontologies, and without YAGO's when it has a type of another vocabulary."""
+    kept = [t for t in iris if t not in SCHEMA_CLASSES and not t.startswith(UPPER_ONTOLOGIES)]
+    own = [t for t in kept if not t.startswith(YAGO_CLASSES)]
+    return own or kept
+
+
 # Schema and axiom predicates: statements about classes, properties and identity, not facts a user asks about.
 # Never relations unless `--include-predicate` names them.
 AXIOM_PREDICATES = frozenset(
@@ -96,10 +112,12 @@ _LINK_NAME = re.compile(r"(?i).*(link|url|uri|homepage|website|webpage|sameas|se
 
 
 # Freebase's system domains (`/type`, `/common`, `/freebase`: object keys and permissions, topic web pages, images,
-# notable types, article ids): its own bookkeeping about topics, no facts about them. A predicate whose path passes
-# through one (`common.topic.webpage..common.webpage.category`) is never a relation; the naming and alias
-# predicates among them are read as names before this.
-_FREEBASE_SYSTEM = re.compile(r"(?:^|\.\.)(?:type|common|freebase)\.")
+# notable types, article ids): its own bookkeeping about topics, no facts about them; `/user` domains are personal
+# sandboxes; `/measurement_unit` holds the records of quantities (a dated money value's amount and currency): a
+# path into one leads to a unit, not a fact (`...net_worth..measurement_unit.dated_money_value.currency`). A
+# predicate whose path passes through one of these (`common.topic.webpage..common.webpage.category`) is never a
+# relation; the naming and alias predicates among them are read as names before this.
+_FREEBASE_SYSTEM = re.compile(r"(?:^|\.\.)(?:type|common|freebase|user|measurement_unit)\.")
 
 
 def is_freebase_system(predicate: str) -> bool:
@@ -295,6 +313,7 @@ __all__ = [
     "META_PREDICATES",
     "PredicateRules",
     "SCHEMA_CLASSES",
+    "kept_types",
     "TYPE_PREDICATES",
     "Attribute",
     "KnowledgeGraph",

@@ -33,15 +33,26 @@ _DOTTED_ID = re.compile(r"[a-z][a-z0-9_]*(?:\.[a-z0-9_]+)+")
 _KEBAB_ID = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)+")
 
 
+# YAGO's classes are WordNet nouns with the synset's id: `yago:Album106591815` (DBpedia), `wordnet_album_106591815`
+# (YAGO 3); the id is no word: the class is said by its noun.
+_WORDNET = re.compile(r"^wordnet_|(?<=[A-Za-z])_?1?\d{8}$")
+
+
+# Freebase property names that are no English word: a mailing address's `citytown` is its city.
+_FREEBASE_WORDS = {"citytown": "city"}
+
+
 def schema_name(iri: str) -> str:
     """The readable name of a predicate or class without a label, by the naming conventions of public graphs:
     - Freebase / WebQSP ids name a property after its domain and type (`people.person.place_of_birth` ->
       `place of birth`, a type `people.person` -> `person`), and a path through a mediator node joins two ids
       with `..` (`film.film.starring..film.performance.actor` -> `actor`: what the path leads to);
+    - YAGO's WordNet classes by their noun (`Album106591815` -> `Album`, `wordnet_album_106591815` -> `album`);
     - snake_case and leading or trailing underscores (`_published_in` -> `published in`), and kebab-case
       identifiers (`lead-singer` -> `lead singer`);
     otherwise the readable local name (`readable_local_name`; camelCase is split by the relation lexicon)."""
     local = unquote(re.split(r"[#/:]", iri.rstrip("/#"))[-1])
+    local = _WORDNET.sub("", local) or local
     if ".." in local:
         local = local.rsplit("..", 1)[1]
     if _DOTTED_ID.fullmatch(local):
@@ -49,7 +60,7 @@ def schema_name(iri: str) -> str:
     if _KEBAB_ID.fullmatch(local):
         local = local.replace("-", " ")
     local = " ".join(local.replace("_", " ").split())
-    return local or readable_local_name(iri)
+    return _FREEBASE_WORDS.get(local, local) or readable_local_name(iri)
 
 
 _PASCAL_PART = re.compile(r"[A-Z][a-z]+|[A-Z]+(?=[A-Z][a-z]|$)|[0-9]+")

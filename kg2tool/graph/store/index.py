@@ -39,9 +39,9 @@ from ..model import (
     DESCRIPTION_PREDICATES,
     LABEL_PREDICATES,
     META_PREDICATES,
-    SCHEMA_CLASSES,
     TYPE_PREDICATES,
     PredicateRules,
+    kept_types,
 )
 from ..names import (
     clean_text,
@@ -596,7 +596,8 @@ class IndexBuilder:
                     key = tuple(to[start:k])
                     text = seen.get(key)
                     if text is None:
-                        said = sorted(type_label[t] for t in key if pid_iri[t] not in SCHEMA_CLASSES)
+                        iri_of = {pid_iri[t]: t for t in key}
+                        said = sorted(type_label[iri_of[i]] for i in kept_types(iri_of))
                         text = seen[key] = json.dumps(said, ensure_ascii=False) if said else ""
                     types[ts[start]] = text
                     start = k

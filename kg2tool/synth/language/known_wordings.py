@@ -109,6 +109,12 @@ KNOWN: dict[str, dict] = {
                     {"noun": "successor", "form": "prep", "verb": "succeeded by", "verbs": "succeeded by", "tense": "past"}),
     **dict.fromkeys(("predecessor", "replaces", "follows"),
                     {"noun": "predecessor", "form": "prep", "verb": "preceded by", "verbs": "preceded by", "tense": "past"}),
+    # works and events in a series (DBpedia's subsequentWork / previousWork, followingEvent / previousEvent):
+    # "Which album was X followed by?", not "the following events whose previous event is X" (readers rejected it)
+    **dict.fromkeys(("subsequent work", "following event", "next work", "next event"),
+                    {"noun": "successor", "form": "prep", "verb": "followed by", "verbs": "followed by", "tense": "past"}),
+    **dict.fromkeys(("previous work", "previous event", "prior work", "prior event"),
+                    {"noun": "predecessor", "form": "prep", "verb": "preceded by", "verbs": "preceded by", "tense": "past"}),
     # Wikidata's "unmarried partner" is what people call a partner; a medical condition is something one has
     **dict.fromkeys(("unmarried partner", "partner", "domestic partner"), {"noun": "partner", "kind": "person"}),
     **dict.fromkeys(("medical condition", "health condition"), _HAD),

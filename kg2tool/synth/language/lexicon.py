@@ -60,7 +60,11 @@ ROLE_KINDS = {"employer": "organization", "spouse": "person", "sibling": "person
               "partner": "person", "line manager": "person", "head": "person", "head of state": "person",
               "chief executive officer": "person", "founder": "person", "supplier": "organization",
               "sponsor": "organization", "operator": "organization", "parent organization": "organization",
-              "project lead": "person", "cast member": "person", "director": "person", "author": "person"}
+              "project lead": "person", "cast member": "person", "director": "person", "author": "person",
+              "successor": "", "predecessor": "",  # a place in a series: the kind of whatever is in it
+              "starring": "person"}  # DBpedia's `starring`: the actors of a film
+# Words of a place in a series: `previous event` names an event, `subsequent work` a work.
+SEQUENCE_WORDS = frozenset("previous next following subsequent prior preceding succeeding".split())
 MASS_ROLES = frozenset(("part",))  # said without an article: "is part of"
 FALLBACK_KIND = "item"
 UNKNOWN_NOUN = "thing"  # how an entity of no known kind (`item`) is said in a question
@@ -85,7 +89,10 @@ def plural(noun: str) -> str:
 
 @lru_cache(maxsize=65536)
 def singular(noun: str) -> str:
-    """The singular of a noun (unchanged when it is not a plural): `languages` -> `language`."""
+    """The singular of a noun (unchanged when it is not a plural): `languages` -> `language`; a last word in -us,
+    -ss or -is is singular already (`genus`, `campus`, `census`, `class`, `thesis`: inflect would cut its s)."""
+    if noun.rsplit(" ", 1)[-1].lower().endswith(("us", "ss", "is")):
+        return noun
     try:
         return _inflect().singular_noun(noun) or noun
     except Exception:  # see plural
@@ -232,6 +239,8 @@ def _word_relation(label: str) -> tuple[Wording, str]:
         noun, nouns = " ".join(words[:-1] + [singular(last)]), text  # "notable works"
     if noun in ROLE_KINDS:
         return Wording(label, "noun", noun=noun, plural=nouns), ROLE_KINDS[noun]
+    if len(words) > 1 and words[0].lower() in SEQUENCE_WORDS:  # "previous event": an event, in a series
+        return Wording(label, "noun", noun=noun, plural=nouns), singular(" ".join(words[1:]))
     if " of " in noun:
         return Wording(label, "noun", noun=noun, plural=nouns), "!" + noun.split(" of ", 1)[0]
     if "," in noun and " " in noun:

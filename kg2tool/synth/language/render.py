@@ -221,8 +221,9 @@ class Renderer:
             w = sp.w(plan)
             ctx["kind"] = ctx["entity_kind"] = sp.kinds(plan.child, 1)
             ctx["noun"] = w.noun or w.verb  # the relation as a noun (or its predicate)
-            # the relation as a noun phrase for "none of them looks up ..." (its label when it has no noun)
-            ctx["looked_up"] = f"the {w.noun}" if w.noun and w.noun.split()[-1] not in PREPOSITIONS else rel
+            # the relation as a noun phrase for "none of them looks up ..." (what the question asks for when it has
+            # no noun: "the organizations that X is part of", never the label as it is: `isPartOf`)
+            ctx["looked_up"] = f"the {w.noun}" if w.noun and w.noun.split()[-1] not in PREPOSITIONS else ctx["q_ask"]
             # the topic first: "Lewis Carroll's places of birth" (noun relations, forward); "" otherwise
             own = sp.own(plan.child.eid)  # "" for names that take none ("Cori, née Radnitz", "Physics 1913")
             many = len(answers) > 1

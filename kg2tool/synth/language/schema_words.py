@@ -39,6 +39,9 @@ SCHEMA_RULES = {
         rf"(?<![\w.])(?:{_SEG}(?:\.{_SEG})*\.\.{_SEG}"
         rf"|(?=[\w.]*_|[a-z0-9_]{{2,}}\.[a-z_][a-z0-9_])(?:{_SEG}\.)+{_SEG})(?![\w])"
     ),
+    # a word with an id glued to it: album106591815 (YAGO's WordNet synset ids), conflict100958896s; six digits or
+    # more after letters (not Zinfandel1998, B52, MP3)
+    "id-suffixed word": re.compile(r"(?<![\w-])[A-Za-z]+\d{6,}s?(?![\w-])"),
     # Wikidata ids: Q42, P31 (not R2-D2, C-3PO)
     "Wikidata id": re.compile(r"(?<![\w-])[QP][1-9]\d*(?![\w-])"),
     # place_of_birth, _score, lead_singers: a word holding an underscore

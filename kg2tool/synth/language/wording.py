@@ -10,7 +10,6 @@ A plan's number is the size of its value (`execute`): one answer is said in the 
 
 from __future__ import annotations
 
-
 import itertools
 from collections import Counter
 
