@@ -5,7 +5,7 @@
 For each convention fixture (tests/data/conventions: Freebase, a snake_case movie KB, OWL named individuals,
 DBpedia, underscore/kebab-case relations), the project's own graphs (examples/wiki.ttl, Nobel, Star Wars) and real
 graphs of other conventions (tests/data/unseen: MetaQA's movie KB, FB15k-237 with names, the W3C wine ontology, DBpedia entity
-descriptions, schema.org diaries), runs
+descriptions, schema.org diaries, Nomisma's SKOS thesaurus, PeriodO's periods), runs
 `kg2tool synth --graph G --out TMP -n N --seed S --overwrite` in a subprocess, reads the rows of DIR/sft/*.parquet
 and prints per graph: rows written (a failed synth is reported with the tail of its stderr), rows with
 `schema_problems` (tests/lint.py: dotted paths, ids, underscore/camelCase words, placeholder kinds) and with
@@ -47,6 +47,8 @@ GRAPHS = {
     "wine": ROOT / "tests" / "data" / "unseen" / "w3c-wine-owl.ttl",
     "esbm_dbpedia": ROOT / "tests" / "data" / "unseen" / "esbm-dbpedia.nt.gz",
     "diaries": ROOT / "tests" / "data" / "unseen" / "amsterdam-diaries-schemaorg.nt.gz",
+    "nomisma": ROOT / "tests" / "data" / "unseen" / "nomisma-skos.nt.gz",
+    "periodo": ROOT / "tests" / "data" / "unseen" / "periodo-periods.nt.gz",
 }
 
 

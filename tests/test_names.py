@@ -106,3 +106,7 @@ def test_yago_wordnet_classes_are_said_by_their_noun_and_record_counters_are_ids
     assert schema_name("http://yago-knowledge.org/resource/wordnet_album_106591815") == "album"
     # a record's counter with its class word is an id (Web Annotation dumps: `108-annotation`); titles stay names
     assert is_opaque_id("108-annotation") and not is_opaque_id("12_monkeys") and not is_opaque_id("Apollo_11")
+    # catalogue keys and DOI-style keys are ids; a year range or a PascalCase title with a year is a name
+    assert all(map(is_opaque_id, ["igch0280", "p03tqbz", "j.1468-0092.2008.00303.x", "1468-0092.00058"]))
+    assert not any(map(is_opaque_id, ["1939-1945", "Zinfandel1998", "r2d2", "mp3", "iPhone", "deGrasseTyson"]))
+    assert is_opaque_id("gzNoWGDHpBcr")  # a generated mixed-case key

@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 
 # Numbers, Wikidata ids (Q42, P31, L1, statement ids), Freebase machine ids (m.0d05w3, g.11b6ddnq6x), long hex, UUIDs.
 _OPAQUE = re.compile(
-    r"\d+|\d+-[a-z]+|[QPLM]\d+([-$][0-9A-Fa-f-]+)?|[mg]\.[0-9][0-9a-z_]+|[0-9A-Fa-f]{16,}|.*[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-"
+    r"\d+|\d+-[a-z]+|(?=(?:[a-z]*\d){2})(?=(?:\d*[a-z]){2})[a-z0-9]{6,}|.*\d{4}-\d{3}[\dxX]\..*|[QPLM]\d+([-$][0-9A-Fa-f-]+)?|[mg]\.[0-9][0-9a-z_]+|[0-9A-Fa-f]{16,}|.*[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-"
     r"[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}.*"
 )
 _DOC_EXT = re.compile(r"\.(jpe?g|png|gif|svg|webp|tiff?|bmp|pdf|html?|php|aspx?|txt|docx?|xlsx?|mp[34]|og[gv])$", re.I)
@@ -34,9 +34,19 @@ def local_part(iri: str) -> str:
 
 def is_opaque_id(text: str) -> bool:
     """True when `text` (a label or the local part of an IRI) is an identifier no user would say: a number, a
-    record's counter with its class word (`108-annotation`), a Wikidata item/property/statement id, a UUID, a long
-    hex string."""
-    return bool(_OPAQUE.fullmatch(text.strip()))
+    record's counter with its class word (`108-annotation`), a catalogue key of lower-case letters and digits
+    (`igch0280`, `p03tqbz`), a random mixed-case key (`gzNoWGDHpBcr`), a DOI or ISSN-numbered key (`j.1468-0092.2008.00303.x`), a Wikidata
+    item/property/statement id, a UUID, a long hex string."""
+    text = text.strip()
+    return bool(_OPAQUE.fullmatch(text)) or _random_key(text)
+
+
+def _random_key(text: str) -> bool:
+    """A generated key of mixed-case letters (`gzNoWGDHpBcr`): lower-case first, three capitals or more inside,
+    eight letters or more, too few vowels for words (under a quarter); `iPhone`, `eBay`, `McDonald` are words."""
+    if not (len(text) >= 8 and text.isalpha() and text[0].islower() and sum(c.isupper() for c in text) >= 3):
+        return False
+    return sum(c in "aeiouyAEIOUY" for c in text) < len(text) / 4
 
 
 def _host(iri: str) -> str:

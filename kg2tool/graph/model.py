@@ -88,6 +88,8 @@ AXIOM_PREDICATES = frozenset(
         "annotatedSource", "annotatedProperty", "annotatedTarget", "members", "distinctMembers",
     )]
     + [SKOS + p for p in ("inScheme", "topConceptOf", "hasTopConcept", "exactMatch", "closeMatch")]
+    # SKOS's documentation notes: about a concept's record (its edits, its scope), no facts to ask about
+    + [SKOS + p for p in ("note", "changeNote", "editorialNote", "historyNote", "scopeNote", "example")]
     # a web page's topic: the page is no entity to ask about (its link is kept by the inverse, mainEntityOfPage)
     + [FOAF + "primaryTopic", "http://schema.org/mainEntity", "https://schema.org/mainEntity"]
 )  # fmt: skip

@@ -34,6 +34,7 @@ from .lexicon import (
 )
 from .negation import NegationWording
 from .places import PlaceWording, once, where_forward
+from .verbs import agent_noun
 
 KIND_SAMPLE = 50  # answers looked at to name their kind
 REVERSED = "\t(said the other way round)"  # the IRI suffix of a relation said by its `reverse` wording
@@ -304,6 +305,11 @@ class Speaker(CountWording, NegationWording, ChoiceWording, PlaceWording):
             inside = child_n > 1 and self.kind(node.child) in WORK_KINDS and self.own_facts(node.rel)
             of = "in" if inside else "of"
             return f"{w.noun if n == 1 else w.plural} {of} {self.inner_np(node.child, child_n)}"
+        verb = w.verb.split()
+        if not node.inverse and w.form == "by" and len(verb) == 2 and self.kind(node) == agent_noun(verb[0]):
+            # the kind is the verb's own agent: "the director of X", not "the director who directed X"
+            child_n = self.said_n(node.child) if not isinstance(node.child, Anchor) else 1
+            return f"{self.kinds(node, n)} of {self.inner_np(node.child, child_n)}"
         known = self.kind(node) != FALLBACK_KIND and not self.person(node)
         label = split_label(w.label).lower()  # `the countries of` for `country of citizenship`, not `the place of`
         contains = label in CONTAINING or label == "part of" or (label.startswith(f"{self.kind(node)} of ") and not w.where)
