@@ -170,3 +170,22 @@ def test_tags_are_keywords_a_work_is_tagged_with_and_values_of_several_works_are
     assert sp.wh(Project(tags, by)).startswith("Which keywords are films directed by ")
     assert "genres of films directed by" in sp.wh(Project(rel["has genre"], by))
     assert not sp.own_facts(tags) and sp.own_facts(rel["starred actors"])
+
+
+def test_skos_and_dublin_core_relations_are_said_as_people_say_them(tmp_path):
+    # a thesaurus's broader concept is what a concept falls under; its change notes are no facts; a record covers
+    # places (Dublin Core's spatial)
+    lines = ["@prefix skos: <http://www.w3.org/2004/02/skos/core#> .", "@prefix dct: <http://purl.org/dc/terms/> .",
+             "@prefix ex: <http://example.org/> ."]
+    for i in range(4):
+        lines += [f'ex:c{i} a skos:Concept ; skos:prefLabel "Coin type {i}"@en ; skos:broader ex:top ;',
+                  f'    skos:changeNote "edited {i}" ; dct:spatial ex:p{i} .', f'ex:p{i} skos:prefLabel "Region {i}"@en .']
+    lines.append('ex:top skos:prefLabel "Coinage"@en .')
+    (tmp_path / "skos.ttl").write_text("\n".join(lines) + "\n")
+    kg = load_graph([tmp_path / "skos.ttl"])
+    sp = Speaker(kg, derive_lexicon(kg))
+    broader, spatial = "http://www.w3.org/2004/02/skos/core#broader", "http://purl.org/dc/terms/spatial"
+    assert set(kg.relations) == {broader, spatial} and not kg.attributes
+    concept = sorted(kg.relations[broader].forward)[0]
+    assert sp.wh(Project(broader, Anchor(concept))).endswith("fall under")
+    assert " cover" in sp.wh(Project(spatial, Anchor(concept)))
