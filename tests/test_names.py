@@ -109,4 +109,6 @@ def test_yago_wordnet_classes_are_said_by_their_noun_and_record_counters_are_ids
     # catalogue keys and DOI-style keys are ids; a year range or a PascalCase title with a year is a name
     assert all(map(is_opaque_id, ["igch0280", "p03tqbz", "j.1468-0092.2008.00303.x", "1468-0092.00058"]))
     assert not any(map(is_opaque_id, ["1939-1945", "Zinfandel1998", "r2d2", "mp3", "iPhone", "deGrasseTyson"]))
-    assert is_opaque_id("gzNoWGDHpBcr")  # a generated mixed-case key
+    assert all(map(is_opaque_id, ["gzNoWGDHpBcr", "YOyP9TLDuhrb", "CAuKexBhwcy1", "p0gjgrsmhnc"]))  # generated keys
+    assert not any(map(is_opaque_id, ["Windows95", "BNYMellon", "eBay", "karen-ryckbosch", "new-york-city"]))
+    assert is_opaque_id("karen-ryckbosch-2o4vg0tf3iklb")  # a slug with a key

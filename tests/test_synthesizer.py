@@ -37,15 +37,10 @@ def test_distractors_and_categories(synth):
     for i in range(3):
         rows += synth.shard(i)[0]
     by_cat = Counter(r["category"] for r in rows)
-    assert set(by_cat) == {
-        "simple",
-        "multiple",
-        "parallel",
-        "parallel_multiple",
-        "irrelevance",
-        "multi_step",
-        "multi_turn",
-    }
+    # no parallel_multiple here: it asks several things about one entity, and no one of this graph has two that can
+    # be asked together (people without pronouns and one noun relation each); the bundled graph has them
+    # (test_walk_lookups)
+    assert set(by_cat) == {"simple", "multiple", "parallel", "irrelevance", "multi_step", "multi_turn"}
     for r in rows:
         offered = {t["function"]["name"] for t in r["tools"]}
         called = {c["function"]["name"] for m in r["messages"] for c in m.get("tool_calls", [])}

@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 
 # Numbers, Wikidata ids (Q42, P31, L1, statement ids), Freebase machine ids (m.0d05w3, g.11b6ddnq6x), long hex, UUIDs.
 _OPAQUE = re.compile(
-    r"\d+|\d+-[a-z]+|(?=(?:[a-z]*\d){2})(?=(?:\d*[a-z]){2})[a-z0-9]{6,}|.*\d{4}-\d{3}[\dxX]\..*|[QPLM]\d+([-$][0-9A-Fa-f-]+)?|[mg]\.[0-9][0-9a-z_]+|[0-9A-Fa-f]{16,}|.*[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-"
+    r"\d+|\d+-[a-z]+|(?=(?:[a-z]*\d){2})(?=(?:\d*[a-z]){2})[a-z0-9]{6,}|.*\d{4}-\d{3}[\dxX]\..*|[a-z]+(?:-[a-z]+)*-(?=[a-z]*\d)[0-9a-z]{8,}|[QPLM]\d+([-$][0-9A-Fa-f-]+)?|[mg]\.[0-9][0-9a-z_]+|[0-9A-Fa-f]{16,}|.*[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-"
     r"[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}.*"
 )
 _DOC_EXT = re.compile(r"\.(jpe?g|png|gif|svg|webp|tiff?|bmp|pdf|html?|php|aspx?|txt|docx?|xlsx?|mp[34]|og[gv])$", re.I)
@@ -35,18 +35,27 @@ def local_part(iri: str) -> str:
 def is_opaque_id(text: str) -> bool:
     """True when `text` (a label or the local part of an IRI) is an identifier no user would say: a number, a
     record's counter with its class word (`108-annotation`), a catalogue key of lower-case letters and digits
-    (`igch0280`, `p03tqbz`), a random mixed-case key (`gzNoWGDHpBcr`), a DOI or ISSN-numbered key (`j.1468-0092.2008.00303.x`), a Wikidata
+    (`igch0280`, `p03tqbz`), a random mixed-case key (`gzNoWGDHpBcr`), a slug with a key
+    (`karen-ryckbosch-2o4vg0tf3iklb`), a DOI or ISSN-numbered key (`j.1468-0092.2008.00303.x`), a Wikidata
     item/property/statement id, a UUID, a long hex string."""
     text = text.strip()
     return bool(_OPAQUE.fullmatch(text)) or _random_key(text)
 
 
 def _random_key(text: str) -> bool:
-    """A generated key of mixed-case letters (`gzNoWGDHpBcr`): lower-case first, three capitals or more inside,
-    eight letters or more, too few vowels for words (under a quarter); `iPhone`, `eBay`, `McDonald` are words."""
-    if not (len(text) >= 8 and text.isalpha() and text[0].islower() and sum(c.isupper() for c in text) >= 3):
+    """A generated key (`gzNoWGDHpBcr`, `YOyP9TLDuhrb`, `CAuKexBhwcy1`, `p0gjgrsmhnc`): eight letters and digits or
+    more, and either mixed-case letters with digits inside or three capitals or more after the first, or too few
+    vowels for words (under a quarter, with a lower-case first letter and three capitals, or with a digit);
+    `iPhone`, `eBay`, `McDonald`, `Windows95`, `R2D2` are names."""
+    if len(text) < 8 or not text.isalnum():
         return False
-    return sum(c in "aeiouyAEIOUY" for c in text) < len(text) / 4
+    upper, lower, digits = (sum(map(f, text)) for f in (str.isupper, str.islower, str.isdigit))
+    vowels = sum(c in "aeiouAEIOU" for c in text) / len(text)
+    if upper and lower and digits:
+        return bool(re.search(r"[A-Za-z]\d+[A-Za-z]", text)) or sum(c.isupper() for c in text[1:]) >= 3
+    if digits and not upper:
+        return vowels < 0.25
+    return not digits and text[0].islower() and upper >= 3 and vowels < 0.25
 
 
 def _host(iri: str) -> str:

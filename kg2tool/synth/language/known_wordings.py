@@ -78,13 +78,13 @@ KNOWN: dict[str, dict] = {
     # SKOS's semantic relations (a thesaurus: W3C SKOS Reference, section 8) and Dublin Core terms (DCMI Metadata
     # Terms): a concept falls under a broader one; a record covers places and periods; someone created it
     **dict.fromkeys(("broader", "has broader", "broader transitive"),
-                    {"noun": "broader concept", "form": "verb", "verb": "falls under", "verbs": "fall under",
+                    {"noun": "broader concept", "kind": "", "form": "verb", "verb": "falls under", "verbs": "fall under",
                      "base": "fall under"}),
     **dict.fromkeys(("narrower", "has narrower", "narrower transitive"),
-                    {"noun": "narrower concept", "form": "verb", "verb": "includes", "verbs": "include",
+                    {"noun": "narrower concept", "kind": "", "form": "verb", "verb": "includes", "verbs": "include",
                      "base": "include"}),
     **dict.fromkeys(("related", "related match", "relation", "is related to"),
-                    {"noun": "related concept", "form": "prep", "verb": "related to", "verbs": "related to"}),
+                    {"noun": "related concept", "kind": "", "form": "prep", "verb": "related to", "verbs": "related to"}),
     **dict.fromkeys(("spatial", "spatial coverage", "coverage"),
                     {"noun": "place", "form": "verb", "verb": "covers", "verbs": "cover", "base": "cover",
                      "kind": "place"}),

@@ -1,6 +1,6 @@
 """The BFCL parallel shapes, sampled for the Walker (kg2tool.synth.walk.walker): `parallel` (one relation looked up for 2-3
-entities in one turn: a reader takes four unrelated names in one question for a machine's grab-bag) and `parallel_multiple` (2-3 different lookups in one turn; several things about one entity
-when it has them, as people ask: "Tell me X's place of birth, spouse and genres")."""
+entities in one turn: a reader takes four unrelated names in one question for a machine's grab-bag) and `parallel_multiple` (2-3 different lookups in one turn about one entity, as people
+ask: "Tell me X's place of birth, spouse and genres")."""
 
 from __future__ import annotations
 
@@ -101,23 +101,10 @@ def _echo(walker, e: int, a: str, b: str) -> bool:
 
 
 def parallel_multiple(walker, rng):
-    """2-3 lookups of different relations: about one entity when one has them, else on different anchors (readers
-    rejected most three-part questions: "Where did X die, which category did he win a
-    prize in and what are his fields?"; "Where is Epic headquartered, which organization founded it and which
-    countries is it in?"): three one time in six."""
-    k = rng.choice((2, 2, 2, 2, 2, 3))
-    same = about_one(walker, rng, k)  # several things about one entity, as people ask them
-    if same is not None:
-        return same
-    k = 2  # not three things about three names ("Tell me the person who founded Reprise Records, Lenny Kravitz's
-    # child and Ashanti's partner": readers rejected them)
-    parts: list[Project] = []
-    for _ in range(walker.cfg.tries):
-        p = walker.one_hop(rng)
-        if p is None:
-            return None
-        if all(p.rel != q.rel for q in parts) and all(p.child != q.child for q in parts) and not where_it_is(walker.lex, p.rel):
-            parts.append(p)
-        if len(parts) == k:
-            return Parallel(tuple(parts))
-    return None
+    """2-3 lookups of different relations about one entity, as people ask several things at once (readers rejected
+    most three-part questions: "Where did X die, which category did he win a prize in and what are his fields?";
+    three one time in six). Never about different names: two unrelated requests in one message read as glued
+    together (0 of 13 such questions accepted by either reader on a graph of diaries, blind readings of unseen
+    graphs in docs/research/blind-reading.md; "Tell me the person who founded Reprise Records, Lenny Kravitz's child
+    and Ashanti's partner" before); a graph whose entities have one relation each gives none."""
+    return about_one(walker, rng, rng.choice((2, 2, 2, 2, 2, 3)))
