@@ -23,7 +23,9 @@ def test_walker_samples_every_shape_within_bounds(small_kg):
     rng = random.Random(0)
     for shape in WALK_SHAPES:
         plans = [p for p in (walker.sample(shape, rng) for _ in range(60)) if p is not None]
-        assert plans, f"no plan for {shape}"
+        # parallel_multiple asks several things about one entity: no one here has two to ask together (people
+        # without pronouns and one noun relation each; test_walk_lookups samples it on the bundled graph)
+        assert plans or shape == "parallel_multiple", f"no plan for {shape}"
         for p in plans:
             gold, _ = gold_answers(small_kg, p)
             assert gold, shape

@@ -65,6 +65,8 @@ ROLE_KINDS = {"employer": "organization", "spouse": "person", "sibling": "person
               "starring": "person"}  # DBpedia's `starring`: the actors of a film
 # Words of a place in a series: `previous event` names an event, `subsequent work` a work.
 SEQUENCE_WORDS = frozenset("previous next following subsequent prior preceding succeeding".split())
+# Nouns that name no kind: a relation called by one is said by its objects' kind.
+PLACEHOLDER_NOUNS = frozenset("entity thing item object resource individual element node".split())
 MASS_ROLES = frozenset(("part",))  # said without an article: "is part of"
 FALLBACK_KIND = "item"
 UNKNOWN_NOUN = "thing"  # how an entity of no known kind (`item`) is said in a question
@@ -386,6 +388,9 @@ def derive_lexicon(kg: KnowledgeGraph) -> Lexicon:
         w.multi = sum(len(rel.forward[e]) for e in subj) > 1.3 * max(len(subj), 1)
         if w.form == "prep" and w.verb.startswith(("a ", "an ")) and obj and all(len(rel.inverse[e]) == 1 for e in obj):
             w.verb = "the " + w.verb.split(" ", 1)[1]  # each object has one: Berlin is the capital of Germany
+        if w.form == "noun" and w.noun in PLACEHOLDER_NOUNS and w.object != FALLBACK_KIND:
+            # `hasEntity`: "the entity of X" says nothing; its objects' kind does ("the legal entity of X")
+            w.noun, w.plural = w.object, plural(w.object)
     for iri, w in list(words.items()):
         words[iri] = _folded_wording(iri, w)
         if w.subject in PERSON_KINDS and split_label(w.label).lower() in GROUP_ONLY:  # a band's "formed in"

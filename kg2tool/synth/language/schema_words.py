@@ -26,6 +26,10 @@ _DETERMINERS = (
     "which|what|the same|the|other|an?|these|those|all|how many|every|any|some|each|one|two|three|"
     "several|more|fewer|both|no"
 )
+# words after a kind word that leave it the head of its phrase ("the entity of X", "the items that ..."); any other
+# lower-case word makes it a modifier of a compound noun ("the entity status", "the item number"): no placeholder
+_FUNCTION = ("of|that|which|who|whose|where|with|in|on|at|by|for|from|to|as|is|are|was|were|has|have|had|and|or|"
+             "but|than|does|do|did|can|could|would|will|named|called|like")
 SCHEMA_RULES = {
     # http://..., urn:isbn:..., www.example.org
     "IRI": re.compile(r"\b(?:https?|ftp)://\S+|\burn:[a-z0-9-]+:\S+|\bwww\.\S+"),
@@ -51,8 +55,11 @@ SCHEMA_RULES = {
     # SportsTeamMember, PopulatedPlaceArea: three or more capitalised chunks in one word (not DreamWorks, MacArthur)
     "PascalCase word": re.compile(r"(?<![\w'’-])[A-Z][a-z]+(?:[A-Z][a-z]+){2,}(?![\w'’])"),
     # a placeholder for the kind: "which items", "the same item as", "named individuals", "two things"; the kind
-    # word is lower case, so titles ("The Things They Carried", "Stranger Things") pass
-    "placeholder kind": re.compile(rf"\bnamed individuals?\b|(?i:\b(?:{_DETERMINERS}))(?: other)? (?:{_KINDS})\b"),
+    # word is lower case, so titles ("The Things They Carried", "Stranger Things") pass, and so does a kind word
+    # that modifies a noun ("the entity status": FIBO's term)
+    "placeholder kind": re.compile(
+        rf"\bnamed individuals?\b|(?i:\b(?:{_DETERMINERS}))(?: other)? (?:{_KINDS})\b(?! (?!(?:{_FUNCTION})\b)[a-z]+)"
+    ),
 }
 
 
