@@ -205,6 +205,8 @@ def torch_equal(a, b) -> bool:
     return torch.equal(a, b)
 
 
+# slow: 39 s; one seed's whole demo runs by default (test_demo_runs_every_stage_and_reports)
+@pytest.mark.slow
 def test_demo_over_seeds_reports_mean_range_and_pooled_counts(tmp_path, small_graph_path, capsys):
     """`--seeds 1,2`: a whole demo per seed in OUT/seed<N>, then seeds.json / seeds.md from their own reports: the
     mean and range of each score and its counts added up over the seeds (checked against each seed's files)."""

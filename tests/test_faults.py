@@ -325,6 +325,8 @@ def test_tmpfs_synth_out_and_resume_after_freeing_space(tiny_fs, tmp_path, cli_r
     assert digest(out) == cli_reference and not (fs / ".run.work").exists()
 
 
+# slow: 21 s; the small tmpfs runs stay in the default suite
+@pytest.mark.slow
 def test_tmpfs_300k_synth_store_export(tiny_fs, tmp_path):
     fs = tiny_fs("300k")
     res = cli("synth", *ARGS, "--out", fs / "run")

@@ -26,6 +26,8 @@ def digest(folder: Path) -> dict[str, str]:
     return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.rglob("*")) if p.is_file()}  # fmt: skip
 
 
+# slow: 29 s (starts a Ray cluster)
+@pytest.mark.slow
 def test_ray_backend_gives_the_files_of_one_worker(tmp_path):
     assert synth(*ARGS, "--out", tmp_path / "one").returncode == 0
     # A local Ray instance with 2 CPUs (kg2tool.synth.run.shards calls ray.init(num_cpus=workers) when none is running).

@@ -9,6 +9,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from conftest import EXAMPLE
 
 ARGS = ["--graph", str(EXAMPLE), "-n", "3000", "--seed", "5", "--no-progress"]
@@ -70,6 +71,8 @@ def test_two_workers_give_the_same_files(tmp_path):
     assert digest(one) == digest(two)
 
 
+# slow: 43 s on 2 cores; two workers give the same files is checked by default (test_two_workers_give_the_same_files)
+@pytest.mark.slow
 def test_workers_auto_and_three_workers_give_the_same_files(tmp_path):
     """`--workers auto` (any number, by the load average) and 3 workers (2 helpers + the merging process) give the
     files of one worker."""

@@ -195,6 +195,9 @@ def _schema_reason(draft: Wording, rule: Wording) -> str:
             continue
         if name in KINDS and (value.lower() in PLACEHOLDER_KINDS or singular(value.lower()) in PLACEHOLDER_KINDS):
             return f"schema: placeholder kind {value!r} in {name}"
+        first = value.split()[0].lower()
+        if name not in KINDS and (first in PLACEHOLDER_KINDS or singular(first) in PLACEHOLDER_KINDS):
+            return f"schema: placeholder kind {value.split()[0]!r} in {name}"  # "item genre": the kind leaked in
         found = schema_words(f"the {value}")  # "the": the placeholder rule needs a determiner ("the item of")
         if found:
             return f"schema: {found[0][0]} {found[0][1].removeprefix('the ')!r} in {name}"
