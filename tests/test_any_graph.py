@@ -189,3 +189,19 @@ def test_skos_and_dublin_core_relations_are_said_as_people_say_them(tmp_path):
     concept = sorted(kg.relations[broader].forward)[0]
     assert sp.wh(Project(broader, Anchor(concept))).endswith("fall under")
     assert " cover" in sp.wh(Project(spatial, Anchor(concept)))
+
+
+def test_a_freebase_path_back_to_the_same_role_is_a_shared_record(tmp_path):
+    # nominee -> nomination -> nominee: the others nominated with X ("Who shared an award nomination with X?")
+    ns = "http://rdf.freebase.com/ns/"
+    path = "award.award_nominee.award_nominations..award.award_nomination.award_nominee"
+    lines = []
+    for i in range(4):
+        lines += [f'<{ns}m.0p{i}> <{ns}type.object.name> "Person {i}"@en .',
+                  f"<{ns}m.0p{i}> <{ns}type.object.type> <{ns}people.person> .",
+                  f"<{ns}m.0p{i}> <{ns}{path}> <{ns}m.0p{(i + 1) % 4}> ."]
+    (tmp_path / "fb.nt").write_text("\n".join(lines) + "\n")
+    kg = load_graph([tmp_path / "fb.nt"])
+    sp = Speaker(kg, derive_lexicon(kg))
+    assert sp.wh(Project(ns + path, Anchor(0))) == "Who did Person 0 share an award nomination with"
+    assert sp.wh(Project(ns + path, Anchor(1), inverse=True)) == "Who shared an award nomination with Person 1"

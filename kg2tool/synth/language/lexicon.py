@@ -392,7 +392,7 @@ def derive_lexicon(kg: KnowledgeGraph) -> Lexicon:
             # `hasEntity`: "the entity of X" says nothing; its objects' kind does ("the legal entity of X")
             w.noun, w.plural = w.object, plural(w.object)
     for iri, w in list(words.items()):
-        words[iri] = _folded_wording(iri, w)
+        words[iri] = _shared_record(iri, _folded_wording(iri, w))
         if w.subject in PERSON_KINDS and split_label(w.label).lower() in GROUP_ONLY:  # a band's "formed in"
             words[iri] = replace(words[iri], **GROUP_ONLY[split_label(w.label).lower()])  # said of a person
         elif w.subject in WORK_KINDS and split_label(w.label).lower() in WORK_PLACES:  # "Where was X filmed?"
@@ -447,6 +447,23 @@ def _folded_wording(iri: str, w: Wording) -> Wording:
         short = _without_kind(w.noun, w.subject)
         return replace(w, noun=short, plural=plural(short)) if short != w.noun else w
     return w
+
+
+def _shared_record(iri: str, w: Wording) -> Wording:
+    """A Freebase mediator path from a role through a record back to the same role
+    (`award.award_nominee.award_nominations..award.award_nomination.award_nominee`: the others nominated with X)
+    said as sharing the record ("Who did Lily Tomlin share an award nomination with?", not "What is the award
+    nominee of Lily Tomlin?"); any other relation as it is."""
+    local = iri.rsplit("/", 1)[-1]
+    if ".." not in local:
+        return w
+    into, out = (part.split(".") for part in local.split("..", 1))
+    if len(into) < 3 or len(out) < 3 or into[1] != out[2]:
+        return w
+    record = out[1].replace("_", " ")
+    verb = f"shared {article(record)} with"
+    return replace(w, form="verb", noun=record, plural=plural(record), verb=verb, verbs=verb,
+                   base=f"share {article(record)} with", active="", tense="past", where=False)
 
 
 def _majority(kinds: list[str]) -> str:
