@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import json
 import re
-import threading
 import time
 from dataclasses import replace
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+from chat_server import ChatServer
 from conftest import ROOT
 
 from kg2tool.cli import main
@@ -61,49 +60,13 @@ def canned(prompt: str) -> str:
     return prompt.split("Its draft wording, as JSON:\n", 1)[1].split("\n", 1)[0]
 
 
-class ChatServer:
-    """An OpenAI-compatible chat-completions endpoint on 127.0.0.1 answering each prompt with `canned`."""
+def drafting_server() -> ChatServer:
+    """The endpoint answering each drafting prompt with `canned`."""
+    return ChatServer(lambda body: {"content": canned(body["messages"][-1]["content"])})
 
-    def __init__(self):
-        self.prompts: list[str] = []
-        owner = self
 
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):  # noqa: N802 - http.server's naming
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                assert self.path == "/v1/chat/completions", self.path
-                prompt = body["messages"][-1]["content"]
-                owner.prompts.append(prompt)
-                message = {"role": "assistant", "content": canned(prompt)}
-                data = json.dumps(
-                    {
-                        "id": "c1",
-                        "object": "chat.completion",
-                        "created": 0,
-                        "model": body["model"],
-                        "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
-                    }
-                ).encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            def log_message(self, *args):
-                pass
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, args=(0.05,), daemon=True)
-
-    def __enter__(self):
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc):
-        self.httpd.shutdown()
-        self.httpd.server_close()
+def prompts(server: ChatServer) -> list[str]:
+    return [body["messages"][-1]["content"] for body in server.requests]
 
 
 def table(capsys, *args) -> dict[str, dict[str, str]]:
@@ -123,12 +86,12 @@ def snake_kg():
 
 def test_openai_drafts_are_checked_and_fall_back_to_the_rule(capsys, tmp_path, snake_kg):
     out = tmp_path / "lexicon.yaml"
-    with ChatServer() as server:
+    with drafting_server() as server:
         rows = table(capsys, "--graph", SNAKE, "--backend", "openai", "--model", "stub", "--base-url", server.url,
                      "--out", out)  # fmt: skip
     # once per relation, not per question: one prompt each, every relation named once
-    assert len(server.prompts) == len(snake_kg.relations) == len(rows) == 9
-    asked = sorted(re.search(r'The relation: "([^"]+)"', p)[1] for p in server.prompts)
+    assert len(prompts(server)) == len(snake_kg.relations) == len(rows) == 9
+    asked = sorted(re.search(r'The relation: "([^"]+)"', p)[1] for p in prompts(server))
     assert asked == sorted(rows)
     assert {label: row["draft"] for label, row in rows.items()} == EXPECTED
     votes = rows["has imdb votes"]
@@ -152,7 +115,7 @@ def test_the_drafted_lexicon_words_synth_questions(capsys, tmp_path):
     import pyarrow.parquet as pq
 
     out = tmp_path / "lexicon.yaml"
-    with ChatServer() as server:
+    with drafting_server() as server:
         table(
             capsys, "--graph", SNAKE, "--backend", "openai", "--model", "stub", "--base-url", server.url, "--out", out
         )
