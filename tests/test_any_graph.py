@@ -205,3 +205,36 @@ def test_a_freebase_path_back_to_the_same_role_is_a_shared_record(tmp_path):
     sp = Speaker(kg, derive_lexicon(kg))
     assert sp.wh(Project(ns + path, Anchor(0))) == "Who did Person 0 share an award nomination with"
     assert sp.wh(Project(ns + path, Anchor(1), inverse=True)) == "Who shared an award nomination with Person 1"
+
+
+def test_yago_and_upper_ontology_types_yield_to_the_graphs_own():
+    from kg2tool.graph.model import kept_types
+
+    dbo, yago, dul = "http://dbpedia.org/ontology/", "http://dbpedia.org/class/yago/", \
+        "http://www.ontologydesignpatterns.org/ont/dul/DUL.owl#"
+    # DBpedia ships YAGO's WordNet classes and DOLCE's beside its own ontology: its own are said
+    assert kept_types([dbo + "Album", yago + "Album106591815", dul + "InformationObject"]) == [dbo + "Album"]
+    assert kept_types([yago + "Album106591815", dul + "Agent"]) == [yago + "Album106591815"]  # YAGO alone: kept
+
+
+def test_series_places_placeholder_nouns_latin_singulars_and_agent_nouns(tmp_path):
+    from kg2tool.synth.language.lexicon import singular
+
+    assert [singular(w) for w in ("genus", "campus", "status", "films")] == ["genus", "campus", "status", "film"]
+    ex = "http://example.org/"
+    lines = [f"@prefix ex: <{ex}> .", "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> ."]
+    for i in range(4):
+        lines += [f'ex:f{i} a ex:Film ; rdfs:label "Film {i}" ; ex:previousWork ex:f{(i + 1) % 4} ;',
+                  f"    ex:hasEntity ex:c{i} ; ex:directedBy ex:d{i} .",
+                  f'ex:c{i} a ex:Company ; rdfs:label "Company {i}" .', f'ex:d{i} rdfs:label "Dee {i}" .']
+    (tmp_path / "g.ttl").write_text("\n".join(lines) + "\n")
+    kg = load_graph([tmp_path / "g.ttl"])
+    lex = derive_lexicon(kg)
+    sp = Speaker(kg, lex)
+    # a place in a series names no kind: the works before a film are films
+    assert lex.relations[ex + "previousWork"].object == "film"
+    # `hasEntity` says nothing: its objects' kind does
+    assert lex.relations[ex + "hasEntity"].noun == "company"
+    # a by-relation whose kind is its own agent noun: "the director of X", not "the director who directed X"
+    assert lex.relations[ex + "directedBy"].object == "director"  # untyped: the agent noun of `directed`
+    assert sp.np(Project(ex + "directedBy", Anchor(kg.resolve("Film 0")))) == "the director of Film 0"

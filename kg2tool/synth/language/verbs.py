@@ -3,6 +3,8 @@ past, the third person singular, and the participle of the verb a noun names."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 
 def is_participle(word: str) -> bool:
     import lemminflect
@@ -44,6 +46,7 @@ def third_person(word: str, strict: bool = True) -> bool:
     return "VERB" in lemmas and (not strict or "NOUN" not in lemmas)
 
 
+@lru_cache(maxsize=4096)  # asked per noun phrase a by-relation makes (`Speaker._project_np`)
 def agent_noun(participle: str) -> str:
     """The noun for who or what does the act of a participle (`directed` -> `director`, `written` -> `writer`,
     `composed` -> `composer`, `edited` -> `editor`), or "": English forms agent nouns with -er or -or (a final
