@@ -16,6 +16,11 @@ pinned commits below (``git --git-dir=... show COMMIT:PATH``). Get a snapshot wi
     git clone --bare https://github.com/w3c/web-annotation       MIRROR/w3c+web-annotation/repo
     git clone --bare https://github.com/nomisma/data             MIRROR/nomisma+data/repo
     git clone --bare https://github.com/periodo/periodo-data     MIRROR/periodo+periodo-data/repo
+    git clone --bare https://github.com/polifonia-project/organs-knowledge-graph \
+        MIRROR/polifonia-project+organs-knowledge-graph/repo
+    git clone --bare https://github.com/wikipathways/GPML2RDF    MIRROR/wikipathways+GPML2RDF/repo
+    git clone --bare https://github.com/lidingpku/open-conference-data \
+        MIRROR/lidingpku+open-conference-data/repo
 
 then run
 
@@ -87,6 +92,19 @@ SOURCES = {
     "nomisma/data": ("a7601136b8c2bd6fc44cf8a835f8e250c5e608c1", None),
     # PeriodO period gazetteer, the 2015 initial data release as Turtle
     "periodo/periodo-data": ("51fe03a205ac049b818c83bafe852bec2dc2b6e9", ["initial-data.ttl"]),
+    # added 2026-12-07, kept blind (README.md): Polifonia ORGANS knowledge graph, the Italian organs
+    "polifonia-project/organs-knowledge-graph": (
+        "4f42cd41dd79875539741ba805242c22f47c52b7",
+        ["kg/organ-it-base.ttl", "kg/organ-it-projects.ttl", "kg/organ-it-pictures.ttl"],
+    ),
+    # WikiPathways RDF (wp: and gpml: layers) of the pathways in GPML2RDF's test collection; files
+    # chosen by build_wikipathways()
+    "wikipathways/GPML2RDF": ("5e1351fdc3f573aa5a62d5638361dceb3edfa2fd", None),
+    # ISWC metadata from the Semantic Web Dog Food (SWC/SWRC/FOAF, RDF/XML), 2006-2012
+    "lidingpku/open-conference-data": (
+        "871a8dd1f86b172b1aef95e55a86ef70cd3b8646",
+        [f"data/iswc/iswc-{y}-complete.rdf" for y in ("2006", "aswc-2007", "2008", "2009", "2010", "2011", "2012")],
+    ),
 }
 
 
@@ -109,7 +127,12 @@ def read_source(mirror: Path, repo: str, path: str) -> str:
 def write(graph: rdflib.Graph, name: str, fmt: str, gz: bool) -> Path:
     data = graph.serialize(format=fmt, encoding="utf-8")
     if fmt == "nt":  # rdflib writes N-Triples in hash order: sort for stable bytes
-        lines = sorted(set(data.decode("utf-8").splitlines()))
+        text = data.decode("utf-8")
+        # rdflib leaves these raw inside literals, where str.splitlines() would cut a triple in
+        # two: write them as N-Triples \u escapes (none of the first seven graphs has one)
+        for c in "\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029":
+            text = text.replace(c, f"\\u{ord(c):04X}")
+        lines = sorted(set(text.splitlines()))
         data = ("\n".join(line for line in lines if line.strip()) + "\n").encode("utf-8")
     path = HERE / name
     if gz:
@@ -531,12 +554,110 @@ def build_periodo(mirror: Path) -> Path:
     return write(tree_bnode_labels(g), "periodo-periods.nt.gz", "nt", gz=True)
 
 
+# ---------------------------------------------------------------------------------------
+# Added 2026-12-07, kept blind (README.md): three more graphs of other conventions
+# ---------------------------------------------------------------------------------------
+
+_IRI_BAD = '<>"{}|\\^`'
+
+
+def clean_iri(term):
+    """An IRI that N-Triples can carry: the sources have a few IRIs with whitespace in them
+    (an editing artefact: a line break and indentation inside an attribute). Leading and
+    trailing whitespace and any whitespace run with a line break in it are removed; other
+    inner whitespace and characters IRIs may not hold are percent-encoded. Other terms
+    are returned unchanged."""
+    import re
+
+    if not isinstance(term, URIRef):
+        return term
+    s = str(term)
+    if not any(c.isspace() or c in _IRI_BAD for c in s):
+        return term
+    s = re.sub(r"\s*\n\s*", "", s.strip())
+    s = "".join(quote(c, safe="") if (c.isspace() or c in _IRI_BAD) else c for c in s)
+    return URIRef(s)
+
+
+def cleaned(g: rdflib.Graph) -> rdflib.Graph:
+    out = rdflib.Graph()
+    for prefix, ns in g.namespaces():
+        out.bind(prefix, ns)
+    for s, p, o in g:
+        out.add((clean_iri(s), clean_iri(p), clean_iri(o)))
+    return out
+
+
+# 8. Polifonia ORGANS: pipe organs of Italy, Polifonia core/instrument ontologies, deeply
+#    nested blank nodes (timed locations, addresses, projects, agents, names, pictures)
+
+ORGANS = "polifonia-project/organs-knowledge-graph"
+
+
+def build_organs(mirror: Path) -> Path:
+    g = rdflib.Graph()
+    for path in SOURCES[ORGANS][1]:
+        g.parse(data=read_source(mirror, ORGANS, path), format="turtle")
+    return write(tree_bnode_labels(g), "organs-polifonia.nt.gz", "nt", gz=True)
+
+
+# 9. WikiPathways RDF: identifiers.org IRIs for genes, proteins, metabolites; the semantic
+#    (wp:) layer and the graphical (gpml:) layer of each pathway
+
+WIKIPATHWAYS = "wikipathways/GPML2RDF"
+WP_DIR = "WP2RDF/resources/testcollection"
+WP_SKIP = {"WP2279.ttl"}  # the largest (42k triples): without it the graph stays under 150k
+
+
+def wikipathways_files(mirror: Path) -> list[str]:
+    commit, _ = SOURCES[WIKIPATHWAYS]
+    names = subprocess.run(
+        ["git", f"--git-dir={git_dir(mirror, WIKIPATHWAYS)}", "ls-tree", "-r", "--name-only", commit, WP_DIR],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.split()
+    return sorted(n for n in names if n.endswith(".ttl") and n.rsplit("/", 1)[1] not in WP_SKIP)
+
+
+def build_wikipathways(mirror: Path) -> Path:
+    g = rdflib.Graph()
+    files = wikipathways_files(mirror)
+    assert len(files) == 25, len(files)
+    for path in files:
+        g.parse(data=read_source(mirror, WIKIPATHWAYS, path), format="turtle")
+    return write(tree_bnode_labels(cleaned(g)), "wikipathways-gpml.nt.gz", "nt", gz=True)
+
+
+# 10. ISWC conference metadata, Semantic Web Dog Food: SWC / SWRC / FOAF / iCal, RDF/XML,
+#     author lists as rdf:Seq, roles as nodes
+
+ISWC = "lidingpku/open-conference-data"
+
+
+def build_iswc(mirror: Path) -> Path:
+    import re
+
+    g = rdflib.Graph()
+    for path in SOURCES[ISWC][1]:
+        g.parse(data=read_source(mirror, ISWC, path), format="xml")
+    # four objects in the source are relative references with no base to resolve them
+    # against (an affiliation, three homepages written without a scheme): those triples go
+    absolute = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+    kept = rdflib.Graph()
+    for t in g:
+        if all(not isinstance(x, URIRef) or absolute.match(str(x)) for x in t):
+            kept.add(t)
+    assert len(g) - len(kept) == 4, len(g) - len(kept)
+    return write(tree_bnode_labels(cleaned(kept)), "iswc-swdf.nt.gz", "nt", gz=True)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument(
         "--mirror", type=Path, default=Path("/work/.mirror"), help="folder holding owner+name/repo git snapshots"
     )
-    keys = ["metaqa", "fb15k237", "wine", "esbm", "diaries", "nomisma", "periodo"]
+    keys = ["metaqa", "fb15k237", "wine", "esbm", "diaries", "nomisma", "periodo", "organs", "wikipathways", "iswc"]
     ap.add_argument("--only", choices=keys, action="append")
     args = ap.parse_args(argv)
     todo = args.only or keys
@@ -548,6 +669,9 @@ def main(argv=None) -> int:
         "diaries": build_diaries,
         "nomisma": build_nomisma,
         "periodo": build_periodo,
+        "organs": build_organs,
+        "wikipathways": build_wikipathways,
+        "iswc": build_iswc,
     }
     for key in todo:
         path = builders[key](args.mirror)
