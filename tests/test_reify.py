@@ -253,3 +253,57 @@ def test_a_participant_linked_both_ways_is_named_by_the_link_out_of_the_node(tmp
         for s, objs in rel.forward.items():
             for o in objs:  # every composed relation leads to what its last word names
                 assert kg.labels[o].split()[0].lower() == rel.label.split()[-1], (rel.label, kg.labels[s], kg.labels[o])
+
+
+PARTS = """@prefix ex: <http://example.org/id/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix bio: <http://purl.org/vocab/bio/0.1/> .
+@prefix org: <http://www.w3.org/ns/org#> .
+@prefix geo: <http://www.w3.org/2003/01/geo/wgs84_pos#> .
+@prefix dcterms: <http://purl.org/dc/terms/> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+ex:emperor rdfs:label "Emperor" . ex:consul rdfs:label "Consul" .
+ex:rome rdfs:label "Roman Empire" ; geo:location <http://example.org/id/rome#this> .
+<http://example.org/id/rome#this> a geo:SpatialThing ; geo:lat 41.9 ; geo:long 12.5 ;
+    dcterms:isPartOf <http://example.org/id/latium#this> .
+ex:parthia rdfs:label "Parthian Empire" .
+"""
+_PERSON = """ex:{p} rdfs:label "{name}" ; bio:death <http://example.org/id/{p}#death> ;
+    org:hasMembership <http://example.org/id/{p}#{role}> .
+<http://example.org/id/{p}#death> a bio:Death ; dcterms:date "{died}"^^xsd:date .
+<http://example.org/id/{p}#{role}> a org:Membership ; org:role ex:{role} ; org:organization ex:{org} .
+"""
+
+
+def parts_ttl() -> str:
+    people = [("hadrian", "Hadrian", "emperor", "rome", "0138-07-10"), ("otho", "Otho", "emperor", "rome", "0069-04-16"),
+              ("mithridates", "Mithridates I", "emperor", "parthia", "0132-01-01"),
+              ("cicero", "Cicero", "consul", "rome", "0043-12-07")]  # fmt: skip
+    return PARTS + "".join(
+        _PERSON.format(p=p, name=n, role=r, org=o, died=d) for p, n, r, o, d in people
+    )
+
+
+def test_hash_uri_parts_of_a_node_fold_into_it(tmp_path):
+    """Unlabelled `B#fragment` nodes that `B` links to (a death event, a membership record, a location) are parts
+    of B by the hash-URI convention: never entities named "death", "this" or "emperor"; a membership's role and
+    organization become relations of the person, a death's date an attribute of the person, and the same graph
+    comes out of the on-disk store."""
+    from test_store import quiet, same_graph
+
+    from kg2tool.graph.store import open_store
+
+    path = tmp_path / "parts.ttl"
+    path.write_text(parts_ttl(), encoding="utf-8")
+    kg = load_graph([path])
+    assert not [n for n in kg.names if n.split()[0].lower() in ("death", "this", "emperor", "consul", "rome")
+                and n not in ("Emperor", "Consul")], kg.names  # fmt: skip
+    assert facts(kg, "membership role") == {("Hadrian", "Emperor"), ("Otho", "Emperor"),
+                                            ("Mithridates I", "Emperor"), ("Cicero", "Consul")}  # fmt: skip
+    assert ("Mithridates I", "Parthian Empire") in facts(kg, "membership organization")
+    died = [a for a in kg.attributes.values() if a.label == "death date"]
+    assert len(died) == 1 and died[0].values[kg.index["http://example.org/id/hadrian"]] == ("0138-07-10",)
+    assert {a.label for a in kg.attributes.values()} >= {"location lat", "location long"}
+    # `latium#this` is not a part of anything here: it names the thing its document describes ("latium")
+    assert "latium" in kg.names
+    same_graph(kg, open_store(tmp_path / "st", [path], log=quiet))

@@ -40,7 +40,7 @@ from .model import (
     Relation,
     kept_types,
 )
-from .names import clean_text, entity_name_from_iri, lang_rank, pick_texts, schema_name
+from .names import clean_label, clean_text, entity_name_from_iri, lang_rank, pick_texts, schema_name
 from .parse import parse_files
 from .reify import fold_reified
 
@@ -140,7 +140,7 @@ def _collect(rdf, lang: str, stats: LoadStats, rules: PredicateRules) -> _Triple
         if is_lit:
             kind = kinds.get(p)
             if kind:
-                texts[kind][s].append((clean_text(str(o)), o.language))
+                texts[kind][s].append(((clean_text if kind == "desc" else clean_label)(str(o)), o.language))
                 continue
             if p in TYPE_PREDICATES:
                 continue

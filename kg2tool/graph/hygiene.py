@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 
 # Numbers, Wikidata ids (Q42, P31, L1, statement ids), Freebase machine ids (m.0d05w3, g.11b6ddnq6x), long hex, UUIDs.
 _OPAQUE = re.compile(
-    r"\d+|\d+-[a-z]+|(?=(?:[a-z]*\d){2})(?=(?:\d*[a-z]){2})[a-z0-9]{6,}|.*\d{4}-\d{3}[\dxX]\..*|[a-z]+(?:-[a-z]+)*-(?=[a-z]*\d)[0-9a-z]{8,}|[QPLM]\d+([-$][0-9A-Fa-f-]+)?|[mg]\.[0-9][0-9a-z_]+|[0-9A-Fa-f]{16,}|.*[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-"
+    r"\d+|\d+-[a-z]+|(?=(?:[a-z]*\d){2})(?=(?:\d*[a-z]){2})[a-z0-9]{6,}|.*\d{4}-\d{3}[\dxX]\..*|[a-z]+(?:-[a-z]+)*-(?=[a-z]*\d)[0-9a-z]{8,}|[QPLM]\d+([-$][0-9A-Fa-f-]+)?|[mg]\.[0-9][0-9a-z_]+|(?:[A-Za-z]+[-_ ])?[0-9A-Fa-f]{16,}|.*[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-"
     r"[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}.*"
 )
 _DOC_EXT = re.compile(r"\.(jpe?g|png|gif|svg|webp|tiff?|bmp|pdf|html?|php|aspx?|txt|docx?|xlsx?|mp[34]|og[gv])$", re.I)
@@ -37,7 +37,8 @@ def is_opaque_id(text: str) -> bool:
     record's counter with its class word (`108-annotation`), a catalogue key of lower-case letters and digits
     (`igch0280`, `p03tqbz`), a random mixed-case key (`gzNoWGDHpBcr`), a slug with a key
     (`karen-ryckbosch-2o4vg0tf3iklb`), a DOI or ISSN-numbered key (`j.1468-0092.2008.00303.x`), a Wikidata
-    item/property/statement id, a UUID, a long hex string."""
+    item/property/statement id, a UUID, a long hex string, alone or after a class word
+    (`membership_bd17e2d21cbc5a487c852bea4809dbbe`)."""
     text = text.strip()
     return bool(_OPAQUE.fullmatch(text)) or _random_key(text)
 

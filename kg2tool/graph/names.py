@@ -20,9 +20,19 @@ from urllib.parse import unquote
 from .hygiene import is_opaque_id
 
 
+# Fragments that say "the thing this document describes" by the hash-URI convention of Linked Data (W3C, "Cool
+# URIs for the Semantic Web", 2008: `http://www.example.com/about#alice`, FOAF's `#me`, `#this`, `#i`, `#id`): the
+# thing is named by the document's local part (`.../id/thrace#this` -> `thrace`).
+_SELF_FRAGMENTS = {"this", "me", "i", "id", "it", "self", "thing", "subject", "entity", "resource", "object"}
+
+
 def readable_local_name(iri: str) -> str:
     """The readable local part of an IRI: `http://ex.org/Barack_Obama` -> `Barack Obama`; `.../resource/ZeroX`
-    stays `ZeroX`; an IRI without a local part comes back whole."""
+    stays `ZeroX`; `.../id/thrace#this` -> `thrace` (`_SELF_FRAGMENTS`); an IRI without a local part comes back
+    whole."""
+    base, _, frag = iri.rstrip("/#").rpartition("#")
+    if base and frag.lower() in _SELF_FRAGMENTS:
+        iri = base
     local = re.split(r"[#/:]", iri.rstrip("/#"))[-1] or iri
     local = unquote(local).replace("_", " ").strip()
     return local or iri
@@ -113,6 +123,17 @@ def clean_text(s: str, limit: int = 500) -> str:
         s = html.unescape(s)
     s = " ".join(s.split())
     return s if len(s) <= limit else s[: limit - 1] + "\u2026"
+
+
+# A label's trailing punctuation that belongs to the sentence it was cut from, not to the name: a colon, semicolon
+# or comma, or a full stop after a number ("6 maart 1941." -> "6 maart 1941"); a stop after a word stays ("Jr.").
+_TRAILING = re.compile(r"(?:\s*[:;,]+|(?<=\d)\.)$")
+
+
+def clean_label(s: str) -> str:
+    """`clean_text` for a label or alternative label, without `_TRAILING` punctuation (unless nothing is left)."""
+    s = clean_text(s)
+    return _TRAILING.sub("", s) or s
 
 
 _ASCII_NON_ALNUM = re.compile(r"[^a-z0-9]+")

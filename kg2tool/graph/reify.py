@@ -18,6 +18,12 @@ Rules, applied after the pass over the triples and before kg2tool.graph.hygiene'
   node only (a class can be checked for a consistent shape). A class is folded as a whole (below), so an instance
   named otherwise ("Citibank, N.A headquarters address" for the participant "Citibank, N.A. US-DE") goes with it.
   Blank nodes are not folded (they are skipped when the graph is read).
+- A *part* of another node by the hash-URI convention of Linked Data (an unlabelled `B#fragment` that node `B`
+  links to: `hadrian#death`, `caryanda#this`, `hadrian#membership_bd17e2d2`) has no usable name of its own either,
+  and is no participant of other nodes: it is a candidate with one participant or more (its owner `B`, and what
+  else it links), so a part that only holds values (a death with its date, a location with its coordinates)
+  gives its values to its owner and is gone; its composed labels start with the link into it ("death date",
+  "location lat"), whatever its class.
 - Candidates are grouped by class: the node's most specific type (the one with the fewest instances in the graph,
   ties by IRI), or, for untyped nodes, the sorted set of their roles. A class is folded when at least half of its
   instances are candidates (a consistent shape, not a few odd nodes), with every instance that has two
@@ -178,17 +184,42 @@ def label_tokens(text: str) -> tuple[str, ...]:
     return _tokens(text)
 
 
-def _candidates(adj: _Adjacency, iri, label, named, types, type_label, pred_label) -> tuple[dict, list]:
-    """node -> {role: participants} of every candidate, and the other typed nodes with an edge of their own (the
+def dependent_on(n, roles: dict, iri) -> Hashable | None:
+    """The node whose part `n` is by the hash-URI convention of Linked Data, or None: `n`'s IRI is `B#fragment`
+    and node `B` links to it (`hadrian` -`death`-> `hadrian#death`, `caryanda` -`location`-> `caryanda#this`).
+    The fragment names the part's place in B's description ("death", "this", "issuer"), not a thing of its own."""
+    text = iri(n)
+    if "#" not in text:
+        return None
+    base = text.split("#", 1)[0]
+    for (_, into), ms in sorted(roles.items()):
+        if into:
+            for m in ms:
+                if m != n and iri(m) == base:
+                    return m
+    return None
+
+
+def _candidates(adj: _Adjacency, iri, label, named, types, type_label, pred_label) -> tuple[dict, list, set]:
+    """node -> {role: participants} of every candidate, the other typed nodes with an edge of their own (the
     rest of a class that may be folded as a whole, if they have two participants: see `_participants` and the
-    module docstring)."""
-    out, typed = {}, []
+    module docstring), and the unlabelled parts of another node (`dependent_on`): they are candidates with that
+    node as their only participant too (value nodes: a death with its date, a location with its coordinates)."""
+    out, typed, parts_of = {}, [], set()
     for n, roles in adj.links.items():
+        text = label(n)
+        base = None if text else dependent_on(n, roles, iri)
+        if base is not None:
+            parts_of.add(n)
+            parts = {r: {m for m in ms if named(m)} for r, ms in roles.items()}
+            parts = {r: ms for r, ms in parts.items() if ms}
+            if len({m for ms in parts.values() for m in ms}) == 1:
+                out[n] = parts
+                continue
         if not any(not into for _, into in roles):
             continue  # a node with no edge of its own is a plain object
-        text = label(n)
         shared = any(into and len(ms) > 1 for (_, into), ms in roles.items())  # an office many people work at
-        opaque = not shared and not text and is_opaque_id(local_part(iri(n)))
+        opaque = not text and (base is not None or (not shared and is_opaque_id(local_part(iri(n)))))
         if opaque or (not shared and text and types.get(n)):  # may be a candidate: its participants decide
             parts = _participants(roles, named)
             if parts is not None and (
@@ -203,7 +234,7 @@ def _candidates(adj: _Adjacency, iri, label, named, types, type_label, pred_labe
                 continue
         if types.get(n):
             typed.append(n)
-    return out, typed
+    return out, typed, parts_of
 
 
 def _participants(roles: dict, named) -> dict | None:
@@ -219,10 +250,10 @@ def _allowed(n, parts: dict, types: dict, type_label, pred_label) -> set[str]:
     return got | {w for p, _ in parts for w in words_of(pred_label(p))}
 
 
-def _classes(cands: dict, types: dict) -> tuple[Callable, set]:
+def _classes(cands: dict, types: dict, parts_of: set) -> tuple[Callable, set]:
     """The class key of a node (`cls`: its most specific type IRI or, for an untyped node, its sorted roles) and
     the classes folded: those with at least half of their instances candidates (typed) or two candidates
-    (untyped)."""
+    (untyped); one will do where they are all parts of other nodes (`parts_of`)."""
     count = Counter(t for ts in types.values() for t in ts)
 
     def cls(n):
@@ -233,15 +264,17 @@ def _classes(cands: dict, types: dict) -> tuple[Callable, set]:
     for n in cands:
         by_class[cls(n)].append(n)
     keep = {
-        k for k, nodes in by_class.items() if len(nodes) >= 2 and (isinstance(k, tuple) or 2 * len(nodes) >= count[k])
+        k for k, nodes in by_class.items()
+        if (len(nodes) >= 2 or nodes[0] in parts_of) and (isinstance(k, tuple) or 2 * len(nodes) >= count[k])
     }
     return cls, keep
 
 
-def _groups(cands: dict, typed: list, adj: _Adjacency, named, classes: tuple) -> dict:
+def _groups(cands: dict, typed: list, adj: _Adjacency, named, classes: tuple, parts_of: set) -> dict:
     """The folded nodes by (class key, the roles that link into the node), `classes` from `_classes`. A class is
     folded with every instance that has two participants. Participants that are folded themselves are left out (a
-    node left with fewer than two is not folded). In sorted key order."""
+    node left with fewer than two is not folded; a part of another node, `parts_of`, needs one). In sorted key
+    order."""
     cls, keep = classes
     members = {n: parts for n, parts in cands.items() if cls(n) in keep}
     if keep:  # the other typed nodes of a folded class with two participants
@@ -252,7 +285,7 @@ def _groups(cands: dict, typed: list, adj: _Adjacency, named, classes: tuple) ->
         key = cls(n)
         parts = {r: ms - members.keys() for r, ms in members[n].items()}
         parts = {r: ms for r, ms in parts.items() if ms}
-        if len({m for ms in parts.values() for m in ms}) >= 2:
+        if len({m for ms in parts.values() for m in ms}) >= (1 if n in parts_of else 2):
             cands[n] = parts
             groups[(key, tuple(sorted(r for r in parts if r[1])))].append(n)
     return {k: groups[k] for k in sorted(groups, key=lambda k: (isinstance(k[0], tuple), str(k)))}
@@ -308,17 +341,19 @@ def fold_reified(
     def named(m) -> bool:
         got = is_named.get(m)
         if got is None:
-            got = is_named[m] = bool(label(m)) or not is_opaque_id(local_part(iri(m)))
+            got = is_named[m] = bool(label(m)) or not (
+                is_opaque_id(local_part(iri(m))) or dependent_on(m, adj.links.get(m, {}), iri) is not None
+            )
         return got
 
-    cands, typed = _candidates(adj, iri, label, named, types, type_label, pred_label)
-    classes = _classes(cands, types)
+    cands, typed, parts_of = _candidates(adj, iri, label, named, types, type_label, pred_label)
+    classes = _classes(cands, types, parts_of)
     if maybe is not None and any(not isinstance(k, tuple) for k in classes[1]):
         # a typed class is folded with all its members, candidates or not: every node is examined
         adj = _Adjacency(every_edge())
-        cands, typed = _candidates(adj, iri, label, named, types, type_label, pred_label)
-        classes = _classes(cands, types)
-    groups = _groups(cands, typed, adj, named, classes)  # the members' participants are written into `cands`
+        cands, typed, parts_of = _candidates(adj, iri, label, named, types, type_label, pred_label)
+        classes = _classes(cands, types, parts_of)
+    groups = _groups(cands, typed, adj, named, classes, parts_of)  # the members' participants go into `cands`
     out = Folded()
     if not groups:
         return out
@@ -332,7 +367,8 @@ def fold_reified(
             out.edges[p] = kept
     made: dict = {}
     for (key, _), nodes in groups.items():
-        _fold_group(key, nodes, cands, rel_edges, made, (type_label, pred_label), attr_subjects)
+        part = all(n in parts_of for n in nodes)
+        _fold_group(key, nodes, cands, rel_edges, made, (type_label, pred_label, part), attr_subjects)
     by_label: dict = {}
     for new in made.values():  # in order of first sight: groups, then roles, then attributes
         first = by_label.setdefault((type(new), new.label), new)
@@ -366,12 +402,13 @@ def _memo(fn: Callable) -> Callable:
     return get
 
 
-def _prefix(key, owner: tuple, type_label, pred_label) -> tuple[list[str], str]:
-    """The words composed labels start with and the class's words (see the module docstring)."""
+def _prefix(key, owner: tuple, type_label, pred_label, part: bool = False) -> tuple[list[str], str]:
+    """The words composed labels start with and the class's words (see the module docstring); the link into a
+    node names it when the node is a part of its owner (`part`: "location", not the class "spatial thing")."""
     cls = words_of(type_label(key)) if not isinstance(key, tuple) else []
     if owner[1]:
         link = _said(pred_label(owner[0]))
-        if not cls or set(link) & set(cls):
+        if not cls or part or set(link) & set(cls):
             return link, " ".join(cls) or " ".join(link)
     return cls or _said(pred_label(owner[0])), " ".join(cls) or "record"
 
@@ -389,11 +426,11 @@ def _owners(key, nodes, cands, type_label, pred_label) -> tuple[list, list]:
 def _fold_group(key, nodes, cands, rel_edges, made: dict, names, attr_subjects) -> None:
     """The composed relations and moved attributes of one group, added to `made` by IRI (a relation or attribute
     another group of the same class made too gets their pairs or nodes together)."""
-    type_label, pred_label = names
+    type_label, pred_label, part = names
     owners, roles = _owners(key, nodes, cands, type_label, pred_label)
     cls_iri = quote(key if not isinstance(key, tuple) else "", safe="")
     for owner in owners:
-        prefix, cls_text = _prefix(key, owner, type_label, pred_label)
+        prefix, cls_text = _prefix(key, owner, type_label, pred_label, part)
         base = f"{FOLD_PREFIX}?class={cls_iri}&from={quote(_role_iri(owner), safe='')}"
         owner_words = " ".join(_said(pred_label(owner[0])))
         whose = (

@@ -44,6 +44,7 @@ from ..model import (
     kept_types,
 )
 from ..names import (
+    clean_label,
     clean_text,
     entity_name_from_iri,
     lang_rank,
@@ -193,7 +194,7 @@ class IndexBuilder:
                 lit_p.append(codes[p])
                 lit_o.append(hash(o))
                 if kind <= 2:
-                    text, lg = clean_text(o.value), o.language
+                    text, lg = (clean_text if kind == 2 else clean_label)(o.value), o.language
                     rank = ranks.get(lg)
                     if rank is None:
                         rank = ranks[lg] = lang_rank(lg, lang)

@@ -80,9 +80,19 @@ def _inflect():
     return inflect.engine()
 
 
+# English: a noun in -ics names one field or event though plural in form (physics, athletics, the Olympics), and
+# `data`/`metadata` are mass nouns in today's usage: number does not change them.
+def _numberless(noun: str) -> bool:
+    last = noun.rsplit(" ", 1)[-1].lower()
+    return last.endswith("ics") or last in ("data", "metadata")
+
+
 @lru_cache(maxsize=65536)
 def plural(noun: str) -> str:
-    """The plural of a noun phrase: `place of birth` -> `places of birth`, `person` -> `people`."""
+    """The plural of a noun phrase: `place of birth` -> `places of birth`, `person` -> `people`; `physics` and
+    `data` stay (`_numberless`)."""
+    if _numberless(noun):
+        return noun
     try:
         return _inflect().plural_noun(noun) or noun
     except Exception:  # inflect refuses some strings (empty, odd characters): keep the text as it is
@@ -92,8 +102,9 @@ def plural(noun: str) -> str:
 @lru_cache(maxsize=65536)
 def singular(noun: str) -> str:
     """The singular of a noun (unchanged when it is not a plural): `languages` -> `language`; a last word in -us,
-    -ss or -is is singular already (`genus`, `campus`, `census`, `class`, `thesis`: inflect would cut its s)."""
-    if noun.rsplit(" ", 1)[-1].lower().endswith(("us", "ss", "is")):
+    -ss or -is is singular already (`genus`, `campus`, `census`, `class`, `thesis`: inflect would cut its s), and
+    so is a `_numberless` one (`olympics`, `data`)."""
+    if noun.rsplit(" ", 1)[-1].lower().endswith(("us", "ss", "is")) or _numberless(noun):
         return noun
     try:
         return _inflect().singular_noun(noun) or noun
@@ -237,8 +248,8 @@ def _word_relation(label: str) -> tuple[Wording, str]:
     if "," in text and " " in text:  # "languages spoken, written, or signed": the first word carries the number
         first, tail = text.split(" ", 1)
         noun, nouns = f"{singular(first)} {tail}", text
-    elif last.endswith("s") and not last.endswith(("ss", "us", "is")) and singular(last) != last and last.isalpha():
-        noun, nouns = " ".join(words[:-1] + [singular(last)]), text  # "notable works"
+    elif last.isalpha() and (one := singular(last)) != last and plural(one) == last:
+        noun, nouns = " ".join(words[:-1] + [one]), text  # "notable works", "people" (a person), "children"
     if noun in ROLE_KINDS:
         return Wording(label, "noun", noun=noun, plural=nouns), ROLE_KINDS[noun]
     if len(words) > 1 and words[0].lower() in SEQUENCE_WORDS:  # "previous event": an event, in a series
@@ -266,6 +277,9 @@ FOLDED = {
     "category": (Wording("category", "verb", noun="category", plural="categories", verb="won a prize in",
                          verbs="won a prize in", base="win a prize in", tense="past"), "category"),
 }  # fmt: skip
+# A membership record's organization (W3C ORG, `org:Membership` -> `org:organization`) is what its member is a member
+# of: ORG's own shortcut for the record is `org:memberOf`; its `role` is the member's role ("membership role").
+MEMBERSHIP = ("membership", "organization", "role")
 # An award record's work (a film, a book) is what the person received the award for.
 AWARD_RECORD = frozenset(("award", "prize", "recognition", "nomination"))
 _AWARDED_FOR = Wording("for work", "verb", noun="awarded work", plural="awarded works", verb="received an award for",
@@ -427,6 +441,9 @@ def _folded_wording(iri: str, w: Wording) -> Wording:
     cls = set(_fold_words(iri, "?class").lower().split())
     other = cls - {role.lower()}
     keep = dict(label=w.label, subject=w.subject, object=w.object, multi=w.multi)
+    if other == {MEMBERSHIP[0]} and role.lower() in MEMBERSHIP[1:]:  # a member of X; its role in it
+        said = word_relation("member of")[0] if role.lower() == MEMBERSHIP[1] else replace(w, noun=role, plural=plural(role))
+        return replace(said, **keep)
     if w.subject in PERSON_KINDS:
         if role in FOLDED:  # "Who played Y?" (a film role's character), "won a prize in Physics" (an award's category)
             return replace(FOLDED[role][0], **keep)
