@@ -225,3 +225,30 @@ def test_class_labels_become_common_nouns(tmp_path):
     kinds = {name: lex.kind_of(kg.resolve(name)) for name in ("Uni 0", "Award 0")}
     assert kinds == {"Uni 0": "university", "Award 0": "research award"}
     assert plural(kinds["Uni 0"]) == "universities"
+
+
+def test_a_credit_line_is_said_by_who_did_the_work(tmp_path):
+    """English credit lines ("production design by X", "story by X") name who made a work: by the agent noun of the
+    work's last word where it is a verb too ("the production designer", its subject's kind not repeated), else as
+    "credited with the story of"; never as what the work features."""
+    ttl = tmp_path / "g.ttl"
+    ttl.write_text(
+        "@prefix : <http://x.org/> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+        ":Film rdfs:label \"film\" . :Person rdfs:label \"person\" .\n"
+        ":film_production_design_by rdfs:label \"film production design by\" . :story_by rdfs:label \"story by\" .\n"
+        ":cape a :Film ; rdfs:label \"Cape Fear\" ; :film_production_design_by :riva ; :story_by :dumas .\n"
+        ":gigi a :Film ; rdfs:label \"Gigi\" ; :film_production_design_by :riva ; :story_by :colette .\n"
+        ":riva a :Person ; rdfs:label \"J. Michael Riva\" . :dumas a :Person ; rdfs:label \"Alexandre Dumas\" .\n"
+        ":colette a :Person ; rdfs:label \"Colette\" ; :story_by :dumas .\n"
+    )
+    kg = load_graph(str(ttl))
+    sp = Speaker(kg, derive_lexicon(kg))
+    design, story = "http://x.org/film_production_design_by", "http://x.org/story_by"
+    cape, riva, dumas = kg.resolve("Cape Fear"), kg.resolve("J. Michael Riva"), kg.resolve("Alexandre Dumas")
+    assert sp.wh(Project(design, Anchor(cape))) + "?" == "Who is the production designer of Cape Fear?"
+    assert sp.wh(Project(design, Anchor(riva), inverse=True)) + "?" == (
+        "Which films have J. Michael Riva as their production designer?"
+    )
+    assert sp.wh(Project(story, Anchor(cape))) + "?" == "Who was credited with the story of Cape Fear?"
+    assert "credited with the story of" in sp.wh(Project(story, Anchor(dumas), inverse=True))
+    assert word_relation("costume design by")[0].noun == "costume designer"

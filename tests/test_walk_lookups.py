@@ -221,3 +221,24 @@ def test_what_lies_in_a_place_is_asked_by_a_narrower_kind(example_kg):
         if plan is not None and where_it_is(walker.lex, plan.rel):
             inside.append({walker.lex.kind_of(e) for e in execute(example_kg, plan)})
     assert len(inside) >= 10 and all(not kinds <= {"place", "location", "item", "thing"} for kinds in inside), inside
+
+
+def test_several_things_about_one_entity_are_not_one_thing_said_twice(tmp_path):
+    """Two relations said with the same words (a graph's two `olympics` paths) are not asked together: "What is the
+    olympics of Panama and what is its olympics?"."""
+    from kg2tool.graph.build import load_graph
+
+    lines = ["@prefix : <http://x.org/> .", "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .",
+             ':games_a rdfs:label "olympics" . :games_b rdfs:label "olympics" . :medal rdfs:label "medal" .']
+    for k in range(12):
+        lines.append(f':c{k} rdfs:label "Country {k}" ; :games_a :g{k % 3} ; :games_b :g{(k + 1) % 3} ; :medal :m{k % 2} .')
+    lines += [f':g{k} rdfs:label "Games {k}" .' for k in range(3)] + [':m0 rdfs:label "Gold" .', ':m1 rdfs:label "Silver" .']
+    path = tmp_path / "g.ttl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    walker = Synthesizer(load_graph([path]), SynthConfig(seed=1, min_support=1)).walker
+    rng = random.Random(3)
+    plans = [p for p in (walker.sample("parallel_multiple", rng) for _ in range(100)) if p is not None]
+    assert len(plans) >= 20
+    for plan in plans:
+        rels = {k.rel for k in plan.children}
+        assert rels != {"http://x.org/games_a", "http://x.org/games_b"} and len(rels) == len(plan.children), plan

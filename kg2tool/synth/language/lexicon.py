@@ -240,6 +240,8 @@ def _word_relation(label: str) -> tuple[Wording, str]:
             # who does it is named by the verb's agent noun: the objects of `directed by` are directors
             return (Wording(label, "by", verb=text, verbs=text, active=" ".join(words[:-2] + [past(words[-2])])),
                     f"~{agent}" if len(words) == 2 and (agent := agent_noun(words[-2])) else "")
+        if last == "by" and _noun(words[-2]):  # a credit line: "production design by X", "story by X"
+            return _credit(label, words[:-1])
         return Wording(label, "prep", verb=text, verbs=text), ""
     if third_person(words[0]) and (len(words) == 1 or words[1] in PREPOSITIONS):
         base = _inflect().plural_verb(words[0]) or words[0]
@@ -248,8 +250,9 @@ def _word_relation(label: str) -> tuple[Wording, str]:
     if "," in text and " " in text:  # "languages spoken, written, or signed": the first word carries the number
         first, tail = text.split(" ", 1)
         noun, nouns = f"{singular(first)} {tail}", text
-    elif last.isalpha() and (one := singular(last)) != last and plural(one) == last:
-        noun, nouns = " ".join(words[:-1] + [one]), text  # "notable works", "people" (a person), "children"
+    elif (h := _head(words)) is not None and (one := singular(words[h])) != words[h] and plural(one) == words[h]:
+        # a plural head: "notable works", "people" (a person), "notable people with this condition"
+        noun, nouns = " ".join(words[:h] + [one] + words[h + 1 :]), text
     if noun in ROLE_KINDS:
         return Wording(label, "noun", noun=noun, plural=nouns), ROLE_KINDS[noun]
     if len(words) > 1 and words[0].lower() in SEQUENCE_WORDS:  # "previous event": an event, in a series
@@ -267,6 +270,25 @@ def _word_relation(label: str) -> tuple[Wording, str]:
         noun, nouns = noun.split(" ", 1)[1], nouns.split(" ", 1)[1]
         return Wording(label, "noun", noun=noun, plural=nouns), singular(noun)
     return Wording(label, "noun", noun=noun, plural=nouns), singular(noun)
+
+
+def _head(words: list[str]) -> int | None:
+    """The index of a noun phrase's head word: the last word before its first preposition ("people" in "notable
+    people with this condition"), else its last word; None when that is no plain word."""
+    at = next((i - 1 for i, w in enumerate(words) if i and w in PREPOSITIONS), len(words) - 1)
+    return at if words[at].isalpha() else None
+
+
+def _credit(label: str, work: list[str]) -> tuple[Wording, str]:
+    """A credit line's relation ("production design by", "story by": X's production design is by Y) said by who
+    did the work: the agent noun of its last word where it is also a verb ("production designer"), else "credited
+    with the N of" the other way round ("Who was credited with the story of X?")."""
+    agent = agent_noun(work[-1])  # "" unless the word is a verb too
+    if agent:
+        noun = " ".join(work[:-1] + [agent])
+        return Wording(label, "noun", noun=noun, plural=plural(noun)), "~person"
+    noun = " ".join(work)
+    return Wording(label, "noun", noun=noun, plural=plural(noun), reverse=f"credited with the {noun} of"), "~person"
 
 
 # Roles of folded n-ary records (kg2tool.graph.reify) said otherwise than the same word as a relation: an actor's
@@ -406,6 +428,10 @@ def derive_lexicon(kg: KnowledgeGraph) -> Lexicon:
             # `hasEntity`: "the entity of X" says nothing; its objects' kind does ("the legal entity of X")
             w.noun, w.plural = w.object, plural(w.object)
     for iri, w in list(words.items()):
+        if w.form == "noun" and not folded_role(iri) and " " in (short := _without_kind(w.noun, w.subject)):
+            # a film's "film production designer" is its production designer; a prize's "prize file" stays (a
+            # compound's one word left says less than the compound)
+            w = replace(w, noun=short, plural=plural(short))
         words[iri] = _shared_record(iri, _folded_wording(iri, w))
         if w.subject in PERSON_KINDS and split_label(w.label).lower() in GROUP_ONLY:  # a band's "formed in"
             words[iri] = replace(words[iri], **GROUP_ONLY[split_label(w.label).lower()])  # said of a person
@@ -424,8 +450,9 @@ def derive_lexicon(kg: KnowledgeGraph) -> Lexicon:
 
 
 def _without_kind(noun: str, kind: str) -> str:
-    """A folded record's noun without the subject's kind in front: a laureate's "laureate award keyword" is their
-    "award keyword"; the noun itself when nothing would be left."""
+    """A noun without the subject's kind in front: a laureate's "laureate award keyword" (a folded record) is their
+    "award keyword", a film's "film production designer" its "production designer"; the noun itself when nothing
+    would be left."""
     head, rest = kind.lower().split(), noun.split()
     return " ".join(rest[len(head) :]) if len(rest) > len(head) and [w.lower() for w in rest[: len(head)]] == head else noun
 

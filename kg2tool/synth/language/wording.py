@@ -144,8 +144,10 @@ class Speaker(CountWording, NegationWording, ChoiceWording, PlaceWording):
         """Whether works found by what a noun relation leads to are said to feature it ("the films that feature
         Tatooine", "Which films feature X"): the entities are works, and the relation's objects are people or things
         with facts of their own (`own_facts`: a planet, a character), not values that only describe the work (a genre, a
-        language, a year, a tag: "the films whose genre is Western")."""
-        return self.kind(node) in WORK_KINDS and self.own_facts(node.rel)
+        language, a year, a tag: "the films whose genre is Western"), nor who made them (a label "... by": a credit
+        line, "production design by")."""
+        w = self.w(node)
+        return self.kind(node) in WORK_KINDS and self.own_facts(node.rel) and not w.label.lower().endswith(" by")
 
     def own_facts(self, rel: str) -> bool:
         """Whether a relation's objects are people or things with facts of their own (relations or attributes:

@@ -51,6 +51,8 @@ def about_one(walker, rng, k: int) -> Parallel | None:
             picked = [first.rel, *rng.sample(rels, k - 1)]
             if any(_echo(walker, e, a, b) for i, a in enumerate(picked) for b in picked[i + 1:]):
                 continue
+            if len({_said(walker.lex, r) for r in picked}) < len(picked):
+                continue  # two relations said alike: "What is the olympics of Panama and what is its olympics?"
             if walker.lex.kind_of(e) in PERSON_KINDS and pronouns(walker.kg, e) is None:
                 # no pronoun for a later question: only nouns, listed once ("What are X's siblings and religion?")
                 if not all(getattr(walker.lex.relations.get(r), "form", "") == "noun" for r in picked):
@@ -87,6 +89,12 @@ def _where_label(label: str) -> bool:
     """`where_it_is` of one label (asked per draw on the walker's hot path: split once per label)."""
     said = split_label(label).lower()
     return said in CONTAINING or said == "part of"
+
+
+def _said(lex, rel: str) -> tuple:
+    """The words a relation is said with (its form, noun and verb)."""
+    w = lex.relations.get(rel)
+    return (w.form, w.noun, w.verb) if w is not None else (rel,)
 
 
 def _echo(walker, e: int, a: str, b: str) -> bool:
