@@ -54,3 +54,24 @@ def test_kind_unknown_is_flagged(capsys, tmp_path):
     )
     _, lines = table(capsys, "--graph", ttl)
     assert len(lines) == 1 and "kind-unknown" in lines[0] and "no-label" not in lines[0], lines
+
+
+def test_the_graph_is_loaded_with_synths_flags(capsys, tmp_path):
+    """--exclude-predicate, --no-fold and --store load the graph as `kg2tool synth` does with the same flags, so the
+    drafted lexicon is the one synth will use; a bad IRI is a usage error naming the flag."""
+    import pytest
+
+    from kg2tool.common.errors import UsageError
+
+    _, plain = table(capsys, "--graph", SWAPI)
+    labels = {line.split("  ")[0].strip() for line in plain}
+    assert "film role film" in labels and "birthPlace" in labels
+    _, fewer = table(capsys, "--graph", SWAPI, "--exclude-predicate", "https://swapi.co/vocabulary/birthPlace")
+    assert {line.split("  ")[0].strip() for line in fewer} == labels - {"birthPlace"}
+    _, unfolded = table(capsys, "--graph", SWAPI, "--no-fold")
+    assert "film role film" not in {line.split("  ")[0].strip() for line in unfolded}
+    pytest.importorskip("pyoxigraph")
+    wiki = ROOT / "examples" / "wiki.ttl"  # (pyoxigraph refuses SWAPI's over-long language tags)
+    assert table(capsys, "--graph", wiki, "--store", tmp_path / "st") == table(capsys, "--graph", wiki)
+    assert main(["lexicon", "--graph", str(SWAPI), "--exclude-predicate", "birthPlace"]) == UsageError.exit_code
+    assert "--include-predicate/--exclude-predicate 'birthPlace'" in capsys.readouterr().err

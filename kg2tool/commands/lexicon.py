@@ -5,7 +5,8 @@ in id order, worded as synth words them), its subject and object kinds, and flag
 `no-label` (the predicate has no label in the graph, or one that only repeats its IRI's local name: its label is
 `schema_name(iri)`), `no-type` (a sampled end has no rdf:type, so its kind was inferred) and `kind-unknown` (a
 kind is the fallback `item`). `--out FILE` writes the lexicon as YAML to edit and pass back with
-`kg2tool synth --lexicon FILE`.
+`kg2tool synth --lexicon FILE`. The graph is loaded as synth loads it with the same `--include-predicate`,
+`--exclude-predicate`, `--no-fold` and `--store` flags: a lexicon drafted without them can differ from synth's.
 
 `--backend openai|vllm|transformers --model M` has a language model draft each relation's wording, once per
 relation (`kg2tool.synth.language.drafts`): a draft that passes the checks replaces the rule's, and a `draft` column
@@ -29,6 +30,15 @@ def register(sub) -> None:
     p.add_argument("--graph", action="append", required=True, metavar="FILE", help="RDF file; repeat to merge")
     p.add_argument("--lang", default="en", help="preferred label language (default en)")
     p.add_argument("--out", metavar="FILE", help="write the lexicon YAML here (default: only print the table)")
+    g = p.add_argument_group("loading the graph as `kg2tool synth` will (give the same flags as to synth)")
+    g.add_argument("--include-predicate", action="append", default=None, metavar="IRI",
+                   help="use this predicate even if it is a schema/axiom or link predicate; repeatable")  # fmt: skip
+    g.add_argument("--exclude-predicate", action="append", default=None, metavar="IRI",
+                   help="never use this predicate (no relation, no attribute); repeatable")  # fmt: skip
+    g.add_argument("--no-fold", dest="fold", action="store_false",
+                   help="keep reified n-ary nodes (film roles, award records) as entities, as synth --no-fold")  # fmt: skip
+    g.add_argument("--store", metavar="PATH", default=None,
+                   help="read the graph from synth's on-disk store at PATH (built from --graph on first use)")  # fmt: skip
     _add_model_options(p)
     p.set_defaults(func=run)
 
@@ -83,10 +93,18 @@ def run(args) -> int:
     """Run `kg2tool lexicon` (draft and review the relation lexicon) with the parsed `args`; return the exit code."""
     from ..common.files import write_atomic
     from ..graph.build import load_graph
+    from .synth import predicate_rules
     from ..synth.language.lexicon import derive_lexicon
 
     backend = model_backend(args)  # before loading the graph: a bad flag fails at once
-    kg = load_graph(args.graph, lang=args.lang)
+    predicates = predicate_rules(args, fold=args.fold)
+    if args.store:
+        from ..graph.store import open_store
+
+        kg = open_store(args.store, args.graph, lang=args.lang, log=lambda msg: print(msg, file=sys.stderr),
+                        predicates=predicates)  # fmt: skip
+    else:
+        kg = load_graph(args.graph, lang=args.lang, predicates=predicates)
     lex, drafts = derive_lexicon(kg), None
     print(f"# {kg.summary()}; one line per relation (attribute nouns: in --out's YAML)", file=sys.stderr)
     if backend is not None:
