@@ -36,6 +36,13 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
         ("author of", "prep", "an author of"),
         ("produces", "verb", "produces"),
         ("worksAt", "verb", "works at"),
+        ("isPanelistAt", "prep", "a panelist at"),  # any "NOUN PREP" label is a role in another thing
+        ("isSubEventOf", "prep", "a sub event of"),
+        ("givesKeynoteTalk", "verb", "gives"),  # an ontology's verb and its object (Which keynote talk does X give?)
+        ("sports team", "noun", "sports team"),  # a plural noun before a noun: no verb
+        ("relatedToEvent", "prep", "related to"),  # a participle, a preposition, the objects' kind
+        ("made", "verb", "made"),  # a past verb alone (FOAF): What did X make?
+        ("based near", "prep", "based near"),
     ],
 )
 def test_label_forms(label, form, said):
@@ -53,6 +60,9 @@ def test_label_forms(label, form, said):
         ("in language", "language"),  # a preposition and a noun: the noun names the objects
         ("starred actors", "actor"),
         ("influenced by", ""),  # no agent noun in the dictionary: no kind from the label
+        ("givesKeynoteTalk", "keynote talk"),
+        ("relatedToEvent", "event"),
+        ("isAbout", ""),  # a preposition is no kind
     ],
 )
 def test_kinds_from_role_nouns(label, kind):

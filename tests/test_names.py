@@ -112,3 +112,15 @@ def test_yago_wordnet_classes_are_said_by_their_noun_and_record_counters_are_ids
     assert all(map(is_opaque_id, ["gzNoWGDHpBcr", "YOyP9TLDuhrb", "CAuKexBhwcy1", "p0gjgrsmhnc"]))  # generated keys
     assert not any(map(is_opaque_id, ["Windows95", "BNYMellon", "eBay", "karen-ryckbosch", "new-york-city"]))
     assert is_opaque_id("karen-ryckbosch-2o4vg0tf3iklb")  # a slug with a key
+
+
+def test_short_hex_keys_and_catalogue_numbers_are_ids():
+    """GPML-style graph ids (`a130a`, `bdafb`: hex letters that are no English word), a name around a catalogue
+    number of seven digits or more, and such keys with a counter are ids; words and titles stay names."""
+    from kg2tool.graph.hygiene import is_opaque_id
+
+    assert all(map(is_opaque_id, ["a130a", "fee6e", "dc535", "bdafb", "idddad5ecb", "ide660d29b_2",
+                                  "IT-0100127432_parthood", "IT-0100002868ProjectDelivery0",
+                                  "membership_bd17e2d21cbc5a487c852bea4809dbbe"]))  # fmt: skip
+    assert not any(map(is_opaque_id, ["faded", "accede", "beaded", "Route 66", "2012 Summer Olympics", "1939-1945",
+                                      "WP1461", "b52", "cafe"]))  # fmt: skip

@@ -307,3 +307,29 @@ def test_hash_uri_parts_of_a_node_fold_into_it(tmp_path):
     # `latium#this` is not a part of anything here: it names the thing its document describes ("latium")
     assert "latium" in kg.names
     same_graph(kg, open_store(tmp_path / "st", [path], log=quiet))
+
+
+def test_rdf_containers_fold_into_their_owners_members(tmp_path):
+    """An RDF container (rdf:Seq with rdf:_1, rdf:_2, ...: an author list) is no thing of its own: the paper's
+    `authorList` becomes a relation "author" to the list's members, never relations named "1", "2", in memory and
+    in the store alike."""
+    from test_store import quiet, same_graph
+
+    from kg2tool.graph.store import open_store
+
+    rdf = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+    lines = ["@prefix ex: <http://example.org/> .", "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .",
+             "@prefix bibo: <http://purl.org/ontology/bibo/> .", f"@prefix rdf: <{rdf}> ."]  # fmt: skip
+    papers = {"p1": ["ada", "bo"], "p2": ["bo", "cy", "ada"], "p3": ["cy"]}
+    for p, authors in papers.items():
+        lines.append(f'ex:{p} rdfs:label "Paper {p[1]}" ; bibo:authorList ex:{p}_authors .')
+        lines.append(f"ex:{p}_authors a rdf:Seq ; " + " ; ".join(f"rdf:_{i} ex:{a}" for i, a in enumerate(authors, 1)) + " .")
+    lines += [f'ex:{a} rdfs:label "{a.title()}" .' for a in ("ada", "bo", "cy")]
+    path = tmp_path / "seq.ttl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    kg = load_graph([path])
+    assert sorted(r.label for r in kg.relations.values()) == ["author"]
+    assert facts(kg, "author") == {("Paper 1", "Ada"), ("Paper 1", "Bo"), ("Paper 2", "Bo"), ("Paper 2", "Cy"),
+                                   ("Paper 2", "Ada"), ("Paper 3", "Cy")}  # fmt: skip
+    assert not [n for n in kg.names if "authors" in n]
+    same_graph(kg, open_store(tmp_path / "st", [path], log=quiet))

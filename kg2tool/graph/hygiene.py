@@ -38,9 +38,26 @@ def is_opaque_id(text: str) -> bool:
     (`igch0280`, `p03tqbz`), a random mixed-case key (`gzNoWGDHpBcr`), a slug with a key
     (`karen-ryckbosch-2o4vg0tf3iklb`), a DOI or ISSN-numbered key (`j.1468-0092.2008.00303.x`), a Wikidata
     item/property/statement id, a UUID, a long hex string, alone or after a class word
-    (`membership_bd17e2d21cbc5a487c852bea4809dbbe`)."""
+    (`membership_bd17e2d21cbc5a487c852bea4809dbbe`), a short hex key (`a130a`), a name around a number of seven
+    digits or more (`IT-0100127432_parthood`), hex letters that are no word (`bdafb`), or such keys and numbers
+    joined (`ide660d29b_2`)."""
     text = text.strip()
-    return bool(_OPAQUE.fullmatch(text)) or _random_key(text)
+    if _OPAQUE.fullmatch(text) or _random_key(text) or _SHORT_HEX.fullmatch(text) or _LONG_NUMBER.search(text):
+        return True
+    if _HEX_LETTERS.fullmatch(text):  # `bdafb`, `cddae`: hex letters only, and no English word (`faded`, `decaf`)
+        import lemminflect
+
+        return not lemminflect.getAllLemmas(text)
+    parts = [p for p in re.split(r"[-_ ]+", text) if p]
+    keys = [p for p in parts if not p.isdigit()]  # `ide660d29b_2`; not a year range `1939-1945`
+    return len(parts) > 1 and bool(keys) and all(map(is_opaque_id, keys))
+
+
+# A short lower-case hex key with digits and letters (GPML's graph ids `a130a`, `fee6e`, `dc535`), and a run of
+# seven digits or more inside a name (a catalogue number: `IT-0100127432_parthood`): no one's name.
+_SHORT_HEX = re.compile(r"(?:id)?(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{5,}")
+_HEX_LETTERS = re.compile(r"[a-f]{5,}")
+_LONG_NUMBER = re.compile(r"\d{7,}")
 
 
 def _random_key(text: str) -> bool:

@@ -62,6 +62,16 @@ from urllib.parse import quote
 from .hygiene import is_opaque_id, local_part
 
 FOLD_PREFIX = "urn:kg2tool:fold"
+# RDF containers (RDF Schema 1.1, 5.1): a Seq, Bag or Alt holds its members by rdf:_1, rdf:_2, ..., each a
+# sub-property of rdfs:member; an RDF collection (rdf:List) is a list too. A container is no thing of its own.
+_RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+RDFS_MEMBER = "http://www.w3.org/2000/01/rdf-schema#member"
+CONTAINERS = frozenset(_RDF + c for c in ("Seq", "Bag", "Alt", "List"))
+_MEMBER_N = re.compile(re.escape(_RDF) + r"_[1-9][0-9]*")
+# A role said with a preposition ("part of", "about") reads as it is: a class word before it reads as schema.
+_PREPOSITIONS = frozenset("at by of in on to for with from into as under within near about".split())
+# Words a link to a container ends with that name the container, not its members ("authorList": the authors).
+_LIST_WORDS = frozenset(("list", "seq", "sequence", "bag", "set", "collection", "array"))
 _WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 _FILLER = {"has", "is", "the", "a", "an", "of", "for", "and", "in", "by", "at", "to"}
 
@@ -138,6 +148,7 @@ class _Adjacency:
     def __init__(self, rel_edges: dict, only: set | None = None):
         self.links: dict = defaultdict(lambda: defaultdict(set))
         for p, pairs in rel_edges.items():
+            p = RDFS_MEMBER if _MEMBER_N.fullmatch(p) else p  # a container's rdf:_1, rdf:_2, ...: its members
             for s, o in pairs:
                 if s != o:
                     if only is None or s in only:
@@ -220,6 +231,7 @@ def _candidates(adj: _Adjacency, iri, label, named, types, type_label, pred_labe
             continue  # a node with no edge of its own is a plain object
         shared = any(into and len(ms) > 1 for (_, into), ms in roles.items())  # an office many people work at
         opaque = not text and (base is not None or (not shared and is_opaque_id(local_part(iri(n)))))
+        opaque = opaque or (not shared and _is_container(n, roles, types))
         if opaque or (not shared and text and types.get(n)):  # may be a candidate: its participants decide
             parts = _participants(roles, named)
             if parts is not None and (
@@ -235,6 +247,11 @@ def _candidates(adj: _Adjacency, iri, label, named, types, type_label, pred_labe
         if types.get(n):
             typed.append(n)
     return out, typed, parts_of
+
+
+def _is_container(n, roles: dict, types: dict) -> bool:
+    """An RDF container or collection: typed so (`CONTAINERS`) or holding members by rdf:_1, rdf:_2, ..."""
+    return bool(CONTAINERS & set(types.get(n, ()))) or (RDFS_MEMBER, False) in roles
 
 
 def _participants(roles: dict, named) -> dict | None:
@@ -454,7 +471,13 @@ def _fold_group(key, nodes, cands, rel_edges, made: dict, names, attr_subjects) 
                 continue
             said = " ".join(_said(pred_label(role[0])))
             desc = f"Through a {cls_text}: the {said} {whose}"
-            made[iri] = FoldedRelation(iri, _join(prefix, _said(pred_label(role[0]))), desc, pairs)
+            label = _join(prefix, _said(pred_label(role[0])))
+            if _said(pred_label(role[0]))[-1:] and _said(pred_label(role[0]))[-1].lower() in _PREPOSITIONS:
+                label = " ".join(_said(pred_label(role[0])))  # "part of" through a data node: part of, not "data node part of"
+            if role[0] == RDFS_MEMBER and owner[1]:  # a container's members: the link without its list word
+                link = _said(pred_label(owner[0]))
+                label = " ".join(w for w in link if w.lower() not in _LIST_WORDS) or " ".join(link)
+            made[iri] = FoldedRelation(iri, label, desc, pairs)
         _move_values(nodes, cands, owner, base, (prefix, cls_text), made, pred_label, attr_subjects)
 
 

@@ -160,7 +160,13 @@ WORK_PLACES = dict.fromkeys(("location", "locations", "filming location"),
 
 # Class labels said by the word people use for their members ("Which prize did X win?").
 # Class names that are no English noun: Freebase's `location.citytown` (its type for cities and towns) is a city.
-KIND_NAMES = {"laureate award": "prize", "citytown": "city"}
+KIND_NAMES = {"laureate award": "prize", "citytown": "city",
+              # BibTeX's entry types (as SWRC, BIBO and bibliographic graphs name their classes): a paper in a
+              # proceedings, a chapter in a book or collection, a report, a thesis (BibTeX, Patashnik 1988)
+              "in proceedings": "paper", "inproceedings": "paper", "conference paper": "paper",
+              "in collection": "chapter", "incollection": "chapter", "in book": "chapter", "inbook": "chapter",
+              "tech report": "report", "techreport": "report", "phd thesis": "thesis", "phdthesis": "thesis",
+              "masters thesis": "thesis", "mastersthesis": "thesis"}  # fmt: skip
 # The kind of a relation's subjects, where the relation says it (the subjects of `cast member` are films).
 SUBJECT_KINDS = {
     **dict.fromkeys(("cast member", "director", "directed by", "starring", "screenwriter", "filming location",

@@ -35,7 +35,7 @@ from .mirror import mirrors
 from .verbs import agent_noun, is_participle, participle_of, past, third_person
 
 FORMS = ("noun", "by", "prep", "verb")
-PREPOSITIONS = frozenset("at by of in on to for with from after into as under within".split())
+PREPOSITIONS = frozenset("at by of in on to for with from after into as under within near about".split())
 # Subjects of these relations are people (labels after splitting, lowercased).
 PERSON_CUES = frozenset(
     """place of birth|date of birth|place of death|date of death|country of citizenship|occupation|spouse|sibling|
@@ -200,6 +200,8 @@ def word_relation(label: str) -> tuple[Wording, str]:
     leading `~` a weak one, a by-relation's agent noun). Labels people say with a verb of their own
     (kg2tool.synth.language.known_wordings) get that wording."""
     w, hint = _word_relation(label)
+    if hint.lstrip("!~") in PREPOSITIONS:  # `isAbout`: "about" is no kind of thing
+        hint = ""
     known = KNOWN.get(split_label(label).lower())
     if known is not None:  # the label's noun stays (`places of birth`); the verb, form and tense are the table's
         noun = (w.noun, w.plural) if w.form == "noun" else (split_label(label), plural(split_label(label)))
@@ -232,6 +234,18 @@ def _word_relation(label: str) -> tuple[Wording, str]:
         verb = head if words[0] in MASS_ROLES else f"{article(words[0]).split()[0]} {head}"
         verbs = head if words[0] in MASS_ROLES else f"{plural(words[0])} of"
         return Wording(label, "prep", verb=verb, verbs=verbs), singular(rest) if rest else ""
+    if len(words) >= 3 and _participle(words[0]) and words[1] in PREPOSITIONS and last not in PREPOSITIONS:
+        # "related to event": X is related to Y, and Y is an event
+        verb = " ".join(words[:2])
+        return Wording(label, "prep", verb=verb, verbs=verb), singular(" ".join(words[2:]))
+    if len(words) >= 2 and words[1] not in PREPOSITIONS and third_person(words[0]) and all(_noun(x) for x in words[1:]):
+        # an ontology's verb and its object: "gives keynote talk" (Which keynote talk does X give?); not a plural
+        # noun before a noun ("headquarters location", "sports team")
+        base = _inflect().plural_verb(words[0]) or words[0]
+        return Wording(label, "verb", verb=words[0], verbs=base), singular(" ".join(words[1:]))
+    if len(words) == 1 and _participle(last) and not _noun(last) and past(last) == last:
+        # a past verb alone: FOAF's `made` (What did X make? Who made Y?)
+        return Wording(label, "verb", verb=last, verbs=last, tense="past"), ""
     if last in PREPOSITIONS and len(words) == 2 and third_person(words[0], strict=False):  # "works for"
         base = _inflect().plural_verb(words[0]) or words[0]
         return Wording(label, "verb", verb=text, verbs=f"{base} {last}"), ""
@@ -242,6 +256,10 @@ def _word_relation(label: str) -> tuple[Wording, str]:
                     f"~{agent}" if len(words) == 2 and (agent := agent_noun(words[-2])) else "")
         if last == "by" and _noun(words[-2]):  # a credit line: "production design by X", "story by X"
             return _credit(label, words[:-1])
+        if all(_noun(x) for x in words[:-1]) and words[-2] not in MASS_ROLES:
+            # a role at another thing, as "NOUN of" above: "panelist at" (X is a panelist at Y), "sub event of"
+            role = " ".join(words[:-1])
+            return Wording(label, "prep", verb=f"{article(role)} {last}", verbs=f"{plural(role)} {last}"), ""
         return Wording(label, "prep", verb=text, verbs=text), ""
     if third_person(words[0]) and (len(words) == 1 or words[1] in PREPOSITIONS):
         base = _inflect().plural_verb(words[0]) or words[0]
