@@ -79,6 +79,21 @@ def test_min_support_error_says_what_is_missing(small_kg):
         ToolSet.from_graph(small_kg, min_support=1000)
 
 
+def test_a_graph_whose_links_are_all_blank_nodes_says_so(tmp_path):
+    """Facts behind blank nodes only (an n-ary pattern of anonymous nodes): the error says there is no relation
+    between named entities, how many blank-node triples were skipped, and what to do."""
+    from kg2tool.graph.build import load_graph
+
+    path = tmp_path / "blank.ttl"
+    path.write_text(
+        "@prefix ex: <http://ex.org/> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+        + "".join(f'ex:organ{k} rdfs:label "Organ {k}" ; ex:year {1900 + k} ; ex:builder [ ex:name "Builder {k}" ] .\n' for k in range(5)),
+        encoding="utf-8",
+    )
+    with pytest.raises(NothingToDoError, match=r"no relation between named entities .* 10 triples with a blank node"):
+        ToolSet.from_graph(load_graph([path]))
+
+
 def test_fast_items_validator_agrees_with_jsonschema():
     from kg2tool.synth.tools.toolset import CallValidator, operator_schemas
 

@@ -172,6 +172,14 @@ class ToolSet:
         from ..language.lexicon import derive_lexicon
 
         lex = lexicon or derive_lexicon(kg)
+        if not kg.relations:
+            st = kg.stats
+            raise NothingToDoError(
+                f"the graph has no relation between named entities ({kg.summary()}): questions walk from one entity "
+                f"to another; {st.blank_node_triples_skipped} triples with a blank node were skipped and "
+                f"{st.opaque_nodes_skipped} nodes without a name dropped: give those nodes IRIs and labels, or include "
+                "predicates with --include-predicate"
+            )
         taken: set[str] = set(OPERATORS)
         specs: list[ToolSpec] = []
         for rel in kg.relations.values():
