@@ -124,3 +124,13 @@ def test_short_hex_keys_and_catalogue_numbers_are_ids():
                                   "membership_bd17e2d21cbc5a487c852bea4809dbbe"]))  # fmt: skip
     assert not any(map(is_opaque_id, ["faded", "accede", "beaded", "Route 66", "2012 Summer Olympics", "1939-1945",
                                       "WP1461", "b52", "cafe"]))  # fmt: skip
+
+
+def test_homonyms_are_not_told_apart_by_a_namespace_word():
+    """Two entities named "Drama" under Freebase's `/ns/` and DBpedia's `/resource/` folders: a path word that
+    names no kind of thing is no disambiguator; the host is."""
+    from kg2tool.graph.names import unique_names
+
+    iris = ["http://rdf.freebase.com/ns/m.02822", "http://dbpedia.org/resource/Drama"]
+    names = unique_names(["Drama", "Drama"], lambda i: "", iris)
+    assert names == ["Drama (freebase)", "Drama (dbpedia)"], names

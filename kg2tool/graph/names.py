@@ -148,6 +148,11 @@ def normalize_name(s: str) -> str:
     return re.sub(r"[\W_]+", "", s.casefold())
 
 
+# Path words of Linked Data IRIs that name no kind of thing (`/resource/`, `/entity/`, `/id/`, `/ns/`).
+_PATH_WORDS = frozenset("ns id resource resources entity entities item items object objects thing things page data node".split())
+_HOST_WORDS = frozenset(("www", "data", "com", "org", "net", "rdf", "lod", "ld", "id", ""))  # `rdf.freebase.com`
+
+
 def _namespace(iri: str) -> tuple[str, str]:
     """(the path segment before the local part, the host's main label) of an IRI, for telling apart homonyms:
     `http://data.nobelprize.org/resource/city/Naples` -> ("city", "nobelprize")."""
@@ -159,7 +164,9 @@ def _namespace(iri: str) -> tuple[str, str]:
         return "", ""
     segs = [seg for seg in re.split(r"[/#]", parts.path) if seg]
     folder = unquote(segs[-2]).replace("_", " ") if len(segs) >= 2 else ""
-    host = [h for h in parts.netloc.lower().split(".") if h not in ("www", "data", "com", "org", "net", "")]
+    if folder.lower() in _PATH_WORDS:  # Freebase's `ns`, DBpedia's `resource`: says nothing
+        folder = ""
+    host = [h for h in parts.netloc.lower().split(".") if h not in _HOST_WORDS]
     return folder, (host[0] if host else "")
 
 
