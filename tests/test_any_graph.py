@@ -238,3 +238,71 @@ def test_series_places_placeholder_nouns_latin_singulars_and_agent_nouns(tmp_pat
     # a by-relation whose kind is its own agent noun: "the director of X", not "the director who directed X"
     assert lex.relations[ex + "directedBy"].object == "director"  # untyped: the agent noun of `directed`
     assert sp.np(Project(ex + "directedBy", Anchor(kg.resolve("Film 0")))) == "the director of Film 0"
+
+
+# Each relation's roles, known by construction (the graph below carries no types: synthesis must find them).
+_ROLES = {"directed_by": ("film", "person"), "starred_actors": ("film", "person"), "has_tags": ("film", "tag"),
+          "has_imdb_rating": ("film", "rating"), "in_language": ("film", "language")}  # fmt: skip
+
+
+def _role_graph(path: Path) -> Path:
+    """An untyped movie KB in MetaQA's shape where two rating values ("good", "famous") are also tags: one node plays
+    two roles."""
+    import random
+
+    rng = random.Random(5)
+    people = [f"p{k}" for k in range(14)]
+    tags = [f"t{k}" for k in range(10)] + ["good", "famous"]
+    lines = ["@prefix ex: <http://ex.org/> .", "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> ."]
+    names = {f"p{k}": n for k, n in enumerate("Ada Bo Cy Dee Eve Fay Gus Hal Ivy Jo Kit Lu Max Ned".split())}
+    names |= {f"t{k}": w for k, w in enumerate("noir heist space war romance satire robots zombies pirates ninjas".split())}
+    names |= {"good": "good", "famous": "famous", "bad": "bad", "en": "English", "fr": "French"}
+    for k in range(40):
+        f = f"ex:f{k}"
+        lines.append(f'{f} rdfs:label "Film {k}" ; ex:directed_by ex:{rng.choice(people)} ; '
+                     f'ex:starred_actors ex:{rng.choice(people)}, ex:{rng.choice(people)} ; '
+                     f'ex:has_tags ex:{rng.choice(tags)}, ex:{rng.choice(tags)} ; '
+                     f'ex:has_imdb_rating ex:{rng.choice(["good", "famous", "bad"])} ; '
+                     f'ex:in_language ex:{rng.choice(["en", "fr"])} .')  # fmt: skip
+    lines += [f'ex:{k} rdfs:label "{v}" .' for k, v in names.items()]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def _role_out(node: dict, bad: list) -> str | None:
+    """The role of what a plan node (its JSON) gives, by `_ROLES`; a hop whose step starts from another role than the
+    step before gave is added to `bad`. None where the role is open (a named entity, a count, a value)."""
+    op = node.get("op")
+    if op == "project":
+        rel = node["relation"].rsplit("/", 1)[-1]
+        if rel not in _ROLES:
+            return None
+        start, end = _ROLES[rel][::-1] if node.get("inverse") else _ROLES[rel]
+        got = _role_out(node["of"], bad)
+        if got is not None and got != start:
+            bad.append((got, rel, start))
+        return end
+    kids = [v for k, v in node.items() if isinstance(v, dict)] + [
+        x for v in node.values() if isinstance(v, list) for x in v if isinstance(x, dict)
+    ]
+    roles = {r for r in (_role_out(k, bad) for k in kids) if r is not None}
+    return roles.pop() if op in ("intersection", "union", "difference", "setop") and len(roles) == 1 else None
+
+
+def test_no_chain_steps_from_one_role_into_another(tmp_path):
+    """A node reached by a relation plays that relation's role: a chain steps on from it only along relations that
+    start from that role, so a rating value that is also a tag never bridges the two ("What is the film that
+    features The Big Chill's imdb rating?"). Checked on every plan by each relation's roles as the graph was built,
+    not by the walker's own kinds."""
+    graph = _role_graph(tmp_path / "roles.ttl")
+    run_synth([str(graph)], tmp_path / "out", SynthConfig(n=400, seed=2, min_support=1), progress=False,
+              log=lambda *a: None)  # fmt: skip
+    rows = rows_of(tmp_path / "out")
+    chained = bad = 0
+    for r in rows:
+        hops: list = []
+        _role_out(json.loads(r["plan"]), hops)
+        bad += bool(hops)
+        chained += '"of": {"op": "project"' in r["plan"]
+    assert chained >= 20, chained  # chains were walked
+    assert bad == 0, bad

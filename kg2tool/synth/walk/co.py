@@ -22,7 +22,7 @@ import random
 from collections import Counter
 
 from ..language.known_wordings import IS_A
-from ..language.lexicon import FALLBACK_KIND, PERSON_KINDS, SAMPLE, Lexicon, split_label
+from ..language.lexicon import FALLBACK_KIND, PERSON_KINDS, SAMPLE, Lexicon, split_label, word_relation
 from ..plans.tree import Anchor, Node, Project, SetOp, co_plan
 
 
@@ -53,6 +53,7 @@ class StepKinds:
         self.share = share
         self._cache: dict[tuple[str, bool], frozenset[str]] = {}
         self._ending: dict[str, frozenset[tuple[str, bool]]] = {}
+        self._roles: dict[tuple[str, bool], str] = {}
 
     def starts(self, rel: str, inverse: bool) -> frozenset[str]:
         """The kinds a step along `rel` (backwards when `inverse`) may start from."""
@@ -72,6 +73,19 @@ class StepKinds:
         known."""
         kinds = self.starts(rel, inverse)
         return have in kinds and all(k in kinds or k == FALLBACK_KIND for k in map(self.walker.lex.kind_of, ids))
+
+    def role(self, rel: str, at_objects: bool) -> str:
+        """The head noun of the role an end of `rel` plays: at its objects the noun its label gives them
+        (`has_imdb_rating` -> "rating", `has_tags` -> "tag", `in_language` -> "language"), else the lexicon's kind of
+        that end; at its subjects the lexicon's kind. Two steps meet in a value only where these agree."""
+        key = (rel, at_objects)
+        got = self._roles.get(key)
+        if got is None:
+            w = self.walker.lex.relations.get(rel)
+            kind = FALLBACK_KIND if w is None else (w.object if at_objects else w.subject)
+            hint = word_relation(w.label)[1].lstrip("!~") if w is not None and at_objects else ""
+            got = self._roles[key] = (hint or kind).split()[-1].lower()
+        return got
 
     def ends(self, rel: str, inverse: bool) -> frozenset[str]:
         """The kinds a step ends on (those the step walked the other way starts from)."""

@@ -217,9 +217,14 @@ class Walker:
         have = kind_out(self.lex, node)
         passed = passed_through(self.kg, node)
         named = set(anchors(node))
+        # values (entities with no facts of their own: a rating, a tag, a year) are walked on only in the role they
+        # were reached in: "good" reached as a rating is no tag ("the films tagged with X's imdb rating")
+        role = self.kinds.role(node.rel, not node.inverse) if isinstance(node, Project) and self._values(ids) else None
         steps = []
         for rel, inv in self.options.get(min(ids), ()):  # the steps of any one member hold all shared ones
             if (rel, not inv) in came or not self.kinds.fit(have, ids, rel, inv):
+                continue
+            if role is not None and rel != node.rel and self.kinds.role(rel, inv) != role:
                 continue
             adj = self.adj(rel, inv)
             if all(i in adj for i in ids) and 1 <= len(got := self.project_ids(rel, inv, ids)) <= hi:
@@ -231,6 +236,10 @@ class Walker:
             return None
         rel, inv = rng.choice(steps)
         return Project(rel, node, inv)
+
+    def _values(self, ids) -> bool:
+        """Whether every entity of `ids` is a value: it is the subject of no relation (a tag, a rating, a year)."""
+        return all(not any(not inv for _, inv in self.options.get(e, ())) for e in ids)
 
     def _mirrored(self, rel: str) -> tuple[str, ...]:
         """The relations that say `rel`'s pairs the other way round (`Wording.mirror`, either side)."""
