@@ -21,6 +21,10 @@ pinned commits below (``git --git-dir=... show COMMIT:PATH``). Get a snapshot wi
     git clone --bare https://github.com/wikipathways/GPML2RDF    MIRROR/wikipathways+GPML2RDF/repo
     git clone --bare https://github.com/lidingpku/open-conference-data \
         MIRROR/lidingpku+open-conference-data/repo
+    git clone --bare https://github.com/american-art/npg         MIRROR/american-art+npg/repo
+    git clone --bare https://github.com/DeepGraphLearning/KnowledgeGraphEmbedding \
+        MIRROR/DeepGraphLearning+KnowledgeGraphEmbedding/repo
+    git clone --bare https://github.com/hitontology/ontology     MIRROR/hitontology+ontology/repo
 
 then run
 
@@ -35,8 +39,10 @@ from __future__ import annotations
 import argparse
 import gzip
 import io
+import re
 import subprocess
 import sys
+import zipfile
 from collections import defaultdict, deque
 from pathlib import Path
 from urllib.parse import quote
@@ -105,6 +111,28 @@ SOURCES = {
         "871a8dd1f86b172b1aef95e55a86ef70cd3b8646",
         [f"data/iswc/iswc-{y}-complete.rdf" for y in ("2006", "aswc-2007", "2008", "2009", "2010", "2011", "2012")],
     ),
+    # added 2026-12-07, second batch, kept blind (README.md): Smithsonian National Portrait Gallery
+    # as CIDOC-CRM (American Art Collaborative), zipped N-Triples
+    "american-art/npg": (
+        "d4b5eb99ec4ce0c7cb7fae18809d6f4c0fe1765e",
+        [
+            "NPGObjects/NPGObjects2.n3.zip",
+            "NPGObjTitles/NPGObjTitles2.n3.zip",
+            "NPGObjConXrefs/NPGObjConXrefs2.n3.zip",
+            "NPGConstituents/NPGConstituents2.n3.zip",
+            "NPGConAltNames/NPGConAltNames2.n3.zip",
+            "NPGConThesTerms/NPGConThesTerms2.n3.zip",
+        ],
+    ),
+    # YAGO3-10 (Dettmers et al. 2018, a YAGO3 subset) as stored in the RotatE repository: the
+    # official valid and test splits (train.txt is over the snapshot size limit)
+    "DeepGraphLearning/KnowledgeGraphEmbedding": (
+        "2e440e0f9c687314d5ff67ead68ce985dc446e3a",
+        ["data/YAGO3-10/valid.txt", "data/YAGO3-10/test.txt"],
+    ),
+    # HITO, the Health IT Ontology with its software products, catalogues and organisations; files
+    # chosen by build_hito()
+    "hitontology/ontology": ("f59685783021428641d212ef8c7e66acd940efdd", None),
 }
 
 
@@ -122,6 +150,17 @@ def read_source(mirror: Path, repo: str, path: str) -> str:
         capture_output=True,
     ).stdout
     return out.decode("utf-8")
+
+
+def read_source_bytes(mirror: Path, repo: str, path: str) -> bytes:
+    """Like read_source, for binary files (zip archives)."""
+    commit, files = SOURCES[repo]
+    assert files is None or path in files, path
+    return subprocess.run(
+        ["git", f"--git-dir={git_dir(mirror, repo)}", "show", f"{commit}:{path}"],
+        check=True,
+        capture_output=True,
+    ).stdout
 
 
 def write(graph: rdflib.Graph, name: str, fmt: str, gz: bool) -> Path:
@@ -652,12 +691,138 @@ def build_iswc(mirror: Path) -> Path:
     return write(tree_bnode_labels(cleaned(kept)), "iswc-swdf.nt.gz", "nt", gz=True)
 
 
+# ---------------------------------------------------------------------------------------
+# Added 2026-12-07, second batch, kept blind (README.md)
+# ---------------------------------------------------------------------------------------
+
+# 11. Smithsonian National Portrait Gallery (American Art Collaborative): CIDOC-CRM, one node
+#     per production, time-span, title, identifier, name and classification event
+
+NPG = "american-art/npg"
+NPG_SEED_STEP = 15  # every 15th object (numeric id order) is kept with everything it reaches
+_NPG_ROOT = re.compile(r"^<http://data\.npg\.si\.edu/(object|person-institution)/\d+>$")
+_NPG_PERSON = "<http://data.npg.si.edu/person-institution/"
+
+
+def build_npg(mirror: Path) -> Path:
+    """Objects and the people they depict or were made by, with all the nodes hanging off them.
+
+    The six zipped N-Triples files are read as lines (the source repeats many lines). A record
+    is what is reachable from an object (every NPG_SEED_STEP-th object IRI in numeric order)
+    by outgoing links, not passing through another object; a person or institution reached
+    (sitter, artist) is a record of its own and expanded the same way. Shared terms (Getty AAT
+    types, places, NPG thesaurus terms) are expanded too, so their labels come along. Every
+    triple whose subject is reached is kept.
+    """
+    lines = set()
+    for path in SOURCES[NPG][1]:
+        with zipfile.ZipFile(io.BytesIO(read_source_bytes(mirror, NPG, path))) as z:
+            for name in z.namelist():
+                for line in z.read(name).decode("utf-8").splitlines():
+                    if line.strip():
+                        lines.add(line.strip())
+    out = defaultdict(list)
+    for line in lines:
+        s, p, o = line.split(" ", 2)
+        out[s].append((o[:-1].strip(), line))
+    objects = sorted(
+        (s for s in out if s.startswith("<http://data.npg.si.edu/object/") and _NPG_ROOT.match(s)),
+        key=lambda s: int(s.rsplit("/", 1)[1][:-1]),
+    )
+    roots = deque(objects[::NPG_SEED_STEP])
+    reached = set(roots)
+    keep = set()
+    while roots:
+        queue = deque([roots.popleft()])
+        seen = {queue[0]}
+        while queue:
+            node = queue.popleft()
+            for o, line in out.get(node, ()):
+                keep.add(line)
+                if not o.startswith("<") or o in seen:
+                    continue
+                if not _NPG_ROOT.match(o):
+                    seen.add(o)
+                    queue.append(o)
+                elif o.startswith(_NPG_PERSON) and o not in reached:
+                    reached.add(o)
+                    roots.append(o)
+    g = rdflib.Graph()
+    g.parse(data="\n".join(sorted(keep)) + "\n", format="nt")
+    return write(g, "npg-cidoc-crm.nt.gz", "nt", gz=True)
+
+
+# 12. YAGO3-10: YAGO3 facts between Wikipedia-named entities, camelCase verb-phrase relations
+#     (wasBornIn, isAffiliatedTo, hasWonPrize, playsFor...), no types
+
+YAGO = "http://yago-knowledge.org/resource/"
+YAGO310 = "DeepGraphLearning/KnowledgeGraphEmbedding"
+
+
+def yago_iri(name: str) -> URIRef:
+    """A YAGO3 entity or relation name ('Albert_Einstein', 'wasBornIn') as its YAGO IRI."""
+    return URIRef(YAGO + quote(name, safe="_-.()',!&:*+;=@$~"))
+
+
+def build_yago310(mirror: Path) -> Path:
+    """The two official YAGO3-10 evaluation splits, whole (about 10,000 facts), as RDF.
+
+    Each entity gets an rdfs:label made from its name (underscores read as spaces), the form
+    YAGO3's own names take; relations keep their YAGO3 names and get no label, as in the source.
+    """
+    triples = set()
+    for path in SOURCES[YAGO310][1]:
+        for line in read_source(mirror, YAGO310, path).splitlines():
+            if line.strip():
+                h, r, t = line.split("\t")
+                triples.add((h, r, t))
+    g = rdflib.Graph()
+    g.bind("yago", YAGO)
+    iris = {}
+    for h, r, t in sorted(triples):
+        for n in (h, t):
+            if n not in iris:
+                iris[n] = yago_iri(n)
+        g.add((iris[h], yago_iri(r), iris[t]))
+    assert len(set(iris.values())) == len(iris), "two names share an IRI"
+    for name, iri in iris.items():
+        g.add((iri, RDFS.label, Literal(name.replace("_", " "))))
+    return write(g, "yago310-yago3.nt.gz", "nt", gz=True)
+
+
+# 13. HITO, the Health IT Ontology: software products, their features, functions, licences,
+#     programming languages, organisations and catalogue classifiers, all the ontology's files
+
+HITO = "hitontology/ontology"
+
+
+def hito_files(mirror: Path) -> list[str]:
+    commit, _ = SOURCES[HITO]
+    names = subprocess.run(
+        ["git", f"--git-dir={git_dir(mirror, HITO)}", "ls-tree", "-r", "--name-only", commit],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.split()
+    return sorted(n for n in names if n.endswith(".ttl"))
+
+
+def build_hito(mirror: Path) -> Path:
+    g = rdflib.Graph()
+    files = hito_files(mirror)
+    assert len(files) == 18, files
+    for path in files:
+        g.parse(data=read_source(mirror, HITO, path), format="turtle")
+    return write(tree_bnode_labels(g), "hito-owl-skos.nt.gz", "nt", gz=True)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument(
         "--mirror", type=Path, default=Path("/work/.mirror"), help="folder holding owner+name/repo git snapshots"
     )
     keys = ["metaqa", "fb15k237", "wine", "esbm", "diaries", "nomisma", "periodo", "organs", "wikipathways", "iswc"]
+    keys += ["npg", "yago310", "hito"]
     ap.add_argument("--only", choices=keys, action="append")
     args = ap.parse_args(argv)
     todo = args.only or keys
@@ -672,6 +837,9 @@ def main(argv=None) -> int:
         "organs": build_organs,
         "wikipathways": build_wikipathways,
         "iswc": build_iswc,
+        "npg": build_npg,
+        "yago310": build_yago310,
+        "hito": build_hito,
     }
     for key in todo:
         path = builders[key](args.mirror)
