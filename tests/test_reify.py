@@ -333,3 +333,24 @@ def test_rdf_containers_fold_into_their_owners_members(tmp_path):
                                    ("Paper 2", "Ada"), ("Paper 3", "Cy")}  # fmt: skip
     assert not [n for n in kg.names if "authors" in n]
     same_graph(kg, open_store(tmp_path / "st", [path], log=quiet))
+
+
+def test_unlabelled_nodes_below_their_owners_iri_are_parts_of_it(tmp_path):
+    """DBpedia's intermediate nodes (`Adrian_Griffin__1`, a term period) and nodes on a path below their owner's
+    (`paper/105/venue`) are parts of the node that links to them: no entity "Adrian Griffin 1"; a labelled node
+    or one whose IRI merely starts alike (`Paris_Texas` beside `Paris`) stays a thing of its own."""
+    dbr, ex = "http://dbpedia.org/resource/", "http://ex.org/paper/"
+    lines = [f'<{dbr}Adrian_Griffin> <http://www.w3.org/2000/01/rdf-schema#label> "Adrian Griffin" .',
+             f'<{dbr}Orlando_Magic> <http://www.w3.org/2000/01/rdf-schema#label> "Orlando Magic" .',
+             f"<{dbr}Adrian_Griffin> <http://dbpedia.org/ontology/team> <{dbr}Orlando_Magic> .",
+             f'<{dbr}Paris> <http://www.w3.org/2000/01/rdf-schema#label> "Paris" .',
+             f"<{dbr}Paris> <http://dbpedia.org/ontology/twin> <{dbr}Paris_Texas> .",
+             f'<{ex}105> <http://www.w3.org/2000/01/rdf-schema#label> "A Paper" .',
+             f"<{ex}105> <http://ex.org/venue> <{ex}105/venue> ."]  # fmt: skip
+    lines += [f"<{dbr}Adrian_Griffin> <http://dbpedia.org/ontology/termPeriod> <{dbr}Adrian_Griffin__{k}> ."
+              for k in range(1, 4)]  # fmt: skip
+    path = tmp_path / "g.nt"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    kg = load_graph([path])
+    assert "Paris Texas" in kg.names and "Orlando Magic" in kg.names
+    assert not [n for n in kg.names if n.startswith("Adrian Griffin ") or n == "venue"], kg.names

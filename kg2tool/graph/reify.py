@@ -18,8 +18,9 @@ Rules, applied after the pass over the triples and before kg2tool.graph.hygiene'
   node only (a class can be checked for a consistent shape). A class is folded as a whole (below), so an instance
   named otherwise ("Citibank, N.A headquarters address" for the participant "Citibank, N.A. US-DE") goes with it.
   Blank nodes are not folded (they are skipped when the graph is read).
-- A *part* of another node by the hash-URI convention of Linked Data (an unlabelled `B#fragment` that node `B`
-  links to: `hadrian#death`, `caryanda#this`, `hadrian#membership_bd17e2d2`) has no usable name of its own either,
+- A *part* of another node (an unlabelled node whose IRI extends the IRI of a node `B` that links to it: after `#`
+  by the hash-URI convention of Linked Data, `hadrian#death`, `caryanda#this`; after `/`, `paper/105/authorlist`;
+  after DBpedia's `__`, `Adrian_Griffin__1`) has no usable name of its own either,
   and is no participant of other nodes: it is a candidate with one participant or more (its owner `B`, and what
   else it links), so a part that only holds values (a death with its date, a location with its coordinates)
   gives its values to its owner and is gone; its composed labels start with the link into it ("death date",
@@ -68,6 +69,7 @@ _RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
 RDFS_MEMBER = "http://www.w3.org/2000/01/rdf-schema#member"
 CONTAINERS = frozenset(_RDF + c for c in ("Seq", "Bag", "Alt", "List"))
 _MEMBER_N = re.compile(re.escape(_RDF) + r"_[1-9][0-9]*")
+_PART_SEPARATORS = ("#", "/", "__")
 # A role said with a preposition ("part of", "about") reads as it is: a class word before it reads as schema.
 _PREPOSITIONS = frozenset("at by of in on to for with from into as under within near about".split())
 # Words a link to a container ends with that name the container, not its members ("authorList": the authors).
@@ -196,17 +198,19 @@ def label_tokens(text: str) -> tuple[str, ...]:
 
 
 def dependent_on(n, roles: dict, iri) -> Hashable | None:
-    """The node whose part `n` is by the hash-URI convention of Linked Data, or None: `n`'s IRI is `B#fragment`
-    and node `B` links to it (`hadrian` -`death`-> `hadrian#death`, `caryanda` -`location`-> `caryanda#this`).
-    The fragment names the part's place in B's description ("death", "this", "issuer"), not a thing of its own."""
+    """The node whose part `n` is, or None: `n`'s IRI extends the IRI of a node B that links to it, after `#` (the
+    hash-URI convention of Linked Data: `hadrian` -`death`-> `hadrian#death`, `caryanda` -> `caryanda#this`), `/`
+    (a path below B's: `paper/105` -`authorList`-> `paper/105/authorlist`) or DBpedia's `__` (`Adrian_Griffin`
+    -`termPeriod`-> `Adrian_Griffin__1`). What follows names the part's place in B's description ("death",
+    "this", "authorlist", a counter), not a thing of its own."""
     text = iri(n)
-    if "#" not in text:
+    if not any(sep in text for sep in _PART_SEPARATORS):
         return None
-    base = text.split("#", 1)[0]
     for (_, into), ms in sorted(roles.items()):
         if into:
             for m in ms:
-                if m != n and iri(m) == base:
+                base = iri(m)
+                if m != n and text.startswith(base) and text[len(base) : len(base) + 2].startswith(_PART_SEPARATORS):
                     return m
     return None
 

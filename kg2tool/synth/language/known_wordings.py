@@ -166,7 +166,10 @@ KIND_NAMES = {"laureate award": "prize", "citytown": "city",
               "in proceedings": "paper", "inproceedings": "paper", "conference paper": "paper",
               "in collection": "chapter", "incollection": "chapter", "in book": "chapter", "inbook": "chapter",
               "tech report": "report", "techreport": "report", "phd thesis": "thesis", "phdthesis": "thesis",
-              "masters thesis": "thesis", "mastersthesis": "thesis"}  # fmt: skip
+              "masters thesis": "thesis", "mastersthesis": "thesis",
+              # DBpedia's ontology: dbo:Eukaryote is a subclass of dbo:Species (a living thing's class, not a word
+              # people ask with: "Which species have Squirrel as their family?")
+              "eukaryote": "species"}  # fmt: skip
 # The kind of a relation's subjects, where the relation says it (the subjects of `cast member` are films).
 SUBJECT_KINDS = {
     **dict.fromkeys(("cast member", "director", "directed by", "starring", "screenwriter", "filming location",
