@@ -197,6 +197,12 @@ def test_backend_flags_are_checked_before_the_graph_is_read(capsys, tmp_path):
     assert "needs --model" in capsys.readouterr().err
     assert main(["lexicon", "--graph", str(SNAKE), "--model", str(tmp_path / "none")]) != 0
     assert "no such model folder" in capsys.readouterr().err
+    import importlib.util
+
+    if importlib.util.find_spec("vllm") is None:  # the message names this command's flags, not synth's
+        assert main(["lexicon", "--graph", str(SNAKE), "--backend", "vllm", "--model", str(tmp_path)]) != 0
+        err = capsys.readouterr().err
+        assert "--backend vllm needs vLLM" in err and "--paraphrase" not in err
 
 
 @pytest.fixture(scope="module")

@@ -142,7 +142,7 @@ def model_backend(args):
     cfg = ParaphraseConfig(model=args.model, backend=backend, batch_size=args.batch_size,
                            max_new_tokens=args.max_new_tokens, device=args.device, dtype=args.dtype,
                            base_url=args.base_url, api_key_env=args.api_key_env)  # fmt: skip
-    return make_paraphrase_backend(cfg)
+    return make_paraphrase_backend(cfg, flags=("--model", "--backend"))
 
 
 def model_drafts(kg, lex, backend):

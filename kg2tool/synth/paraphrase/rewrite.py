@@ -73,22 +73,23 @@ from .filter import (
 from .model import Paraphraser
 
 
-def make_paraphrase_backend(cfg: ParaphraseConfig):
+def make_paraphrase_backend(cfg: ParaphraseConfig, flags: tuple[str, str] = ("--paraphrase", "--paraphrase-backend")):
     """The eval backend for `cfg` (not loaded yet). Checks, before any sampling, that the model folder exists
-    (InputError) and that the backend's packages are installed (MissingExtraError)."""
+    (InputError) and that the backend's packages are installed (MissingExtraError); the messages name the command's
+    `flags` for the model and the backend (`kg2tool lexicon` has `--model` and `--backend`)."""
     import importlib.util
 
     cfg.check()
     if cfg.backend in ("transformers", "vllm") and not Path(cfg.model).exists():
-        raise InputError(f"--paraphrase {cfg.model}: no such model folder")
+        raise InputError(f"{flags[0]} {cfg.model}: no such model folder")
     if cfg.backend == "transformers":
         for module in ("torch", "transformers"):
             if importlib.util.find_spec(module) is None:
                 raise MissingExtraError(
-                    f"--paraphrase with the transformers backend needs {module!r}: `pip install 'kg2tool[train]'`"
+                    f"{flags[0]} with the transformers backend needs {module!r}: `pip install 'kg2tool[train]'`"
                 )
     if cfg.backend == "vllm" and importlib.util.find_spec("vllm") is None:
-        raise MissingExtraError("--paraphrase-backend vllm needs vLLM on a CUDA GPU: `pip install 'kg2tool[vllm]'`")
+        raise MissingExtraError(f"{flags[1]} vllm needs vLLM on a CUDA GPU: `pip install 'kg2tool[vllm]'`")
     from ...llm import backends
 
     if cfg.backend == "transformers":
