@@ -43,6 +43,13 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
         ("relatedToEvent", "prep", "related to"),  # a participle, a preposition, the objects' kind
         ("made", "verb", "made"),  # a past verb alone (FOAF): What did X make?
         ("based near", "prep", "based near"),
+        ("P52 has current owner", "noun", "current owner"),  # a CIDOC-CRM code is no word
+        ("P131_is_identified_by", "by", "identified by"),
+        ("wasBornIn", "prep", "born in"),  # was/is said by the question's own tense
+        ("actedIn", "verb", "acted in"),  # an intransitive verb's past is the subject's act: no passive
+        ("wroteMusicFor", "verb", "wrote music for"),  # a past that is no participle
+        ("basedOn", "prep", "based on"),  # a participle: a passive
+        ("hasWonPrize", "verb", "won"),  # has + participle + noun: Which prizes did X win?
     ],
 )
 def test_label_forms(label, form, said):
@@ -63,6 +70,8 @@ def test_label_forms(label, form, said):
         ("givesKeynoteTalk", "keynote talk"),
         ("relatedToEvent", "event"),
         ("isAbout", ""),  # a preposition is no kind
+        ("hasWonPrize", "prize"),
+        ("E39 Actor", "actor"),  # a class label's CIDOC-CRM code dropped too
     ],
 )
 def test_kinds_from_role_nouns(label, kind):

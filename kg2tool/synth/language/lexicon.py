@@ -121,9 +121,18 @@ def article(noun: str) -> str:
         return f"a {noun}"
 
 
+# CIDOC-CRM (ISO 21127) and the models built on it (FRBRoo, CRMdig, ...) number their classes and properties in the
+# label: "E39 Actor", "P52 has current owner", "P14i performed", `P131_is_identified_by`. The code is no word.
+_CODE = re.compile(r"^[A-Za-z]\d{1,3}i?(?:[ _.:]+|(?=[A-Z][a-z]))(?=[A-Za-z])")
+
+
 def split_label(label: str) -> str:
     """Words of a relation label: a one-token label's camelCase and snake_case split and lowercased except acronyms
-    (`hasMaker` -> `has maker`); a label that already has spaces is kept as written, one space apart."""
+    (`hasMaker` -> `has maker`); a label that already has spaces is kept as written, one space apart; a CIDOC-CRM
+    code in front is dropped ("P52 has current owner" -> `has current owner`, "E39 Actor" -> `actor`)."""
+    coded = _CODE.sub("", label.strip(), count=1)
+    if coded != label.strip() and coded:
+        label = " ".join(w.lower() if w[:1].isupper() and not w.isupper() else w for w in coded.split())
     if " " in label.strip():
         words = label.split()
         if words[0][:1].isupper() and words[0][1:].islower() and all(w.islower() for w in words[1:]):
@@ -218,12 +227,20 @@ def _word_relation(label: str) -> tuple[Wording, str]:
     words = split_label(label).split()
     if not words:
         return Wording(label, "noun", "relation", "relations"), ""
+    perfect = False
     if words[0].lower() in ("has", "have") and len(words) > 1:
         words = words[1:]
-    elif words[0].lower() == "is" and len(words) > 1:
+        perfect = len(words) > 1 and _participle(words[0]) and all(_noun(x) for x in words[1:])
+    elif words[0].lower() in ("is", "was", "were", "are") and len(words) > 1:  # `isPartOf`, YAGO's `wasBornIn`
         words = words[1:]
     text = " ".join(words)
     last = words[-1]
+    if perfect:  # "has won prize": Which prizes did X win?
+        lemma = _lemma(words[0])
+        return Wording(label, "verb", verb=words[0], verbs=words[0], base=lemma, tense="past"), singular(" ".join(words[1:]))
+    if len(words) >= 2 and last in PREPOSITIONS and last != "by" and (lemma := _active_past(words[0])):
+        # a past the subject did, not one done to it: "acted in" (Which films did X act in?), "wrote music for"
+        return Wording(label, "verb", verb=text, verbs=text, base=" ".join([lemma, *words[1:]]), tense="past"), ""
     if words[0] in PREPOSITIONS and len(words) > 1:  # "in region": X is in Y, and Y is a region
         return Wording(label, "prep", verb=words[0], verbs=words[0]), singular(" ".join(words[1:]))
     if len(words) > 1 and words[1] == "of" and (words[0] in ROLE_NOUNS or (len(words) == 2 and _noun(words[0]))):
@@ -295,6 +312,32 @@ def _head(words: list[str]) -> int | None:
     people with this condition"), else its last word; None when that is no plain word."""
     at = next((i - 1 for i, w in enumerate(words) if i and w in PREPOSITIONS), len(words) - 1)
     return at if words[at].isalpha() else None
+
+
+# English verbs that take no direct object before these prepositions (one acts, dies, graduates, participates *in*
+# something; nothing "is acted in"): their past with a preposition is the subject's own act, never a passive.
+INTRANSITIVE = frozenset("""act appear arrive belong compete die emigrate exist fight graduate happen immigrate live
+occur originate participate perform play reign remain reside retire serve sing speak star stay study teach travel
+work""".split())
+
+
+def _lemma(word: str) -> str:
+    import lemminflect
+
+    got = lemminflect.getLemma(word, "VERB")
+    return got[0] if got else word
+
+
+def _active_past(word: str) -> str:
+    """The bare verb of `word` where it is a simple past said of the subject's own act: a past that is no participle
+    ("wrote", "sang") or the past of an `INTRANSITIVE` verb ("acted", "graduated"); "" otherwise ("born",
+    "located", "based", "named": participles said of the subject as passives)."""
+    import lemminflect
+
+    lemma = _lemma(word)
+    if word == lemma or word not in lemminflect.getInflection(lemma, "VBD"):
+        return ""
+    return lemma if lemma in INTRANSITIVE or word not in lemminflect.getInflection(lemma, "VBN") else ""
 
 
 def _credit(label: str, work: list[str]) -> tuple[Wording, str]:
