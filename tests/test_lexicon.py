@@ -271,3 +271,22 @@ def test_a_credit_line_is_said_by_who_did_the_work(tmp_path):
     assert sp.wh(Project(story, Anchor(cape))) + "?" == "Who was credited with the story of Cape Fear?"
     assert "credited with the story of" in sp.wh(Project(story, Anchor(dumas), inverse=True))
     assert word_relation("costume design by")[0].noun == "costume designer"
+
+
+def test_people_are_known_by_what_only_people_do_whatever_the_label_convention(tmp_path):
+    """Untyped subjects of `wasBornIn`, `isMarriedTo`, `actedIn` (YAGO's camelCase, with is/was in front) are people,
+    asked with who, as the subjects of "place of birth" are."""
+    ttl = tmp_path / "g.ttl"
+    ttl.write_text(
+        "@prefix y: <http://yago-knowledge.org/resource/> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+        + "".join(f'y:p{k} rdfs:label "Person {k}" ; y:wasBornIn y:c{k % 2} ; y:actedIn y:f{k % 3} ; '
+                  f'y:isMarriedTo y:p{(k + 1) % 6} .\n' for k in range(6))
+        + "".join(f'y:c{k} rdfs:label "City {k}" .\n' for k in range(2))
+        + "".join(f'y:f{k} rdfs:label "Film {k}" .\n' for k in range(3))
+    )  # fmt: skip
+    kg = load_graph(str(ttl))
+    lex = derive_lexicon(kg)
+    assert lex.kind_of(kg.resolve("Person 1")) == "person"
+    sp = Speaker(kg, lex)
+    married = "http://yago-knowledge.org/resource/isMarriedTo"
+    assert sp.wh(Project(married, Anchor(kg.resolve("Person 1")))).startswith("Who ")

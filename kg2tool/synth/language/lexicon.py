@@ -42,7 +42,8 @@ PERSON_CUES = frozenset(
     child|father|mother|educated at|employer|cause of death|place of burial|given name|family name|job title|
     languages spoken, written, or signed|unmarried partner|line manager|hire date|skill|native language|
     member of political party|residence|work location|gender|sex or gender|religion|ethnic group|instrument|
-    field of work|award received|nationality|birth date|birth place|knows|works for|works at|lives in|born in
+    field of work|award received|nationality|birth date|birth place|knows|works for|works at|lives in|born in|
+    died in|married to|citizen of|acted in|graduated from
     """.replace("\n", "").split("|")
 )
 PERSON_CUES = frozenset(c.strip() for c in PERSON_CUES)
@@ -670,7 +671,7 @@ def _entity_kind(kg: KnowledgeGraph, eid: int, words: dict[str, Wording], hints:
     votes: Counter = Counter()
     for iri, w in words.items():
         rel = kg.relations[iri]
-        said = split_label(w.label).lower()
+        said = re.sub(r"^(?:is|was|has|have) ", "", split_label(w.label).lower())  # YAGO's `wasBornIn`, `hasChild`
         if eid in rel.forward and said in PERSON_CUES:
             votes["person"] += 2
         elif eid in rel.forward and said in SUBJECT_KINDS:
