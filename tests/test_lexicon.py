@@ -290,3 +290,29 @@ def test_people_are_known_by_what_only_people_do_whatever_the_label_convention(t
     sp = Speaker(kg, lex)
     married = "http://yago-knowledge.org/resource/isMarriedTo"
     assert sp.wh(Project(married, Anchor(kg.resolve("Person 1")))).startswith("Who ")
+
+
+def test_class_labels_read_as_common_nouns_and_shapes_are_no_facts(tmp_path):
+    """Title Case class labels are common nouns ("Software Product" -> software product), a participle after its
+    noun goes before it ("Feature Classified" -> classified feature), a capitalised preposition in a label is a
+    preposition ("published In Journal"), and W3C SHACL shapes describe the data, not the world: no relations."""
+    ttl = tmp_path / "g.ttl"
+    ttl.write_text(
+        "@prefix ex: <http://ex.org/> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+        "@prefix sh: <http://www.w3.org/ns/shacl#> .\n"
+        'ex:Product rdfs:label "Software Product" . ex:Feature rdfs:label "Feature Classified" .\n'
+        'ex:offers rdfs:label "offers feature" . ex:inJournal rdfs:label "published In Journal" .\n'
+        + "".join(f'ex:p{k} a ex:Product ; rdfs:label "Product {k}" ; ex:offers ex:f{k % 3} ; ex:inJournal ex:j{k % 2} .\n'
+                  for k in range(6))
+        + "".join(f'ex:f{k} a ex:Feature ; rdfs:label "Feature {k}" .\n' for k in range(3))
+        + "".join(f'ex:j{k} rdfs:label "Journal {k}" .\n' for k in range(2))
+        + 'ex:shape a sh:NodeShape ; sh:targetClass ex:Product ; sh:property ex:pshape .\n'
+        + 'ex:pshape a sh:PropertyShape ; sh:path ex:offers .\n'
+    )  # fmt: skip
+    kg = load_graph(str(ttl))
+    assert not [r.label for r in kg.relations.values() if r.iri.startswith("http://www.w3.org/ns/shacl#")]
+    lex = derive_lexicon(kg)
+    assert lex.kind_of(kg.resolve("Product 1")) == "software product"
+    assert lex.kind_of(kg.resolve("Feature 1")) == "classified feature"
+    w = lex.relations["http://ex.org/inJournal"]
+    assert (w.form, w.verb, w.object) == ("prep", "published in", "journal")

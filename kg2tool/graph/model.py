@@ -56,6 +56,7 @@ SCHEMA_CLASSES = frozenset(
     + [RDFS + c for c in ("Resource", "Class", "Datatype", "Literal")]
     + [RDF_PROPERTY, SKOS + "Concept", SKOS + "ConceptScheme", "http://schema.org/Thing", "https://schema.org/Thing",
        FREEBASE + "common.topic"]
+    + ["http://www.w3.org/ns/shacl#" + c for c in ("NodeShape", "PropertyShape", "Shape")]
     # the agent classes every person and organisation carries beside its own (FOAF, DBpedia, PROV, Dublin Core)
     + [FOAF + "Agent", "http://dbpedia.org/ontology/Agent", "http://www.w3.org/ns/prov#Agent",
        "http://purl.org/dc/terms/Agent"]
@@ -93,6 +94,10 @@ AXIOM_PREDICATES = frozenset(
     # a web page's topic: the page is no entity to ask about (its link is kept by the inverse, mainEntityOfPage)
     + [FOAF + "primaryTopic", "http://schema.org/mainEntity", "https://schema.org/mainEntity"]
 )  # fmt: skip
+# Whole vocabularies that describe data, not the world: W3C SHACL's shapes (`sh:path`, `sh:targetClass`), RDF's list
+# cells (`rdf:first`, `rdf:rest`). Their predicates are never relations unless `--include-predicate` names them.
+SCHEMA_LANGUAGES = ("http://www.w3.org/ns/shacl#", "http://www.w3.org/1999/02/22-rdf-syntax-ns#first",
+                    "http://www.w3.org/1999/02/22-rdf-syntax-ns#rest")  # fmt: skip
 # Predicates whose objects are web pages, files or images: their IRIs become string attributes (URLs), not
 # entities to ask about.
 LINK_PREDICATES = frozenset(
@@ -150,7 +155,7 @@ class PredicateRules:
             return "skip"
         if p in self.include:
             return ""
-        if p in AXIOM_PREDICATES or is_freebase_system(p):
+        if p in AXIOM_PREDICATES or is_freebase_system(p) or p.startswith(SCHEMA_LANGUAGES):
             return "skip"
         return "link" if p in LINK_PREDICATES or is_link_name(p) else ""
 

@@ -138,7 +138,8 @@ def split_label(label: str) -> str:
         words = label.split()
         if words[0][:1].isupper() and words[0][1:].islower() and all(w.islower() for w in words[1:]):
             words[0] = words[0].lower()  # a sentence-case label ("Award keyword") said inside a sentence
-        return " ".join(words)
+        # a preposition is a preposition however the label capitalises it ("published In Journal")
+        return " ".join(w.lower() if w.lower() in PREPOSITIONS and w[1:].islower() else w for w in words)
     text = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", label.replace("_", " "))
     words = [w if (w.isupper() and len(w) > 1) else w.lower() for w in text.split()]
     return " ".join(words)
@@ -212,6 +213,8 @@ def word_relation(label: str) -> tuple[Wording, str]:
     w, hint = _word_relation(label)
     if hint.lstrip("!~") in PREPOSITIONS:  # `isAbout`: "about" is no kind of thing
         hint = ""
+    # a kind is a common noun however the label capitalises it ("published In Journal": journals)
+    hint = " ".join(w.lower() if w[:1].isupper() and w[1:].islower() else w for w in hint.split())
     known = KNOWN.get(split_label(label).lower())
     if known is not None:  # the label's noun stays (`places of birth`); the verb, form and tense are the table's
         noun = (w.noun, w.plural) if w.form == "noun" else (split_label(label), plural(split_label(label)))
@@ -667,6 +670,11 @@ def _entity_kind(kg: KnowledgeGraph, eid: int, words: dict[str, Wording], hints:
     types = kg.types[eid]
     if types:  # a class label as a common noun: `University` -> `university`, `LaureateAward` -> `laureate award`
         said = split_label(choice.get(types, types[0]))
+        if " " in said and all(w[:1].isupper() for w in said.split()):  # "Software Product" -> software product
+            said = " ".join(w if w.isupper() else w.lower() for w in said.split())
+        parts = said.split()
+        if len(parts) > 1 and _participle(parts[-1]) and not _noun(parts[-1]):  # "feature classified": a noun's
+            said = " ".join([parts[-1], *parts[:-1]])  # participle goes before it (a classified feature)
         return KIND_NAMES.get(said.lower(), said)
     votes: Counter = Counter()
     for iri, w in words.items():
