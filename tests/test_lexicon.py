@@ -50,6 +50,8 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
         ("wroteMusicFor", "verb", "wrote music for"),  # a past that is no participle
         ("basedOn", "prep", "based on"),  # a participle: a passive
         ("hasWonPrize", "verb", "won"),  # has + participle + noun: Which prizes did X win?
+        ("P14 carried out by", "by", "carried out by"),  # a phrasal verb: Who carried out X?
+        ("p108i was produced by P4 has time span", "prep", "produced by"),  # codes anywhere
     ],
 )
 def test_label_forms(label, form, said):

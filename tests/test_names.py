@@ -134,3 +134,9 @@ def test_homonyms_are_not_told_apart_by_a_namespace_word():
     iris = ["http://rdf.freebase.com/ns/m.02822", "http://dbpedia.org/resource/Drama"]
     names = unique_names(["Drama", "Drama"], lambda i: "", iris)
     assert names == ["Drama (freebase)", "Drama (dbpedia)"], names
+
+
+def test_homonyms_told_apart_by_their_type_without_its_cidoc_code():
+    from kg2tool.graph.model import _kind
+
+    assert _kind(("E22 Man-Made Object",)) == "Man-Made Object" and _kind(()) == ""

@@ -93,8 +93,8 @@ def run(args) -> int:
     """Run `kg2tool lexicon` (draft and review the relation lexicon) with the parsed `args`; return the exit code."""
     from ..common.files import write_atomic
     from ..graph.build import load_graph
-    from .synth import predicate_rules
     from ..synth.language.lexicon import derive_lexicon
+    from .synth import predicate_rules
 
     backend = model_backend(args)  # before loading the graph: a bad flag fails at once
     predicates = predicate_rules(args, fold=args.fold)

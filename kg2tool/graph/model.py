@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from .names import EntityNames, normalize_name, unique_names
+from .names import EntityNames, normalize_name, unique_names, without_codes
 
 RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 RDF_PROPERTY = "http://www.w3.org/1999/02/22-rdf-syntax-ns#Property"
@@ -161,8 +161,9 @@ class PredicateRules:
 
 
 def _kind(types: tuple[str, ...] | list[str]) -> str:
-    """The type label that tells homonyms apart: the first of an entity's sorted type labels, or ""."""
-    return types[0] if types else ""
+    """The type label that tells homonyms apart: the first of an entity's sorted type labels (without a CIDOC-CRM
+    code: "Man-Made Object"), or ""."""
+    return without_codes(types[0]) if types else ""
 
 
 @dataclass(frozen=True)

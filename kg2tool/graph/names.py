@@ -19,7 +19,6 @@ from urllib.parse import unquote
 
 from .hygiene import is_opaque_id
 
-
 # Fragments that say "the thing this document describes" by the hash-URI convention of Linked Data (W3C, "Cool
 # URIs for the Semantic Web", 2008: `http://www.example.com/about#alice`, FOAF's `#me`, `#this`, `#i`, `#id`): the
 # thing is named by the document's local part (`.../id/thrace#this` -> `thrace`).
@@ -128,6 +127,17 @@ def clean_text(s: str, limit: int = 500) -> str:
 # A label's trailing punctuation that belongs to the sentence it was cut from, not to the name: a colon, semicolon
 # or comma, or a full stop after a number ("6 maart 1941." -> "6 maart 1941"); a stop after a word stays ("Jr.").
 _TRAILING = re.compile(r"(?:\s*[:;,]+|(?<=\d)\.)$")
+
+
+# CIDOC-CRM (ISO 21127) and the models built on it (FRBRoo, CRMdig, ...) number their classes and properties in the
+# label: "E39 Actor", "P52 has current owner", "P14i performed", `P131_is_identified_by`. The code is no word.
+_CODE = re.compile(r"(?:^|(?<=[ _]))[A-Za-z]\d{1,3}i?(?:[ _.:]+|(?=[A-Z][a-z]))(?=[A-Za-z])")
+
+
+def without_codes(label: str) -> str:
+    """`label` without CIDOC-CRM-style codes ("E22 Man-Made Object" -> "Man-Made Object", "p108i was produced by
+    P4 has time span" -> "was produced by has time span"); the label itself when nothing would be left."""
+    return _CODE.sub("", label).strip() or label
 
 
 def clean_label(s: str) -> str:

@@ -51,6 +51,7 @@ from ..names import (
     normalize_name,
     schema_name,
     unique_names,
+    without_codes,
 )
 from ..parse import detect_format
 from ..reify import FoldedRelation, fold_reified, label_tokens
@@ -432,7 +433,7 @@ class IndexBuilder:
         types = self._write_types(out, ids)
         names = unique_names(
             labels, lambda i: self._text(2, ent_pid_list[i]), _Ids(ids.iris),
-            lambda i: json.loads(types[i])[0] if types[i] else "",
+            lambda i: without_codes(json.loads(types[i])[0]) if types[i] else "",
         )  # fmt: skip
         self._write_names(out, labels, names, alts)
         save_strings(out, "desc", pa.array([self._text(2, p) for p in ent_pid_list], type=pa.large_string()))

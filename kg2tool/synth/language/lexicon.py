@@ -29,6 +29,7 @@ from functools import lru_cache
 
 from ...graph.hygiene import is_opaque_id
 from ...graph.model import KnowledgeGraph
+from ...graph.names import without_codes
 from ..plans.index import sorted_keys
 from .known_wordings import ATTRIBUTE_NOUNS, CONTAINING, GROUP_ONLY, KIND_NAMES, KNOWN, SUBJECT_KINDS, WORK_PLACES
 from .mirror import mirrors
@@ -36,6 +37,8 @@ from .verbs import agent_noun, is_participle, participle_of, past, third_person
 
 FORMS = ("noun", "by", "prep", "verb")
 PREPOSITIONS = frozenset("at by of in on to for with from after into as under within near about".split())
+# The particles of English phrasal verbs ("carried out", "set up", "taken over").
+PARTICLES = frozenset("out up off away down over back".split())
 # Subjects of these relations are people (labels after splitting, lowercased).
 PERSON_CUES = frozenset(
     """place of birth|date of birth|place of death|date of death|country of citizenship|occupation|spouse|sibling|
@@ -122,17 +125,14 @@ def article(noun: str) -> str:
         return f"a {noun}"
 
 
-# CIDOC-CRM (ISO 21127) and the models built on it (FRBRoo, CRMdig, ...) number their classes and properties in the
-# label: "E39 Actor", "P52 has current owner", "P14i performed", `P131_is_identified_by`. The code is no word.
-_CODE = re.compile(r"^[A-Za-z]\d{1,3}i?(?:[ _.:]+|(?=[A-Z][a-z]))(?=[A-Za-z])")
 
 
 def split_label(label: str) -> str:
     """Words of a relation label: a one-token label's camelCase and snake_case split and lowercased except acronyms
     (`hasMaker` -> `has maker`); a label that already has spaces is kept as written, one space apart; a CIDOC-CRM
     code in front is dropped ("P52 has current owner" -> `has current owner`, "E39 Actor" -> `actor`)."""
-    coded = _CODE.sub("", label.strip(), count=1)
-    if coded != label.strip() and coded:
+    coded = without_codes(label.strip())
+    if coded != label.strip():
         label = " ".join(w.lower() if w[:1].isupper() and not w.isupper() else w for w in coded.split())
     if " " in label.strip():
         words = label.split()
@@ -271,6 +271,9 @@ def _word_relation(label: str) -> tuple[Wording, str]:
         base = _inflect().plural_verb(words[0]) or words[0]
         return Wording(label, "verb", verb=text, verbs=f"{base} {last}"), ""
     if last in PREPOSITIONS and len(words) > 1:
+        if last == "by" and len(words) >= 3 and words[-2] in PARTICLES and is_participle(words[-3]):
+            # a phrasal verb: "carried out by" (Who carried out X?)
+            return Wording(label, "by", verb=text, verbs=text, active=f"{past(words[-3])} {words[-2]}"), ""
         if last == "by" and is_participle(words[-2]):
             # who does it is named by the verb's agent noun: the objects of `directed by` are directors
             return (Wording(label, "by", verb=text, verbs=text, active=" ".join(words[:-2] + [past(words[-2])])),
