@@ -7,7 +7,8 @@ DBpedia, underscore/kebab-case relations), the project's own graphs (examples/wi
 graphs of other conventions (tests/data/unseen: MetaQA's movie KB, FB15k-237 with names, the W3C wine ontology, DBpedia entity
 descriptions, schema.org diaries, Nomisma's SKOS thesaurus, PeriodO's periods; kept blind: Polifonia's pipe organs,
 WikiPathways RDF, ISWC Semantic Web Dog Food metadata; kept blind, second batch: the National Portrait Gallery in
-CIDOC-CRM, YAGO3-10, the Health IT Ontology), runs
+CIDOC-CRM, YAGO3-10, the Health IT Ontology; kept blind, third batch: the Stardog tutorial music graph,
+CurriculumKG, GND person records), runs
 `kg2tool synth --graph G --out TMP -n N --seed S --overwrite` in a subprocess, reads the rows of DIR/sft/*.parquet
 and prints per graph: rows written (a failed synth is reported with the tail of its stderr), rows with
 `schema_problems` (tests/lint.py: dotted paths, ids, underscore/camelCase words, placeholder kinds) and with
@@ -60,6 +61,10 @@ GRAPHS = {
     "npg": ROOT / "tests" / "data" / "unseen" / "npg-cidoc-crm.nt.gz",
     "yago310": ROOT / "tests" / "data" / "unseen" / "yago310-yago3.nt.gz",
     "hito": ROOT / "tests" / "data" / "unseen" / "hito-owl-skos.nt.gz",
+    # kept blind (added 2026-12-07, third batch): same rule, counts only until a blind reading is done
+    "stardog_music": ROOT / "tests" / "data" / "unseen" / "music-stardog.nt.gz",
+    "curriculum": ROOT / "tests" / "data" / "unseen" / "curriculum-currkg.nt.gz",
+    "gnd": ROOT / "tests" / "data" / "unseen" / "gnd-persons-gndo.nt.gz",
 }
 
 

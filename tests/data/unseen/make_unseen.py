@@ -25,6 +25,10 @@ pinned commits below (``git --git-dir=... show COMMIT:PATH``). Get a snapshot wi
     git clone --bare https://github.com/DeepGraphLearning/KnowledgeGraphEmbedding \
         MIRROR/DeepGraphLearning+KnowledgeGraphEmbedding/repo
     git clone --bare https://github.com/hitontology/ontology     MIRROR/hitontology+ontology/repo
+    git clone --bare https://github.com/stardog-union/stardog-tutorials \
+        MIRROR/stardog-union+stardog-tutorials/repo
+    git clone --bare https://github.com/kastle-lab/curriculum-kg MIRROR/kastle-lab+curriculum-kg/repo
+    git clone --bare https://github.com/DigiClass/LOD-People     MIRROR/DigiClass+LOD-People/repo
 
 then run
 
@@ -133,6 +137,20 @@ SOURCES = {
     # HITO, the Health IT Ontology with its software products, catalogues and organisations; files
     # chosen by build_hito()
     "hitontology/ontology": ("f59685783021428641d212ef8c7e66acd940efdd", None),
+    # added 2026-12-07, third batch, kept blind (README.md): the Stardog tutorials' music graph (a
+    # DBpedia subset in a small tutorial vocabulary) with its schema
+    "stardog-union/stardog-tutorials": (
+        "e61e9c9d0b1f66b48403a4b631ac814bb60ef411",
+        ["music/music.ttl.gz", "music/music_schema.ttl"],
+    ),
+    # CurriculumKG (Wright State University, Kastle Lab): learning resources, authors, topics, curricula
+    "kastle-lab/curriculum-kg": (
+        "cfd55d372ce5190e05a79498db3204c4b14f914f",
+        ["script/materialization/new-schema-currkg.ttl"],
+    ),
+    # GND (Deutsche Nationalbibliothek) person records, the LOD-People sample; files chosen by
+    # build_gnd()
+    "DigiClass/LOD-People": ("47e763a1960e2d7e2bba0631d47ced18b1690eb9", None),
 }
 
 
@@ -816,6 +834,63 @@ def build_hito(mirror: Path) -> Path:
     return write(tree_bnode_labels(g), "hito-owl-skos.nt.gz", "nt", gz=True)
 
 
+# ---------------------------------------------------------------------------------------
+# Added 2026-12-07, third batch, kept blind (README.md)
+# ---------------------------------------------------------------------------------------
+
+# 14. Stardog tutorials' music graph: a DBpedia subset (albums, songs, artists, bands, writers,
+#     producers) rewritten into one small tutorial vocabulary, names as a property of its own
+
+STARDOG = "stardog-union/stardog-tutorials"
+
+
+def build_stardog_music(mirror: Path) -> Path:
+    g = rdflib.Graph()
+    data = gzip.decompress(read_source_bytes(mirror, STARDOG, "music/music.ttl.gz")).decode("utf-8")
+    g.parse(data=data, format="turtle")
+    g.parse(data=read_source(mirror, STARDOG, "music/music_schema.ttl"), format="turtle")
+    return write(cleaned(g), "music-stardog.nt.gz", "nt", gz=True)
+
+
+# 15. CurriculumKG: data-science learning resources (articles, courses, videos, datasets) with their
+#     authors, topics, languages, curricula and learning paths; names as properties of their own
+
+CURRKG = "kastle-lab/curriculum-kg"
+
+
+def build_curriculum(mirror: Path) -> Path:
+    g = rdflib.Graph()
+    g.parse(data=read_source(mirror, CURRKG, "script/materialization/new-schema-currkg.ttl"), format="turtle")
+    return write(cleaned(g), "curriculum-currkg.nt.gz", "nt", gz=True)
+
+
+# 16. GND (Integrated Authority File, Deutsche Nationalbibliothek): person records of ancient Greek
+#     authors, GND ontology and AGRELON relations, name entities and role nodes as blank nodes
+
+GND = "DigiClass/LOD-People"
+GND_DIR = "sample-data/GND"
+
+
+def gnd_files(mirror: Path) -> list[str]:
+    commit, _ = SOURCES[GND]
+    names = subprocess.run(
+        ["git", f"--git-dir={git_dir(mirror, GND)}", "ls-tree", "-r", "--name-only", commit, GND_DIR],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.split()
+    return sorted(n for n in names if n.endswith(".rdf"))
+
+
+def build_gnd(mirror: Path) -> Path:
+    g = rdflib.Graph()
+    files = gnd_files(mirror)
+    assert len(files) == 809, len(files)
+    for path in files:  # named .rdf, but Turtle
+        g.parse(data=read_source(mirror, GND, path), format="turtle")
+    return write(tree_bnode_labels(cleaned(g)), "gnd-persons-gndo.nt.gz", "nt", gz=True)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument(
@@ -823,6 +898,7 @@ def main(argv=None) -> int:
     )
     keys = ["metaqa", "fb15k237", "wine", "esbm", "diaries", "nomisma", "periodo", "organs", "wikipathways", "iswc"]
     keys += ["npg", "yago310", "hito"]
+    keys += ["stardog_music", "curriculum", "gnd"]
     ap.add_argument("--only", choices=keys, action="append")
     args = ap.parse_args(argv)
     todo = args.only or keys
@@ -840,6 +916,9 @@ def main(argv=None) -> int:
         "npg": build_npg,
         "yago310": build_yago310,
         "hito": build_hito,
+        "stardog_music": build_stardog_music,
+        "curriculum": build_curriculum,
+        "gnd": build_gnd,
     }
     for key in todo:
         path = builders[key](args.mirror)
