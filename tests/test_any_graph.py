@@ -13,7 +13,8 @@ import pytest
 from lint import schema_problems
 
 from kg2tool.graph.build import load_graph
-from kg2tool.synth.language.lexicon import derive_lexicon, type_choice
+from kg2tool.synth.language.lexicon import derive_lexicon
+from kg2tool.synth.language.types import type_choice
 from kg2tool.synth.language.wording import Speaker
 from kg2tool.synth.plans.tree import Anchor, Project
 from kg2tool.synth.run.pipeline import run_synth

@@ -27,13 +27,13 @@ from collections import Counter
 from dataclasses import asdict, dataclass, replace
 from functools import lru_cache
 
-from ...graph.hygiene import is_opaque_id
 from ...graph.model import KnowledgeGraph
 from ...graph.names import without_codes
 from ..plans.index import sorted_keys
 from .known_wordings import ATTRIBUTE_NOUNS, CONTAINING, GROUP_ONLY, KIND_NAMES, KNOWN, SUBJECT_KINDS, WORK_PLACES
 from .mirror import mirrors
-from .verbs import agent_noun, is_participle, participle_of, past, third_person
+from .types import type_choice
+from .verbs import active_past, agent_noun, is_participle, lemma_of, participle_of, past, third_person
 
 FORMS = ("noun", "by", "prep", "verb")
 PREPOSITIONS = frozenset("at by of in on to for with from after into as under within near about".split())
@@ -228,6 +228,11 @@ def word_relation(label: str) -> tuple[Wording, str]:
 
 
 def _word_relation(label: str) -> tuple[Wording, str]:
+    """`word_relation` without the table of known wordings: the label's form and hint by English grammar.
+
+    Long because the label forms are one ordered list of rules, each a few lines, tried first to last (the first
+    that fits the label's words decides): a reading of one is only right after the ones above it failed.
+    """
     words = split_label(label).split()
     if not words:
         return Wording(label, "noun", "relation", "relations"), ""
@@ -240,9 +245,9 @@ def _word_relation(label: str) -> tuple[Wording, str]:
     text = " ".join(words)
     last = words[-1]
     if perfect:  # "has won prize": Which prizes did X win?
-        lemma = _lemma(words[0])
+        lemma = lemma_of(words[0])
         return Wording(label, "verb", verb=words[0], verbs=words[0], base=lemma, tense="past"), singular(" ".join(words[1:]))
-    if len(words) >= 2 and last in PREPOSITIONS and last != "by" and (lemma := _active_past(words[0])):
+    if len(words) >= 2 and last in PREPOSITIONS and last != "by" and (lemma := active_past(words[0])):
         # a past the subject did, not one done to it: "acted in" (Which films did X act in?), "wrote music for"
         return Wording(label, "verb", verb=text, verbs=text, base=" ".join([lemma, *words[1:]]), tense="past"), ""
     if words[0] in PREPOSITIONS and len(words) > 1:  # "in region": X is in Y, and Y is a region
@@ -319,32 +324,6 @@ def _head(words: list[str]) -> int | None:
     people with this condition"), else its last word; None when that is no plain word."""
     at = next((i - 1 for i, w in enumerate(words) if i and w in PREPOSITIONS), len(words) - 1)
     return at if words[at].isalpha() else None
-
-
-# English verbs that take no direct object before these prepositions (one acts, dies, graduates, participates *in*
-# something; nothing "is acted in"): their past with a preposition is the subject's own act, never a passive.
-INTRANSITIVE = frozenset("""act appear arrive belong compete die emigrate exist fight graduate happen immigrate live
-occur originate participate perform play reign remain reside retire serve sing speak star stay study teach travel
-work""".split())
-
-
-def _lemma(word: str) -> str:
-    import lemminflect
-
-    got = lemminflect.getLemma(word, "VERB")
-    return got[0] if got else word
-
-
-def _active_past(word: str) -> str:
-    """The bare verb of `word` where it is a simple past said of the subject's own act: a past that is no participle
-    ("wrote", "sang") or the past of an `INTRANSITIVE` verb ("acted", "graduated"); "" otherwise ("born",
-    "located", "based", "named": participles said of the subject as passives)."""
-    import lemminflect
-
-    lemma = _lemma(word)
-    if word == lemma or word not in lemminflect.getInflection(lemma, "VBD"):
-        return ""
-    return lemma if lemma in INTRANSITIVE or word not in lemminflect.getInflection(lemma, "VBN") else ""
 
 
 def _credit(label: str, work: list[str]) -> tuple[Wording, str]:
@@ -584,87 +563,6 @@ def _majority(kinds: list[str]) -> str:
         return FALLBACK_KIND
     k, c = max(named.items(), key=lambda kv: (kv[1], kv[0]))
     return k if c >= 0.4 * len(kinds) else FALLBACK_KIND
-
-
-TYPE_SAMPLE = 100_000
-SPLIT_SAMPLE = 200  # holders per side when a subtype's relations are compared with the rest of its broader type
-SPLIT_MIN = 3  # a subtype said on its own is a class of at least this many things
-SPLIT_COSINE = 0.5  # relation profiles less alike than this: the subtype is a kind of its own
-
-
-def type_choice(kg: KnowledgeGraph) -> dict[tuple[str, ...], str]:
-    """The type each set of several types is said by. The graph's most common of them (the broadest: `person`
-    before `actor`, `character` before `Wookiee`), then the shorter, then by name; a type named by an opaque id
-    (`Q5`, an unlabelled Wikidata class) is never said. Except where the broadest type lumps together things that
-    do different things: a type of the set whose holders all hold the broad one too (a subtype, as a class
-    hierarchy written out on every entity gives it: DBpedia's `City` < `Settlement` < `PopulatedPlace` < `Place`),
-    held by at least SPLIT_MIN entities, whose holders take part in other relations than the broad type's other
-    holders (`_relation_profile`s with a cosine under SPLIT_COSINE: cities have countries and births, countries
-    have capitals) is said instead, the narrowest such. Humans among characters, or republics among sovereign
-    states, do what the others do, and stay `character` and `sovereign state`."""
-    n = len(kg.types)
-    sample = [kg.types[i] for i in range(0, n, max(1, n // TYPE_SAMPLE))]  # every entity of graphs up to 100,000
-    holders: Counter = Counter()
-    for types in sample:
-        holders.update(set(types))
-    several = {t for t in sample if len(t) > 1}
-    broad = {}
-    for types in several:
-        kept = [x for x in types if not is_opaque_id(x)] or list(types)
-        broad[types] = min(kept, key=lambda x: (-holders[x], len(x.split()), x))
-    distinct = _distinct_subtypes(kg, several, broad, holders)
-    choice = {}
-    for types, b in broad.items():
-        subs = [x for x in types if (x, b) in distinct and not is_opaque_id(x)]
-        choice[types] = min(subs, key=lambda x: (holders[x], len(x.split()), x)) if subs else b
-    return choice
-
-
-def _distinct_subtypes(kg: KnowledgeGraph, several, broad: dict, holders: Counter) -> set[tuple[str, str]]:
-    """The (subtype, broad type) pairs of `type_choice` whose holders' relation profiles differ (cosine under
-    SPLIT_COSINE) from those of the broad type's other holders, each side sampled by its first SPLIT_SAMPLE
-    entities."""
-    pairs = {(x, b) for types, b in broad.items() for x in types if x != b and holders[x] >= SPLIT_MIN}
-    if not pairs:
-        return set()
-    members: dict[str, list[int]] = {}
-    for e, types in enumerate(kg.types):
-        for t in set(types):
-            members.setdefault(t, []).append(e)
-    sides = {}
-    for x, b in pairs:
-        inside = set(members.get(x, ()))
-        if not inside <= set(members.get(b, ())) or len(inside) >= len(members.get(b, ())):
-            continue  # not a subtype: some holder lacks the broad type, or the two are held alike
-        rest = [e for e in members[b] if e not in inside][:SPLIT_SAMPLE]
-        if rest:
-            sides[x, b] = (members[x][:SPLIT_SAMPLE], rest)
-    wanted = {e for a, r in sides.values() for e in (*a, *r)}
-    profile = _relation_profile(kg, wanted)
-    return {pair for pair, (a, r) in sides.items() if _cosine(_mean(profile, a), _mean(profile, r)) < SPLIT_COSINE}
-
-
-def _relation_profile(kg: KnowledgeGraph, wanted: set[int]) -> dict[int, set[tuple[str, bool]]]:
-    """The (relation, inverse) steps each wanted entity takes part in."""
-    out: dict[int, set[tuple[str, bool]]] = {e: set() for e in wanted}
-    for iri, rel in kg.relations.items():
-        for inverse, ends in ((False, rel.forward), (True, rel.inverse)):
-            for e in (x for x in wanted if x in ends) if len(wanted) < len(ends) else (x for x in ends if x in wanted):
-                out[e].add((iri, inverse))
-    return out
-
-
-def _mean(profile: dict[int, set], entities: list[int]) -> Counter:
-    got: Counter = Counter()
-    for e in entities:
-        got.update(profile[e])
-    return got
-
-
-def _cosine(a: Counter, b: Counter) -> float:
-    dot = sum(v * b[k] for k, v in a.items())
-    norm = (sum(v * v for v in a.values()) * sum(v * v for v in b.values())) ** 0.5
-    return dot / norm if norm else 1.0
 
 
 def _entity_kind(kg: KnowledgeGraph, eid: int, words: dict[str, Wording], hints: dict[str, str],

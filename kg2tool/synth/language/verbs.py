@@ -62,3 +62,30 @@ def agent_noun(participle: str) -> str:
         if lemminflect.getAllLemmas(cand).get("NOUN") == (cand,):
             return cand
     return ""
+
+
+# English verbs that take no direct object before these prepositions (one acts, dies, graduates, participates *in*
+# something; nothing "is acted in"): their past with a preposition is the subject's own act, never a passive.
+INTRANSITIVE = frozenset("""act appear arrive belong compete die emigrate exist fight graduate happen immigrate live
+occur originate participate perform play reign remain reside retire serve sing speak star stay study teach travel
+work""".split())
+
+
+def lemma_of(word: str) -> str:
+    """The bare verb of a verb form (`acted` -> `act`), or the word itself."""
+    import lemminflect
+
+    got = lemminflect.getLemma(word, "VERB")
+    return got[0] if got else word
+
+
+def active_past(word: str) -> str:
+    """The bare verb of `word` where it is a simple past said of the subject's own act: a past that is no participle
+    ("wrote", "sang") or the past of an `INTRANSITIVE` verb ("acted", "graduated"); "" otherwise ("born",
+    "located", "based", "named": participles said of the subject as passives)."""
+    import lemminflect
+
+    lemma = lemma_of(word)
+    if word == lemma or word not in lemminflect.getInflection(lemma, "VBD"):
+        return ""
+    return lemma if lemma in INTRANSITIVE or word not in lemminflect.getInflection(lemma, "VBN") else ""
