@@ -51,6 +51,9 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
         ("basedOn", "prep", "based on"),  # a participle: a passive
         ("hasWonPrize", "verb", "won"),  # has + participle + noun: Which prizes did X win?
         ("P14 carried out by", "by", "carried out by"),  # a phrasal verb: Who carried out X?
+        ("narrowerThan", "prep", "narrower than"),  # a comparative
+        ("coversTopic", "verb", "covers"),  # a plural-form first word before a singular noun: a verb and its object
+        ("holdsRole", "verb", "holds"),
         ("p108i was produced by P4 has time span", "prep", "produced by"),  # codes anywhere
     ],
 )

@@ -140,3 +140,17 @@ def test_homonyms_told_apart_by_their_type_without_its_cidoc_code():
     from kg2tool.graph.model import _kind
 
     assert _kind(("E22 Man-Made Object",)) == "Man-Made Object" and _kind(()) == ""
+
+
+def test_code_list_nodes_are_ids_and_a_class_prefix_is_no_name():
+    """An unlabelled node of a public code list (ISO 639 languages, ISO 3166 countries) names nothing by its code
+    (`.../iso639-2/fre`); a local name led by its class and a dot (`Topic.Graph`) is named without the class; an
+    abbreviation before a dot stays (`St.Louis`)."""
+    from kg2tool.graph.hygiene import is_opaque_node
+    from kg2tool.graph.names import entity_name_from_iri
+
+    assert is_opaque_node("http://id.loc.gov/vocabulary/iso639-2/fre") and is_opaque_node("http://lexvo.org/id/iso639-3/eng")
+    assert not is_opaque_node("http://ex.org/fre") and not is_opaque_node("http://id.loc.gov/vocabulary/iso639-2/French")
+    assert entity_name_from_iri("http://ex.org/Topic.Graph") == "Graph"
+    assert entity_name_from_iri("http://ex.org/Author.Moritz_Hardt") == "Moritz Hardt"
+    assert entity_name_from_iri("http://ex.org/St.Louis") == "St.Louis"

@@ -25,7 +25,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from ..common.errors import InputError
-from .hygiene import is_opaque_id, local_part, tidy_edges
+from .hygiene import is_opaque_node, tidy_edges
 from .model import (
     ALT_LABEL_PREDICATES,
     DESCRIPTION_PREDICATES,
@@ -219,7 +219,7 @@ def _tidy(got: _Triples, stats: LoadStats, rules: PredicateRules) -> None:
             got.str_attr_lang[p][s].append((url, None))
     dropped = set(tidy.opaque)
     for by_s in list(got.attr_vals.values()) + list(got.str_attr_lang.values()):
-        for s in [s for s in by_s if not labels.get(s) and is_opaque_id(local_part(s))]:
+        for s in [s for s in by_s if not labels.get(s) and is_opaque_node(s)]:
             dropped.add(s)
             del by_s[s]
     stats.opaque_nodes_skipped += len(dropped)

@@ -60,6 +60,19 @@ _HEX_LETTERS = re.compile(r"[a-f]{5,}")
 _LONG_NUMBER = re.compile(r"\d{7,}")
 
 
+def is_opaque_node(iri: str) -> bool:
+    """True when an unlabelled node of IRI `iri` has no name a user would say: its local part is an opaque id
+    (`is_opaque_id`), or it is a code of a public code list (`_CODE_LIST`: ISO 639 languages, ISO 3166
+    countries, as id.loc.gov and lexvo.org publish them: `.../iso639-2/fre`), which names nothing without its
+    label."""
+    local = local_part(iri)
+    return is_opaque_id(local) or (len(local) <= 3 and bool(_CODE_LIST.search(iri)))
+
+
+# IRIs of public code lists: ISO 639 (languages) and ISO 3166 (countries), whatever the publisher.
+_CODE_LIST = re.compile(r"iso[-_]?639|iso[-_]?3166", re.I)
+
+
 def _random_key(text: str) -> bool:
     """A generated key (`gzNoWGDHpBcr`, `YOyP9TLDuhrb`, `CAuKexBhwcy1`, `p0gjgrsmhnc`): eight letters and digits or
     more, and either mixed-case letters with digits inside or three capitals or more after the first, or too few
@@ -127,7 +140,7 @@ def tidy_edges(
     def opaque(n) -> bool:
         got = opaque_cache.get(n)
         if got is None:
-            got = opaque_cache[n] = not labelled(n) and is_opaque_id(local_part(iri(n)))
+            got = opaque_cache[n] = not labelled(n) and is_opaque_node(iri(n))
         return got
 
     for p in sorted(rel_edges):

@@ -75,12 +75,19 @@ def schema_name(iri: str) -> str:
 _PASCAL_PART = re.compile(r"[A-Z][a-z]+|[A-Z]+(?=[A-Z][a-z]|$)|[0-9]+")
 
 
+# A local name led by its class and a dot (`Topic.Graph`, `Author.Moritz_Hardt`): the class word is no part of
+# the name.
+_CLASS_PREFIX = re.compile(r"[A-Z][a-z]{3,}\.(?=[A-Za-z])")  # a class word, not an abbreviation (`St.`, `Mrs.`)
+
+
 def entity_name_from_iri(iri: str) -> str:
     """The name of an entity without a label: its readable local name (`readable_local_name`), PascalCase split
     into words, a number its own word (`UnitedStatesOfAmerica` -> `United States Of America`, `Zinfandel1998` ->
     `Zinfandel 1998`; `ZeroX`, `iPhone`, `R2D2` stay), and never the
     IRI itself (an IRI without a readable local part gives its host)."""
     local = readable_local_name(iri)
+    if (m := _CLASS_PREFIX.match(local)) and local != iri:  # `Topic.Graph`, `Media.MongoDB`: the class, then the name
+        local = local[m.end() :]
     if local == iri:
         from urllib.parse import urlsplit
 

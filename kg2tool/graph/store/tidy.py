@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..hygiene import Tidied, is_link, is_opaque_id, local_part
+from ..hygiene import Tidied, is_link, is_opaque_node
 
 
 def opaque_mask(nodes, pid_iri: list[str], labelled):
@@ -22,7 +22,7 @@ def opaque_mask(nodes, pid_iri: list[str], labelled):
     mask[:] = False
     if len(cand):
         mask[cand] = np.fromiter(
-            (is_opaque_id(local_part(pid_iri[p])) for p in cand.tolist()), dtype=bool, count=len(cand)
+            (is_opaque_node(pid_iri[p]) for p in cand.tolist()), dtype=bool, count=len(cand)
         )
     return mask
 

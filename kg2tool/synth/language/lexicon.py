@@ -36,7 +36,11 @@ from .types import type_choice
 from .verbs import active_past, agent_noun, is_participle, lemma_of, participle_of, past, third_person
 
 FORMS = ("noun", "by", "prep", "verb")
-PREPOSITIONS = frozenset("at by of in on to for with from after into as under within near about".split())
+PREPOSITIONS = frozenset("at by of in on to for with from after into as under within near about than".split())
+# English nouns that stand before another in their plural form ("sports team", "headquarters location"): the
+# rest of a noun compound's modifiers are singular, so "covers topic", "holds role" are a verb and its object.
+PLURAL_MODIFIERS = frozenset("""sports arts sales goods arms clothes customs savings headquarters news works
+communications operations humanities means series species earnings proceeds""".split())
 # The particles of English phrasal verbs ("carried out", "set up", "taken over").
 PARTICLES = frozenset("out up off away down over back".split())
 # Subjects of these relations are people (labels after splitting, lowercased).
@@ -264,7 +268,8 @@ def _word_relation(label: str) -> tuple[Wording, str]:
         # "related to event": X is related to Y, and Y is an event
         verb = " ".join(words[:2])
         return Wording(label, "prep", verb=verb, verbs=verb), singular(" ".join(words[2:]))
-    if len(words) >= 2 and words[1] not in PREPOSITIONS and third_person(words[0]) and all(_noun(x) for x in words[1:]):
+    if (len(words) >= 2 and words[1] not in PREPOSITIONS and words[0] not in PLURAL_MODIFIERS
+            and third_person(words[0], strict=False) and all(_noun(x) for x in words[1:])):
         # an ontology's verb and its object: "gives keynote talk" (Which keynote talk does X give?); not a plural
         # noun before a noun ("headquarters location", "sports team")
         base = _inflect().plural_verb(words[0]) or words[0]
@@ -285,6 +290,8 @@ def _word_relation(label: str) -> tuple[Wording, str]:
                     f"~{agent}" if len(words) == 2 and (agent := agent_noun(words[-2])) else "")
         if last == "by" and _noun(words[-2]):  # a credit line: "production design by X", "story by X"
             return _credit(label, words[:-1])
+        if last == "than":  # a comparative: X is narrower than Y
+            return Wording(label, "prep", verb=text, verbs=text), ""
         if all(_noun(x) for x in words[:-1]) and words[-2] not in MASS_ROLES:
             # a role at another thing, as "NOUN of" above: "panelist at" (X is a panelist at Y), "sub event of"
             role = " ".join(words[:-1])
