@@ -23,13 +23,14 @@ class Candidate:
 
     row: the dataset columns (messages, tools, pattern, category, answers, ..., id).
     split_key: topic entity IRI and relation path; its hash picks the split (`synthesizer.split_of`).
-    dpo: the preference pairs made with the row (written only if the row is kept).
+    dpo: the preference pairs made with the row (written only if the row is kept); None until they are made
+        (`Synthesizer.add_pairs`: the pipeline makes them only for the rows it keeps).
     diversity_keys: `DiversityFilter.keys(row)` when a pool worker computed them beside the row, else None.
     """
 
     row: dict
     split_key: str
-    dpo: list[dict] = field(default_factory=list)
+    dpo: list[dict] | None = None
     diversity_keys: tuple | None = None
 
     def to_json(self) -> dict:
@@ -41,7 +42,7 @@ class Candidate:
         """The inverse of `to_json`."""
         row = dict(data)
         split_key = row.pop("_split_key")
-        return cls(row, split_key, row.pop("_dpo", []))
+        return cls(row, split_key, row.pop("_dpo", None))
 
 
 @dataclass

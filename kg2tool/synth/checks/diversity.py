@@ -44,20 +44,30 @@ class DiversityFilter:
         question = " ".join(m["content"] for m in row["messages"] if m["role"] == "user")
         key = normalize_question(question)
         plan_key = row["pattern"] + json.dumps(row["plan"], sort_keys=True, ensure_ascii=False)
-        bands = None
-        if self.bands is not None:
-            words = key.split()
-            shingles = {" ".join(words[i : i + 3]).encode() for i in range(max(1, len(words) - 2))}
-            mh = self._minhash(num_perm=self._num_perm, permutations=self._perms, scheme=self._scheme)
-            mh.update_batch(sorted(shingles))
-            bands = tuple(mh.hashvalues[a:b].tobytes() for a, b in self.bands)
-        return key, plan_key, bands
+        return key, plan_key, self._bands(key)
+
+    def _bands(self, key: str) -> tuple[bytes, ...] | None:
+        """The LSH bands of the MinHash of a normalized question's word 3-grams (None: near duplicates not checked)."""
+        if self.bands is None:
+            return None
+        words = key.split()
+        shingles = {" ".join(words[i : i + 3]).encode() for i in range(max(1, len(words) - 2))}
+        mh = self._minhash(num_perm=self._num_perm, permutations=self._perms, scheme=self._scheme)
+        mh.update_batch(sorted(shingles))
+        return tuple(mh.hashvalues[a:b].tobytes() for a, b in self.bands)
 
     def reject(self, row: dict, keys: tuple | None = None) -> str | None:
         """None to keep the row (and remember it), else the drop reason. `keys`: `self.keys(row)` if computed (by a
-        pool worker, beside the row: `Candidate.diversity_keys`); None computes them here."""
+        pool worker, beside the row: `Candidate.diversity_keys`); None computes them here, each only when the
+        checks before it passed (a duplicate question needs no plan key and no MinHash)."""
         if keys is None:
-            keys = self.keys(row)
+            question = normalize_question(" ".join(m["content"] for m in row["messages"] if m["role"] == "user"))
+            if question in self.questions:
+                return "duplicate_question"
+            plan_key = row["pattern"] + json.dumps(row["plan"], sort_keys=True, ensure_ascii=False)
+            if plan_key in self.plans:
+                return "duplicate_plan"
+            keys = (question, plan_key, self._bands(question))
         key, plan_key, bands = keys
         if key in self.questions:
             return "duplicate_question"

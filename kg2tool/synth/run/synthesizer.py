@@ -45,6 +45,26 @@ from ..walk.walker import CATEGORY, DIALOGUE_SHAPES, Walker
 from .config import DEFAULT_MIX, SynthConfig  # noqa: F401 (re-exported)
 
 
+# The stages of a candidate's making, cheapest first, and the drop reasons each finds (`stage_of`; the report's
+# `dropped_by_stage`). A drop costs the stages before it: `walk` only the walk, `merge` the whole candidate.
+STAGES = ("walk", "plan", "answer", "calls", "wording", "verify", "merge")
+_STAGE_OF = {
+    "sampling_failed": "walk",
+    **dict.fromkeys(("mixed_kinds", "made_up_name", "annotated_name", "placeholder", "odd_count"), "plan"),
+    **dict.fromkeys(("empty_answer", "answer_in_question"), "answer"),
+    "no_unrelated_tools": "calls",
+    **dict.fromkeys(("too_long_to_say", "no_kind", "name_repeated"), "wording"),
+    **dict.fromkeys(("duplicate_question", "duplicate_plan", "near_duplicate_question", "topic_cap"), "merge"),
+}
+
+
+def stage_of(reason: str) -> str:
+    """The stage (of `STAGES`) that finds the drop `reason`: verification's reasons are `verify`'s."""
+    if reason.startswith("execution_error:"):
+        return "calls"
+    return _STAGE_OF.get(reason, "verify")
+
+
 def pattern_of(shape: str) -> str:
     """The row's `pattern` for a shape (`simple` and `multiple` are 1p)."""
     return "1p" if shape in ("simple", "multiple") else shape
@@ -124,6 +144,7 @@ class Synthesizer:
         # such candidates are counted (`ShardStats.no_kind`) for the report.
         self.no_kind_relations: list[str] = []
         self.kinds_known = self.lexicon.known_share() >= 0.5  # mixed kinds are told apart only where kinds are known
+        self.lazy_pairs = False  # True: `candidates` leaves DPO pairs to `add_pairs` (the pipeline: kept rows only)
 
     # -- one candidate -----------------------------------------------------------------------------------
     def candidate(self, shape: str, rng: random.Random) -> tuple[Candidate | None, str]:
@@ -312,13 +333,22 @@ class Synthesizer:
                 continue
             row = cand.row
             row["id"] = f"{row['category']}_{index * self.cfg.shard_size + j}"
-            # DPO pairs are made here, in the shard's worker, seeded by the row id (kept only if the row is), with
-            # the tools of the row's style (multi_step rows other than error_recovery use --tool-style)
+            if not self.lazy_pairs:
+                self.add_pairs(cand)
+            kept.append(cand)
+        return kept, stats
+
+    def add_pairs(self, cand: Candidate) -> Candidate:
+        """Make the candidate's DPO pairs (`cand.dpo`), unless it has them: seeded by the row id alone, so they are
+        the same wherever and whenever they are made, with the tools of the row's style (multi_step rows other
+        than error_recovery use --tool-style). The pipeline (`lazy_pairs`) makes them only for the rows the
+        diversity filters keep (a third of the verified candidates are dropped there)."""
+        if cand.dpo is None:
+            row = cand.row
             styled = row["category"] == "multi_step" and row["pattern"] != "error_recovery"
             maker = self.style_pair_maker if styled else self.pair_maker
             cand.dpo = maker.pairs(row, random.Random(f"{self.cfg.seed}:dpo:{row['id']}"))
-            kept.append(cand)
-        return kept, stats
+        return cand
 
     def shard(self, index: int) -> tuple[list[dict], ShardStats]:
         """Shard `index` as rows only (the dataset columns, for callers that need the conversations alone) and its
