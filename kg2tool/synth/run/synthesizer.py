@@ -44,7 +44,6 @@ from ..traces import Compiler, Trace, messages_for, tools_used
 from ..walk.walker import CATEGORY, DIALOGUE_SHAPES, Walker
 from .config import DEFAULT_MIX, SynthConfig  # noqa: F401 (re-exported)
 
-
 # The stages of a candidate's making, cheapest first, and the drop reasons each finds (`stage_of`; the report's
 # `dropped_by_stage`). A drop costs the stages before it: `walk` only the walk, `merge` the whole candidate.
 STAGES = ("walk", "plan", "answer", "calls", "wording", "verify", "merge")
