@@ -1,10 +1,12 @@
 """The synth pipeline: graph -> tools -> plans -> conversations -> verification -> rows.
 
-Candidates are produced in shards of `shard_size`; shard i draws all its randomness from
-`random.Random(f"{seed}:{i}")`, so a row depends only on (graph, config, seed, its shard and position), never on
-how many shards were processed before it or by whom. Kept rows are deduplicated (normalized question text) in
-shard order, split by a hash of (topic entity, relation path) so that no test question shares both with a train
-question, and cut at `n`.
+Candidates are produced in shards of `shard_size`; candidate j of shard i draws all its randomness from
+`random.Random(f"{seed}:{i}:{j}")`, so a row depends only on (graph, config, seed, its shard and position), never on
+how many shards were processed before it or by whom. Kept rows are deduplicated (plan, topic cap, normalized
+question text, near duplicates) in shard order, split by a hash of (topic entity, relation path) so that no test
+question shares both with a train question, and cut at `n`. The shard the merge takes next, made in this process,
+skips the candidates the filters would drop for their plan alone before making them (`Gate`), with the same rows
+and counts as a shard made elsewhere. DPO pairs are made only for the kept rows, as the merge keeps them.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from collections import Counter
 from ...common.files import file_sha256
 from ...hub.bfcl import bfcl_records
 from ..candidate import Candidate, ShardStats
-from ..checks.diversity import DiversityFilter
+from ..checks.diversity import DiversityFilter, Gate
 from ..tools.refs import BIG_SET, big_sets
 from .saturation import Saturation
 from .shards import CoreMeter, Horizon, ShardStore, fingerprint, frozen_heap, iter_shards
@@ -71,10 +73,12 @@ def run_synth(
     t1, horizon = time.perf_counter(), Horizon()  # the merge tells the workers how many shards the run still needs
     saturation = Saturation(max_candidates)
     synth.lazy_pairs = True  # DPO pairs for the kept rows only, made as the merge keeps them (`add_pairs`)
+    synth.gate = gate = Gate(DiversityFilter(config.near_dup_threshold, config.max_per_topic), config.n)
     with store.kept_for_resume(), frozen_heap():  # a full disk, say: the finished shards are kept, --resume goes on
         kept, stats = merge_shards(iter_shards(synth, workers, store, backend, build_args, _import_writer, horizon,
                                                meter.others()), config, progress, horizon, synth.add_pairs,
-                                   saturation)  # fmt: skip
+                                   saturation, gate)  # fmt: skip
+    synth.gate = None
     elapsed, total = time.perf_counter() - t1, sum(len(v) for v in kept.values())
     if total == 0:
         raise NothingToDoError(f"every candidate was dropped: {stats.to_json()}")
@@ -206,7 +210,7 @@ def _load_graph(graphs: list[str], lang: str, store_path, rebuild_store: bool, l
 
 def merge_shards(
     shards, config: SynthConfig, progress: bool = False, horizon: Horizon | None = None, keep=None,
-    saturation: Saturation | None = None,
+    saturation: Saturation | None = None, gate: Gate | None = None,
 ) -> tuple[dict[str, list[Candidate]], ShardStats]:  # fmt: skip
     """Take candidates from `shards` (`iter_shards`'s generator, closed here) in order through the diversity
     filters into their splits, until `config.n` are kept, the graph is spent (`saturation`: 20 shards in a row add
@@ -214,25 +218,31 @@ def merge_shards(
     `config.max_shards` shards were read. Returns (candidates by split, the shards' counts plus the diversity
     drops). `horizon`, when given, is told after each shard how many more the run is likely to need (the workers
     start none beyond). `keep(candidate)`, when given, is called on each kept candidate (the pipeline makes its
-    DPO pairs there: only kept rows get them)."""
+    DPO pairs there: only kept rows get them). `gate`: the filter the synthesizer's next shard sees
+    (`Synthesizer.gate`); its candidates come filtered already (`Candidate.admitted`), and those of shards made
+    elsewhere are filtered here, their late drops counted as the gate would have (`_late_drop`)."""
     from tqdm.auto import tqdm
 
     from ...hub.dataset import SPLITS
 
     kept: dict[str, list[Candidate]] = {s: [] for s in SPLITS}
-    diversity = DiversityFilter(config.near_dup_threshold, config.max_per_topic)
+    diversity = gate.diversity if gate is not None else DiversityFilter(config.near_dup_threshold, config.max_per_topic)
     saturation = saturation if saturation is not None else Saturation()
     stats = ShardStats()
     total = 0
     bar = tqdm(total=config.n, disable=not progress, desc="synth", unit="conv", dynamic_ncols=True)
     for shard, candidates, st in shards:
         stats.update(st)
-        before, drops = total, Counter(st.dropped)
+        before, counted = total, stats.dropped.copy()
+        late = iter(st.late)
+        drop = next(late, None)
         for cand in candidates:
-            reason = diversity.reject(cand.row, cand.diversity_keys)
+            while drop is not None and drop[0] < cand.pos:
+                _late_drop(stats, diversity, drop)
+                drop = next(late, None)
+            reason = None if cand.admitted else diversity.reject(cand.row, cand.diversity_keys)
             if reason:
                 stats.drop(reason)
-                drops[reason] += 1
                 continue
             if keep is not None:
                 keep(cand)
@@ -240,15 +250,31 @@ def merge_shards(
             total += 1
             if total >= config.n:
                 break
+        else:  # the drops after the shard's last candidate (after the n-th row, they keep their own reasons)
+            while drop is not None:
+                _late_drop(stats, diversity, drop)
+                drop = next(late, None)
+        if gate is not None:
+            gate.next, gate.total = shard + 1, total
         bar.update(total - before)
         if horizon is not None:
             horizon.update(shard, total, config.n)
-        saturation.add(sum(st.tried.values()), total - before, drops)
+        saturation.add(sum(st.tried.values()), total - before, stats.dropped - counted)
         if total >= config.n or saturation.spent() or shard + 1 >= config.max_shards:
             break
     shards.close()  # stops the worker pool
     bar.close()
     return kept, stats
+
+
+def _late_drop(stats: ShardStats, diversity: DiversityFilter, drop: list) -> None:
+    """A candidate of a shard made where the gate was closed, dropped after the gate's point: counted as the gate
+    would have counted it, `duplicate_plan` or `topic_cap` when the filter says so at its place in the order."""
+    _, shape, reason, plan, topic, no_kind = drop
+    why = diversity.taken(plan, topic)
+    if why:
+        stats.undrop(reason, shape, no_kind)
+        stats.drop(why)
 
 
 def paraphrase_pass(

@@ -170,7 +170,8 @@ def _run_shard(i: int, save_dir: str | None = None):
 
         _KEYS = DiversityFilter(_WORKER.cfg.near_dup_threshold, _WORKER.cfg.max_per_topic)
     for cand in candidates:
-        cand.diversity_keys = _KEYS.keys(cand.row)
+        if not cand.admitted:  # admitted: filtered already, in this process (its gate was open)
+            cand.diversity_keys = _KEYS.keys(cand.row)
     return i, candidates, stats
 
 
