@@ -17,7 +17,9 @@ means linear), candidates tried per kept row (from the validation report), and t
 and after the run (wall figures taken at a load over ~0.3 per free core are not an idle machine's). Then per graph:
 the per-row cost at the largest size over the smallest's, and the wall time of 1 worker over 2 workers' at each
 size. `--repeat R` runs each configuration R times, alternating them (1 worker, 2 workers, 1, 2, ...), and keeps the
-best wall and the best CPU.
+best wall and the best CPU. `--baseline CHECKOUT` pairs every run with the same run of another version's package
+(run just before it, so both see the same machine) and prints their CPU ratio: a before/after comparison on a busy
+machine.
 """
 
 from __future__ import annotations
@@ -42,17 +44,18 @@ def load() -> float:
     return os.getloadavg()[0]
 
 
-def synth(graph: Path, out: Path, n: int, seed: int, workers: int, store: Path | None, cores: str) -> dict:
-    """One `kg2tool synth` run in a subprocess: its figures (see module docstring)."""
+def synth(graph: Path, out: Path, n: int, seed: int, workers: int, store: Path | None, cores: str,
+          src: Path = ROOT) -> dict:  # fmt: skip
+    """One `kg2tool synth` run in a subprocess, of the kg2tool package in `src`: its figures (see module docstring)."""
     cmd = ["taskset", "-c", cores] if shutil.which("taskset") else []
     cmd += [PY, "-m", "kg2tool", "synth", "--graph", str(graph), "--out", str(out), "-n", str(n), "--seed",
             str(seed), "--no-progress", "--overwrite", "--workers", str(workers)]  # fmt: skip
     if store is not None:
         cmd += ["--store", str(store)]
-    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    env = {**os.environ, "PYTHONPATH": str(src) + os.pathsep + os.environ.get("PYTHONPATH", "")}
     before, load0 = resource.getrusage(resource.RUSAGE_CHILDREN), load()
     t0 = time.perf_counter()
-    proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True)
+    proc = subprocess.run(cmd, cwd=src, env=env, capture_output=True, text=True)
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode not in (0, 7):  # 7: partial, the graph ran out of distinct questions (the rows are written)
@@ -95,6 +98,9 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=1, help="runs per configuration, alternating; best kept")
     ap.add_argument("--gen-triples", type=int, default=1_000_000, help="size of the generated graph")
     ap.add_argument("--dir", default="/tmp/kg2tool-bench", help="where the generated graph, its store and outputs go")
+    ap.add_argument("--baseline", default=None, metavar="CHECKOUT",
+                    help="another checkout of kg2tool (e.g. `git worktree add /tmp/kg2tool-main main`): each run is "
+                    "paired with the same run of its package, alternating, and the CPU ratio printed")  # fmt: skip
     args = ap.parse_args()
     work = Path(args.dir)
     work.mkdir(parents=True, exist_ok=True)
@@ -115,6 +121,12 @@ def main() -> None:
             for _ in range(args.repeat):
                 for w in workers:
                     cores = "0" if w == 1 else ",".join(str(c) for c in range(min(w, os.cpu_count() or 1)))
+                    if args.baseline:  # the same run of the baseline's package, just before
+                        b = synth(graph, work / f"out-{name}", n, args.seed, w, store, cores, Path(args.baseline))
+                        base = results.setdefault(("baseline", name, n, w), b)
+                        base["cpu"] = min(base["cpu"], b["cpu"])
+                        print(f"{'baseline':8} {n:>6} {b['made']:>6}{'*' if b['partial'] else ' '}{w:>2} "
+                              f"{b['wall']:>7.1f} {b['cpu']:>7.1f}  (load {b['load0']:.2f}/{b['load1']:.2f})")  # fmt: skip
                     r = synth(graph, work / f"out-{name}", n, args.seed, w, store, cores)
                     best = results.setdefault((name, n, w), r)
                     best["wall"], best["cpu"] = min(best["wall"], r["wall"]), min(best["cpu"], r["cpu"])
@@ -122,6 +134,12 @@ def main() -> None:
                           f"{r['cpu']:>7.1f} {r['made'] / r['wall']:>7.0f} {r['made'] / r['cpu']:>10.0f} "
                           f"{1000 * r['cpu'] / r['made']:>7.2f} {r['tried'] / r['made']:>8.2f} {r['loop']:>7.1f}  "
                           f"{r['load0']:.2f}/{r['load1']:.2f}", flush=True)  # fmt: skip
+        for n in sizes:
+            for w in workers if args.baseline else ():
+                a, b = results[("baseline", name, n, w)], results[(name, n, w)]
+                print(f"{name}: {n:,} rows, {w} worker(s): CPU of the baseline / this checkout (best of "
+                      f"{args.repeat}): {a['cpu'] / b['cpu']:.2f}x (rows made per CPU-second: "
+                      f"{a['made'] / a['cpu']:.0f} vs {b['made'] / b['cpu']:.0f})")  # fmt: skip
         for w in workers:
             per = [(n, results[(name, n, w)]) for n in sizes]
             if len(per) > 1:
