@@ -44,6 +44,7 @@ test-slow: $(VENV)/.full
 # triples; a MoE step vs a dense one of equal active size.
 bench: $(VENV)/.full
 	$(BIN)/python bench/bench_synth.py
+	$(BIN)/python bench/bench_whole.py
 	$(BIN)/python bench/bench_scale.py --phases --wiki-n 20000
 	$(BIN)/python bench/bench_scale.py --sizes 1000000 -n 2000
 	$(BIN)/python bench/bench_store_floor.py /tmp/kg2tool-bench/g1m.nt

@@ -46,7 +46,9 @@ def run(name: str) -> str:
         raise SystemExit(f"kg2tool {' '.join(FIGURES[name])} failed ({res.returncode}):\n{res.stderr}")
     lines = [line.split("\r")[-1].rstrip() for line in (res.stderr + res.stdout).splitlines()]
     # a progress bar written to a pipe leaves one line per update: keep its final state only
-    lines = [line for line in lines if line and not (PROGRESS.match(line) and "100%" not in line)]
+    lines = [line for line in lines if line]
+    lines = [line for k, line in enumerate(lines)  # "100%" at 1997/2000 too: the bar's last line only
+             if not (PROGRESS.match(line) and k + 1 < len(lines) and PROGRESS.match(lines[k + 1]))]  # fmt: skip
     lines = [line for k, line in enumerate(lines) if k == 0 or masked(line) != masked(lines[k - 1])]
     return "\n".join(lines) + "\n"
 

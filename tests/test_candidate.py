@@ -15,6 +15,22 @@ def test_candidate_checkpoint_form_round_trips():
     assert back == cand and back.diversity_keys is None
     cand.diversity_keys = ("q", "p", None)
     assert "diversity_keys" not in json.dumps(cand.to_json())  # recomputed on resume, never saved
+    cand.pos, cand.admitted = 7, True  # its place in the shard is kept; admitted by a gate is not (filtered again)
+    back = Candidate.from_json(json.loads(json.dumps(cand.to_json())))
+    assert back.pos == 7 and not back.admitted and back.row == cand.row
+
+
+def test_late_drops_round_trip_and_can_be_taken_back():
+    stats = ShardStats()
+    stats.tried["2p"] += 2
+    stats.drop("no_kind", "2p")
+    stats.no_kind.update(["member of"])
+    stats.late.append([3, "2p", "no_kind", "2p{...}", "Ada Lovelace", ["member of"]])
+    back = ShardStats.from_json(json.loads(json.dumps(stats.to_json())))
+    assert back == stats
+    back.undrop("no_kind", "2p", ["member of"])  # the merge found the plan taken: counted as duplicate_plan
+    back.drop("duplicate_plan")
+    assert dict(back.dropped) == {"duplicate_plan": 1} and not back.dropped_by_shape and not back.no_kind
 
 
 def test_shard_stats_are_counted_by_kind_and_round_trip():

@@ -34,7 +34,8 @@ def test_readme_documents_every_exit_code():
     from kg2tool.common import errors
 
     codes = readme_exit_codes()
-    assert set(codes) == {0, 1, 2, 3, 4, 5, 6, 130}
+    assert set(codes) == {0, 1, 2, 3, 4, 5, 6, 7, 130}
+    assert errors.PARTIAL == 7 and "partial" in codes[7]
     for cls, code in [
         (errors.UsageError, 2),
         (errors.InputError, 3),

@@ -242,3 +242,15 @@ def test_demo_over_seeds_reports_mean_range_and_pooled_counts(tmp_path, small_gr
     # every seed is finished: --resume reruns nothing and writes the same record
     assert main([*argv, "--seeds", "1,2", "--resume"]) == 0
     assert json.loads((out / "seeds.json").read_text()) == record
+
+
+def test_a_partial_synth_is_trained_on_and_other_exit_codes_stop_the_demo(capsys):
+    """synth's exit 7 (a complete dataset of fewer rows than asked) lets the demo go on, with a note; any other
+    non-zero exit of a stage stops it."""
+    from kg2tool.common.errors import PARTIAL
+    from kg2tool.demo import StageFailed, _run
+
+    _run(lambda argv: PARTIAL, "synth", ["synth"])
+    assert "fewer rows than asked" in capsys.readouterr().err
+    with pytest.raises(StageFailed, match="exit code 7"):
+        _run(lambda argv: PARTIAL, "sft", ["sft"])

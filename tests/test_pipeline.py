@@ -50,3 +50,53 @@ def test_the_shard_loop_runs_with_the_graph_frozen_and_hands_it_back(small_kg):
     except ValueError:
         pass
     assert gc.get_freeze_count() == 0
+
+
+def _merged(kg, gated: bool, workers: int = 1, monkeypatch=None):
+    """rows, report, DPO pairs and the yield's counts of one merge of `kg` (n beyond what it can give)."""
+    import json
+
+    from kg2tool.synth.checks.diversity import DiversityFilter, Gate
+    from kg2tool.synth.run.saturation import Saturation
+
+    cfg = SynthConfig(n=1200, seed=3, shard_size=48)
+    synth = Synthesizer(kg, cfg)
+    synth.lazy_pairs = True
+    gate = Gate(DiversityFilter(cfg.near_dup_threshold, cfg.max_per_topic), cfg.n) if gated else None
+    synth.gate = gate
+    saturation = Saturation()
+    kept, stats = merge_shards(iter_shards(synth, workers=workers), cfg, keep=synth.add_pairs, saturation=saturation,
+                               gate=gate)  # fmt: skip
+    rows = {s: [c.row for c in v] for s, v in kept.items()}
+    report = build_report(synth, rows, stats)
+    return json.dumps([rows, report, make_preference_pairs(kept), saturation.tried], sort_keys=True)
+
+
+def test_the_gate_skips_taken_plans_before_making_them_with_the_merges_rows_and_counts(small_kg, monkeypatch):
+    """The shard the merge takes next skips candidates whose plan is taken or whose topic is full before computing
+    their answers (cheap rejections), and gives the same rows, pairs and report as a merge that drops them after
+    they were made whole (a shard made by a helper, or read back from a checkpoint)."""
+    from kg2tool.synth.run import synthesizer
+
+    answered = []
+    real = synthesizer.gold_answers
+    monkeypatch.setattr(synthesizer, "gold_answers", lambda kg, plan: answered.append(1) or real(kg, plan))
+    whole = _merged(small_kg, gated=False)
+    made_whole, answered[:] = len(answered), []
+    assert _merged(small_kg, gated=True) == whole
+    assert len(answered) < 0.8 * made_whole  # a fifth and more of the candidates skipped before their answers
+    report = __import__("json").loads(whole)[1]
+    assert report["dropped"]["duplicate_plan"] > 0 and report["dropped_by_stage"]["merge"] >= report["dropped"]["duplicate_plan"]
+
+
+def test_shards_made_by_a_helper_and_by_the_gate_merge_to_the_rows_of_one_worker(small_kg, monkeypatch):
+    """A helper makes the first shards (its gate closed: forked), this process the rest (gated): the same bytes."""
+    from kg2tool.synth.run import shards
+    from kg2tool.synth.run.gauge import HelperGauge
+
+    class Early(HelperGauge):
+        def feed(self, j):
+            return j < 3
+
+    monkeypatch.setattr(shards, "HelperGauge", Early)
+    assert _merged(small_kg, gated=True, workers=2) == _merged(small_kg, gated=False, workers=1)

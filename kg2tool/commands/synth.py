@@ -6,7 +6,7 @@ import argparse
 import shlex
 import sys
 
-from ..common.errors import InputError, UsageError
+from ..common.errors import PARTIAL, InputError, UsageError
 
 EXAMPLES = """examples:
   kg2tool synth --graph examples/wiki.ttl --out out/wiki -n 2000 --seed 0
@@ -81,6 +81,9 @@ def _add_data_options(p: argparse.ArgumentParser, options) -> None:
     p.add_argument("--exclude-predicate", action="append", default=None, metavar="IRI",
                    help="never use this predicate (no relation, no attribute); repeatable")  # fmt: skip
     options.add(p, "fold", "tool_style", "ref_items")
+    p.add_argument("--max-candidates", type=int, default=None, metavar="N",
+                   help="try up to N candidates before giving up on -n rows, however few each keeps (default: stop "
+                   "when the graph runs out of distinct questions, exit code 7 with the rows made)")  # fmt: skip
     p.add_argument("--config", default=None, help="YAML file with SynthConfig fields; flags override it")
     p.add_argument("--templates", default=None, help="folder of question templates (default: the bundled ones)")
     options.add(p, "lexicon")
@@ -286,6 +289,8 @@ def _card_meta(args: argparse.Namespace, parser: argparse.ArgumentParser) -> dic
         "paraphrase_prompt": args.paraphrase_prompt,
         "store": args.store,
     }
+    if args.max_candidates is not None:  # recorded only when given, as the predicates below
+        meta["options"]["max_candidates"] = args.max_candidates
     for flag in ("include_predicate", "exclude_predicate"):  # recorded only when given: other configs unchanged
         if getattr(args, flag, None):
             meta["options"][flag] = sorted(set(getattr(args, flag)))
@@ -327,12 +332,14 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
     cfg = build_config(args)
     predicates = predicate_rules(args, fold=cfg.fold)
+    if args.max_candidates is not None and args.max_candidates < 1:
+        raise UsageError(f"--max-candidates: must be at least 1, got {args.max_candidates}")
     if args.workers == "auto":
         from ..synth.run.shards import auto_workers
 
         args.workers = auto_workers()
         print(f"--workers auto: {args.workers} (the free cores by the load average)", file=sys.stderr)
-    run_synth(
+    report = run_synth(
         args.graph,
         args.out,
         cfg,
@@ -348,5 +355,6 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         store_path=args.store,
         rebuild_store=args.rebuild_store,
         **({"predicates": predicates} if predicates is not None else {}),
+        **({"max_candidates": args.max_candidates} if args.max_candidates is not None else {}),
     )
-    return 0
+    return PARTIAL if report.get("partial") else 0

@@ -9,6 +9,8 @@ Exit codes (also in the README):
        names the path, what was being written and the free space left; nothing half-written is left)
     5  a missing optional extra (the message says which `pip install kg2tool[...]` to run)
     6  nothing to produce: e.g. no relation with enough support, or every candidate was dropped
+    7  partial: `synth` made fewer rows than asked (the graph ran out of distinct questions, or --max-candidates
+       were tried); the dataset of the rows made is written, complete and valid, and the message says how many
   130  interrupted (Ctrl-C); nothing half-written is left at the output path
 """
 
@@ -44,6 +46,9 @@ class MissingExtraError(Kg2ToolError):
 class NothingToDoError(Kg2ToolError):
     """Nothing to produce: no relation with enough support, or every candidate dropped (exit 6)."""
     exit_code = 6
+
+
+PARTIAL = 7  # the exit code of a run that wrote a complete dataset of fewer rows than asked (not an error)
 
 
 def require_extra(module: str, extra: str) -> None:

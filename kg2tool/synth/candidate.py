@@ -23,36 +23,46 @@ class Candidate:
 
     row: the dataset columns (messages, tools, pattern, category, answers, ..., id).
     split_key: topic entity IRI and relation path; its hash picks the split (`synthesizer.split_of`).
-    dpo: the preference pairs made with the row (written only if the row is kept).
+    dpo: the preference pairs made with the row (written only if the row is kept); None until they are made
+        (`Synthesizer.add_pairs`: the pipeline makes them only for the rows it keeps).
     diversity_keys: `DiversityFilter.keys(row)` when a pool worker computed them beside the row, else None.
+    pos: the candidate's place in its shard (the merge reads a shard's kept and late-dropped candidates in order).
+    admitted: kept by the merge's filter while the shard was made (`kg2tool.synth.checks.diversity.Gate`; never
+        checkpointed: a shard read back is filtered again, to the same result).
     """
 
     row: dict
     split_key: str
-    dpo: list[dict] = field(default_factory=list)
+    dpo: list[dict] | None = None
     diversity_keys: tuple | None = None
+    pos: int = -1
+    admitted: bool = False
 
     def to_json(self) -> dict:
         """The checkpoint form: the row's columns plus `_split_key` and `_dpo` (diversity keys are recomputed)."""
-        return {**self.row, "_split_key": self.split_key, "_dpo": self.dpo}
+        out = {**self.row, "_split_key": self.split_key, "_dpo": self.dpo}
+        return out | ({"_pos": self.pos} if self.pos >= 0 else {})
 
     @classmethod
     def from_json(cls, data: dict) -> Candidate:
         """The inverse of `to_json`."""
         row = dict(data)
         split_key = row.pop("_split_key")
-        return cls(row, split_key, row.pop("_dpo", []))
+        return cls(row, split_key, row.pop("_dpo", None), pos=row.pop("_pos", -1))
 
 
 @dataclass
 class ShardStats:
     """Counts of one or more shards: candidates tried per shape, dropped per reason, and per (shape, reason); and
-    the relations of the candidates dropped because they could only call their entities "things" (`no_kind`)."""
+    the relations of the candidates dropped because they could only call their entities "things" (`no_kind`); and, for a shard made
+    where the merge's gate was closed, the drops after the gate's point that the merge may count otherwise (`late`:
+    [position, shape, reason, plan key, topic, no_kind relations] each; see Synthesizer.candidates)."""
 
     tried: Counter = field(default_factory=Counter)
     dropped: Counter = field(default_factory=Counter)
     dropped_by_shape: Counter = field(default_factory=Counter)
     no_kind: Counter = field(default_factory=Counter)
+    late: list = field(default_factory=list)
 
     def drop(self, reason: str, shape: str | None = None) -> None:
         """Count one dropped candidate (of `shape`, when it is known: diversity drops count only by reason)."""
@@ -60,8 +70,19 @@ class ShardStats:
         if shape is not None:
             self.dropped_by_shape[(shape, reason)] += 1
 
+    def undrop(self, reason: str, shape: str, no_kind: list[str]) -> None:
+        """Take back one drop counted by reason and shape (and its no_kind relations): the merge counts it otherwise."""
+        for counter, key in ((self.dropped, reason), (self.dropped_by_shape, (shape, reason))):
+            counter[key] -= 1
+            if not counter[key]:
+                del counter[key]
+        for rel in no_kind:
+            self.no_kind[rel] -= 1
+            if not self.no_kind[rel]:
+                del self.no_kind[rel]
+
     def update(self, other: ShardStats) -> None:
-        """Add another shard's counts."""
+        """Add another shard's counts (not its `late` drops: the merge reads those shard by shard)."""
         self.tried.update(other.tried)
         self.dropped.update(other.dropped)
         self.dropped_by_shape.update(other.dropped_by_shape)
@@ -73,6 +94,8 @@ class ShardStats:
         out |= {f"dropped:{k}": v for k, v in self.dropped.items()}
         out |= {f"dropped_by_shape:{s}:{r}": v for (s, r), v in self.dropped_by_shape.items()}
         out |= {f"no_kind:{k}": v for k, v in self.no_kind.items()}
+        if self.late:
+            out["late"] = self.late
         return out
 
     @classmethod
@@ -80,6 +103,9 @@ class ShardStats:
         """The inverse of `to_json`."""
         stats = cls()
         for key, value in data.items():
+            if key == "late":
+                stats.late = value
+                continue
             kind, rest = key.split(":", 1)
             if kind == "tried":
                 stats.tried[rest] += value

@@ -17,6 +17,10 @@ people; the objects of `country of citizenship` are countries), else the neutral
 `lexicon_file.load_lexicon(path, kg)` reads an edited copy back over the derived one (`kg2tool synth --lexicon FILE`), naming
 the file and key of any unknown relation or bad field. Plural nouns and verb agreement come from `inflect`,
 verb tenses from `lemminflect`.
+
+Long because the label rules, the wordings of folded records and the kind votes share the `Wording` class and one
+derivation (`derive_lexicon` calls each); the parts that need none of them live beside it (`types.py`: the choice
+among several types; `verbs.py`: English verb facts; `known_wordings.py`: public vocabularies' wordings).
 """
 
 from __future__ import annotations
@@ -33,16 +37,20 @@ from ..plans.index import sorted_keys
 from .known_wordings import ATTRIBUTE_NOUNS, CONTAINING, GROUP_ONLY, KIND_NAMES, KNOWN, SUBJECT_KINDS, WORK_PLACES
 from .mirror import mirrors
 from .types import type_choice
-from .verbs import active_past, agent_noun, is_participle, lemma_of, participle_of, past, third_person
+from .verbs import (
+    PARTICLES,
+    PLURAL_MODIFIERS,
+    active_past,
+    agent_noun,
+    is_participle,
+    lemma_of,
+    participle_of,
+    past,
+    third_person,
+)
 
 FORMS = ("noun", "by", "prep", "verb")
 PREPOSITIONS = frozenset("at by of in on to for with from after into as under within near about than".split())
-# English nouns that stand before another in their plural form ("sports team", "headquarters location"): the
-# rest of a noun compound's modifiers are singular, so "covers topic", "holds role" are a verb and its object.
-PLURAL_MODIFIERS = frozenset("""sports arts sales goods arms clothes customs savings headquarters news works
-communications operations humanities means series species earnings proceeds""".split())
-# The particles of English phrasal verbs ("carried out", "set up", "taken over").
-PARTICLES = frozenset("out up off away down over back".split())
 # Subjects of these relations are people (labels after splitting, lowercased).
 PERSON_CUES = frozenset(
     """place of birth|date of birth|place of death|date of death|country of citizenship|occupation|spouse|sibling|

@@ -46,6 +46,14 @@ def third_person(word: str, strict: bool = True) -> bool:
     return "VERB" in lemmas and (not strict or "NOUN" not in lemmas)
 
 
+# English nouns that stand before another in their plural form ("sports team", "headquarters location"): the
+# rest of a noun compound's modifiers are singular, so "covers topic", "holds role" are a verb and its object.
+PLURAL_MODIFIERS = frozenset("""sports arts sales goods arms clothes customs savings headquarters news works
+communications operations humanities means series species earnings proceeds""".split())
+# The particles of English phrasal verbs ("carried out", "set up", "taken over").
+PARTICLES = frozenset("out up off away down over back".split())
+
+
 @lru_cache(maxsize=4096)  # asked per noun phrase a by-relation makes (`Speaker._project_np`)
 def agent_noun(participle: str) -> str:
     """The noun for who or what does the act of a participle (`directed` -> `director`, `written` -> `writer`,

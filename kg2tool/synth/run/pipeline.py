@@ -1,10 +1,12 @@
 """The synth pipeline: graph -> tools -> plans -> conversations -> verification -> rows.
 
-Candidates are produced in shards of `shard_size`; shard i draws all its randomness from
-`random.Random(f"{seed}:{i}")`, so a row depends only on (graph, config, seed, its shard and position), never on
-how many shards were processed before it or by whom. Kept rows are deduplicated (normalized question text) in
-shard order, split by a hash of (topic entity, relation path) so that no test question shares both with a train
-question, and cut at `n`.
+Candidates are produced in shards of `shard_size`; candidate j of shard i draws all its randomness from
+`random.Random(f"{seed}:{i}:{j}")`, so a row depends only on (graph, config, seed, its shard and position), never on
+how many shards were processed before it or by whom. Kept rows are deduplicated (plan, topic cap, normalized
+question text, near duplicates) in shard order, split by a hash of (topic entity, relation path) so that no test
+question shares both with a train question, and cut at `n`. The shard the merge takes next, made in this process,
+skips the candidates the filters would drop for their plan alone before making them (`Gate`), with the same rows
+and counts as a shard made elsewhere. DPO pairs are made only for the kept rows, as the merge keeps them.
 """
 
 from __future__ import annotations
@@ -14,10 +16,11 @@ from collections import Counter
 from ...common.files import file_sha256
 from ...hub.bfcl import bfcl_records
 from ..candidate import Candidate, ShardStats
-from ..checks.diversity import DiversityFilter
+from ..checks.diversity import DiversityFilter, Gate
 from ..tools.refs import BIG_SET, big_sets
+from .saturation import Saturation
 from .shards import CoreMeter, Horizon, ShardStore, fingerprint, frozen_heap, iter_shards
-from .synthesizer import SynthConfig, Synthesizer, split_of
+from .synthesizer import STAGES, SynthConfig, Synthesizer, split_of, stage_of
 
 
 def run_synth(
@@ -36,12 +39,15 @@ def run_synth(
     store_path=None,
     rebuild_store: bool = False,
     predicates=None,
+    max_candidates: int | None = None,
 ) -> dict:
     """Load the graph(s), synthesize `config.n` verified conversations, write the dataset folder; return the report.
 
     `workers` > 1 computes shards in parallel (same output as one worker); finished shards are checkpointed beside
     `out` and `resume` continues an interrupted run from them (see kg2tool.synth.run.shards). `store_path` reads the graph
     from an on-disk store built from `graphs` on first use (see kg2tool.graph.store) instead of loading it in memory.
+    A graph that runs out of distinct questions stops the run early (kg2tool.synth.run.saturation; `max_candidates`:
+    try up to that many candidates instead): the dataset of the rows made is written, the report's `partial` says why.
 
     Long because it is the pipeline's one readable sequence (load, shards, filters, write, report), each step a
     call of its own.
@@ -65,19 +71,24 @@ def run_synth(
         log(f"resuming: {store.resumed} finished shard(s) found in {store.work}")
     build_args = (list(graphs), lang, config, template_dir, store_path and str(store_path), predicates)
     t1, horizon = time.perf_counter(), Horizon()  # the merge tells the workers how many shards the run still needs
+    saturation = Saturation(max_candidates)
+    synth.lazy_pairs = True  # DPO pairs for the kept rows only, made as the merge keeps them (`add_pairs`)
+    synth.gate = gate = Gate(DiversityFilter(config.near_dup_threshold, config.max_per_topic), config.n)
     with store.kept_for_resume(), frozen_heap():  # a full disk, say: the finished shards are kept, --resume goes on
         kept, stats = merge_shards(iter_shards(synth, workers, store, backend, build_args, _import_writer, horizon,
-                                               meter.others()), config, progress, horizon)  # fmt: skip
+                                               meter.others()), config, progress, horizon, synth.add_pairs,
+                                   saturation, gate)  # fmt: skip
+    synth.gate = None
     elapsed, total = time.perf_counter() - t1, sum(len(v) for v in kept.values())
     if total == 0:
         raise NothingToDoError(f"every candidate was dropped: {stats.to_json()}")
-    if total < config.n:
-        log(f"warning: only {total} distinct conversations could be made (asked for {config.n})")
     paraphrased = None
     if paraphrase_backend is not None:
         paraphrased = paraphrase_pass(synth, kept, paraphrase_backend, store.work / "paraphrase", progress, log)
     pairs, rows = make_preference_pairs(kept), {s: [c.row for c in v] for s, v in kept.items()}
     report = build_report(synth, rows, stats)
+    if total < config.n:  # a partial dataset: written whole, and said so (the command exits with PARTIAL)
+        report["partial"] = saturation.report(total, config.n)
     if paraphrased is not None:
         report["paraphrase"] = paraphrased
     meta = _card_meta(meta, graphs, config, lang, graph_sha256, __version__)
@@ -102,6 +113,8 @@ def run_synth(
         f"in {elapsed:.1f}s; dropped: {sum(report['dropped'].values())} "
         f"({', '.join(f'{k} {v}' for k, v in sorted(report['dropped'].items())) or 'none'})"
     )
+    if total < config.n:
+        log(saturation.message(total, config.n))
     if no_kind := report["no_kind_by_relation"]:
         top = ", ".join(f"{rel} {n}" for rel, n in list(no_kind.items())[:5])
         log(f"no_kind: {report['dropped'].get('no_kind', 0)} candidates could only call their entities 'things' "
@@ -196,42 +209,72 @@ def _load_graph(graphs: list[str], lang: str, store_path, rebuild_store: bool, l
 
 
 def merge_shards(
-    shards, config: SynthConfig, progress: bool = False, horizon: Horizon | None = None
-) -> tuple[dict[str, list[Candidate]], ShardStats]:
+    shards, config: SynthConfig, progress: bool = False, horizon: Horizon | None = None, keep=None,
+    saturation: Saturation | None = None, gate: Gate | None = None,
+) -> tuple[dict[str, list[Candidate]], ShardStats]:  # fmt: skip
     """Take candidates from `shards` (`iter_shards`'s generator, closed here) in order through the diversity
-    filters into their splits, until `config.n` are kept, 20 shards in a row add none, or `config.max_shards`
-    shards were read. Returns (candidates by split, the shards' counts plus the diversity drops). `horizon`, when
-    given, is told after each shard how many more the run is likely to need (the workers start none beyond)."""
+    filters into their splits, until `config.n` are kept, the graph is spent (`saturation`: 20 shards in a row add
+    none, the yield fell below its floor, or --max-candidates were tried; kg2tool.synth.run.saturation) or
+    `config.max_shards` shards were read. Returns (candidates by split, the shards' counts plus the diversity
+    drops). `horizon`, when given, is told after each shard how many more the run is likely to need (the workers
+    start none beyond). `keep(candidate)`, when given, is called on each kept candidate (the pipeline makes its
+    DPO pairs there: only kept rows get them). `gate`: the filter the synthesizer's next shard sees
+    (`Synthesizer.gate`); its candidates come filtered already (`Candidate.admitted`), and those of shards made
+    elsewhere are filtered here, their late drops counted as the gate would have (`_late_drop`)."""
     from tqdm.auto import tqdm
 
     from ...hub.dataset import SPLITS
 
     kept: dict[str, list[Candidate]] = {s: [] for s in SPLITS}
-    diversity = DiversityFilter(config.near_dup_threshold, config.max_per_topic)
+    diversity = gate.diversity if gate is not None else DiversityFilter(config.near_dup_threshold, config.max_per_topic)
+    saturation = saturation if saturation is not None else Saturation()
     stats = ShardStats()
-    total, idle = 0, 0
+    total = 0
     bar = tqdm(total=config.n, disable=not progress, desc="synth", unit="conv", dynamic_ncols=True)
     for shard, candidates, st in shards:
         stats.update(st)
-        before = total
+        before, counted = total, stats.dropped.copy()
+        late = iter(st.late)
+        drop = next(late, None)
         for cand in candidates:
-            reason = diversity.reject(cand.row, cand.diversity_keys)
+            while drop is not None and drop[0] < cand.pos:
+                _late_drop(stats, diversity, drop)
+                drop = next(late, None)
+            reason = None if cand.admitted else diversity.reject(cand.row, cand.diversity_keys)
             if reason:
                 stats.drop(reason)
                 continue
+            if keep is not None:
+                keep(cand)
             kept[split_of(cand.split_key, config.splits)].append(cand)
             total += 1
             if total >= config.n:
                 break
+        else:  # the drops after the shard's last candidate (after the n-th row, they keep their own reasons)
+            while drop is not None:
+                _late_drop(stats, diversity, drop)
+                drop = next(late, None)
+        if gate is not None:
+            gate.next, gate.total = shard + 1, total
         bar.update(total - before)
         if horizon is not None:
             horizon.update(shard, total, config.n)
-        idle = idle + 1 if total == before else 0
-        if total >= config.n or idle >= 20 or shard + 1 >= config.max_shards:
+        saturation.add(sum(st.tried.values()), total - before, stats.dropped - counted)
+        if total >= config.n or saturation.spent() or shard + 1 >= config.max_shards:
             break
     shards.close()  # stops the worker pool
     bar.close()
     return kept, stats
+
+
+def _late_drop(stats: ShardStats, diversity: DiversityFilter, drop: list) -> None:
+    """A candidate of a shard made where the gate was closed, dropped after the gate's point: counted as the gate
+    would have counted it, `duplicate_plan` or `topic_cap` when the filter says so at its place in the order."""
+    _, shape, reason, plan, topic, no_kind = drop
+    why = diversity.taken(plan, topic)
+    if why:
+        stats.undrop(reason, shape, no_kind)
+        stats.drop(why)
 
 
 def paraphrase_pass(
@@ -292,12 +335,22 @@ def build_report(synth: Synthesizer, kept: dict[str, list[dict]], stats: ShardSt
         },
         "tried_by_shape": dict(sorted(stats.tried.items())),
         "dropped": dict(sorted(stats.dropped.items())),
+        "dropped_by_stage": dropped_by_stage(stats.dropped),
         "dropped_by_shape": dict(sorted((f"{s}:{r}", v) for (s, r), v in stats.dropped_by_shape.items())),
         "no_kind_by_relation": dict(sorted(stats.no_kind.items(), key=lambda kv: (-kv[1], kv[0]))),
         "relation_coverage": {rel: coverage.get(rel, 0) for rel in all_rels},
         "relations_unused": [rel for rel in all_rels if not coverage.get(rel)],
         "train_test_key_overlap": len(train_keys & test_keys),
     }
+
+
+def dropped_by_stage(dropped: Counter) -> dict[str, int]:
+    """Drops summed by the stage of the candidate's making that found them (`synthesizer.stage_of`), in the order
+    of the stages: a drop at an early stage cost little, a late one cost the whole candidate."""
+    by: Counter = Counter()
+    for reason, n in dropped.items():
+        by[stage_of(reason)] += n
+    return {stage: by[stage] for stage in STAGES if by[stage]}
 
 
 def _plan_kinds(plan) -> list[str]:

@@ -170,7 +170,8 @@ def _run_shard(i: int, save_dir: str | None = None):
 
         _KEYS = DiversityFilter(_WORKER.cfg.near_dup_threshold, _WORKER.cfg.max_per_topic)
     for cand in candidates:
-        cand.diversity_keys = _KEYS.keys(cand.row)
+        if not cand.admitted:  # admitted: filtered already, in this process (its gate was open)
+            cand.diversity_keys = _KEYS.keys(cand.row)
     return i, candidates, stats
 
 
@@ -196,7 +197,8 @@ def _save_shard(path: Path, i: int, candidates: list[Candidate], stats: ShardSta
     for c in candidates:
         row = c.to_json()
         row["tools"] = refs(row["tools"])
-        row["_dpo"] = [{**p, "tools": refs(p["tools"])} if "tools" in p else p for p in row["_dpo"]]
+        if row["_dpo"] is not None:  # None: pairs not made yet (the pipeline makes them for the kept rows)
+            row["_dpo"] = [{**p, "tools": refs(p["tools"])} if "tools" in p else p for p in row["_dpo"]]
         rows.append(row)
     text = json.dumps({"rows": rows, "stats": stats.to_json(), "tools": table}, ensure_ascii=False)
     with atomic_path(path, what=f"the checkpoint of shard {i}") as tmp:
@@ -206,7 +208,8 @@ def _save_shard(path: Path, i: int, candidates: list[Candidate], stats: ShardSta
 def _with_tools(row: dict, table: list[dict]) -> dict:
     """A checkpoint row with its and its pairs' tool indices replaced by the schemas of `table`."""
     row = {**row, "tools": [table[k] for k in row["tools"]]}
-    row["_dpo"] = [{**p, "tools": [table[k] for k in p["tools"]]} if "tools" in p else p for p in row.get("_dpo", [])]
+    if row.get("_dpo") is not None:
+        row["_dpo"] = [{**p, "tools": [table[k] for k in p["tools"]]} if "tools" in p else p for p in row["_dpo"]]
     return row
 
 

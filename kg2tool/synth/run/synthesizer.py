@@ -1,7 +1,7 @@
 """The per-shard engine of synthesis: `SynthConfig` and `Synthesizer` (graph -> tools -> plans -> verified rows).
 
 A `Synthesizer` holds the loaded graph, its tools, the walker, the templates and the compiler; `candidates(i)` draws
-all of shard i's randomness from `random.Random(f"{seed}:{i}")` and returns its verified candidates
+candidate j of shard i's randomness from `random.Random(f"{seed}:{i}:{j}")` and returns its verified candidates
 (`kg2tool.synth.candidate.Candidate`: the row, its split key and DPO pairs) and its counts. The pipeline
 (`kg2tool.synth.run.pipeline`) runs shards, alone or in workers (`kg2tool.synth.run.shards`), and merges them.
 """
@@ -17,6 +17,7 @@ from dataclasses import replace
 from ...common.lightcheck import import_light
 from ...graph.model import KnowledgeGraph
 from ..candidate import Candidate, ShardStats
+from ..checks.diversity import GATE_REASONS, Gate, plan_key
 from ..checks.preference import PairMaker
 from ..checks.unsaid import is_placeholder, made_up_name, unsaid_anchor  # noqa: F401 (is_placeholder, made_up_name: re-exported)
 from ..checks.verify import verify_row
@@ -43,6 +44,25 @@ from ..tools.toolset import OPERATORS, ToolError, ToolSet
 from ..traces import Compiler, Trace, messages_for, tools_used
 from ..walk.walker import CATEGORY, DIALOGUE_SHAPES, Walker
 from .config import DEFAULT_MIX, SynthConfig  # noqa: F401 (re-exported)
+
+# The stages of a candidate's making, cheapest first, and the drop reasons each finds (`stage_of`; the report's
+# `dropped_by_stage`). A drop costs the stages before it: `walk` only the walk, `merge` the whole candidate.
+STAGES = ("walk", "plan", "answer", "calls", "wording", "verify", "merge")
+_STAGE_OF = {
+    "sampling_failed": "walk",
+    **dict.fromkeys(("mixed_kinds", "made_up_name", "annotated_name", "placeholder", "odd_count"), "plan"),
+    **dict.fromkeys(("empty_answer", "answer_in_question"), "answer"),
+    "no_unrelated_tools": "calls",
+    **dict.fromkeys(("too_long_to_say", "no_kind", "name_repeated"), "wording"),
+    **dict.fromkeys(("duplicate_question", "duplicate_plan", "near_duplicate_question", "topic_cap"), "merge"),
+}
+
+
+def stage_of(reason: str) -> str:
+    """The stage (of `STAGES`) that finds the drop `reason`: verification's reasons are `verify`'s."""
+    if reason.startswith("execution_error:"):
+        return "calls"
+    return _STAGE_OF.get(reason, "verify")
 
 
 def pattern_of(shape: str) -> str:
@@ -124,10 +144,20 @@ class Synthesizer:
         # such candidates are counted (`ShardStats.no_kind`) for the report.
         self.no_kind_relations: list[str] = []
         self.kinds_known = self.lexicon.known_share() >= 0.5  # mixed kinds are told apart only where kinds are known
+        self.lazy_pairs = False  # True: `candidates` leaves DPO pairs to `add_pairs` (the pipeline: kept rows only)
+        # The merge's diversity filter, seen from the shard it expects next (kg2tool.synth.checks.diversity.Gate;
+        # set by the pipeline): that shard skips a candidate whose plan is taken or whose topic is full as soon as
+        # its plan is known, before executing, rendering and verifying it. None: every candidate is made whole.
+        self.gate: Gate | None = None
+        self._gate: Gate | None = None  # the gate for the candidate being made (None: not this shard)
+        self._early: tuple[str, str, dict] | None = None  # (plan key, topic name, plan JSON) of that candidate
 
     # -- one candidate -----------------------------------------------------------------------------------
     def candidate(self, shape: str, rng: random.Random) -> tuple[Candidate | None, str]:
-        """One verified conversation of `shape`: (candidate, "") or (None, drop reason)."""
+        """One verified conversation of `shape`: (candidate, "") or (None, drop reason).
+
+        Long because it is the candidate's one sequence of stages (`STAGES`), the cheapest checks first, each a
+        line or two."""
         if shape in DIALOGUE_SHAPES:
             return self.dialogue_candidate(shape, rng)
         category = CATEGORY[shape]
@@ -142,6 +172,8 @@ class Synthesizer:
             return None, why
         if counts_places(plan, self.lexicon) or counts_values(plan, self.renderer.speaker(self.kg)):
             return None, "odd_count"
+        if why := self._gated(shape, plan):  # its plan is taken, or its topic is full: nothing more to make
+            return None, why
         gold, per_item = gold_answers(self.kg, plan)
         if category != "irrelevance" and not gold:
             return None, "empty_answer"
@@ -208,6 +240,8 @@ class Synthesizer:
             return None, "sampling_failed"
         if why := unsaid_anchor(self.kg, plan):  # "Tell me the country whose successor is Geece (resource)": a
             return None, why  # dialogue names its anchor too
+        if why := self._gated(shape, plan):
+            return None, why
         gold, _ = gold_answers(self.kg, plan)
         if not gold:
             return None, "empty_answer"
@@ -232,6 +266,13 @@ class Synthesizer:
             return None, reason
         return self._row(shape, category, plan, messages, schemas, gold), ""
 
+    def _gated(self, shape: str, plan: Node) -> str | None:
+        """Note the candidate's plan key and topic (what the merge's filter compares first), and the drop reason
+        when the gate says the merge would drop it anyway (`duplicate_plan`, `topic_cap`), else None."""
+        plan_json = plan_to_json(self.kg, plan, self.lexicon.kind_of)
+        self._early = (plan_key(pattern_of(shape), plan_json), self.kg.name(topic(plan)), plan_json)
+        return self._gate.taken(*self._early[:2]) if self._gate is not None else None
+
     def _no_kind(self, plan: Node, shape: str) -> tuple[None, str]:
         """The `no_kind` drop, remembering the plan's relations for `candidates` to count (`ShardStats.no_kind`)."""
         self.no_kind_relations = [self._rel_label(r) for r in relation_path(plan)] or [shape]
@@ -252,7 +293,7 @@ class Synthesizer:
             "relation_path": [self._rel_label(r) for r in path],
             "num_calls": sum(len(m["tool_calls"]) for m in call_turns),
             "num_turns": len(call_turns),
-            "plan": plan_to_json(self.kg, plan, self.lexicon.kind_of),
+            "plan": self._early[2] if self._early is not None else plan_to_json(self.kg, plan, self.lexicon.kind_of),
         }
         return Candidate(row, f"{self.kg.entities[topic(plan)]}|{'/'.join(path)}")
 
@@ -296,29 +337,58 @@ class Synthesizer:
 
     # -- shards ------------------------------------------------------------------------------------------
     def candidates(self, index: int) -> tuple[list[Candidate], ShardStats]:
-        """Shard `index`: its kept candidates in order (each with its id and DPO pairs) and its counts of tries per
-        shape and drops per reason."""
-        rng = random.Random(f"{self.cfg.seed}:{index}")
+        """Shard `index`: its kept candidates in order (each with its id and, unless `lazy_pairs`, DPO pairs) and its
+        counts of tries per shape and drops per reason.
+
+        Candidate j draws its randomness from `random.Random(f"{seed}:{index}:{j}")` alone, so a candidate skipped
+        early leaves the others as they are. Where the gate is open for this shard (this process merges it next:
+        `Gate.opens`), a candidate whose plan is taken or whose topic is full is skipped as soon as its plan is
+        known, and each verified one goes through the filter at once (`Gate.admit`). Elsewhere each candidate is
+        made whole, and those dropped after the gate's point are noted in `stats.late` (position, shape, reason,
+        plan key, topic, no_kind relations): the merge counts them as the gate would have (`merge_shards`), so the
+        counts, like the rows, do not depend on which process made the shard."""
         kept: list[Candidate] = []
         stats = ShardStats()
+        gate = self.gate if self.gate is not None and self.gate.opens(index) else None
         for j in range(self.cfg.shard_size):
+            rng = random.Random(f"{self.cfg.seed}:{index}:{j}")
             shape = rng.choices(self.shapes, cum_weights=self.cum_weights)[0]
+            self._gate, self._early = (gate if gate is not None and not gate.full else None), None
             cand, reason = self.candidate(shape, rng)
             stats.tried[shape] += 1
             if cand is None:
+                if self._gate is not None and reason in GATE_REASONS:
+                    stats.drop(reason)  # as the merge counts its drops: by reason only
+                    continue
                 stats.drop(reason, shape)
-                if reason == "no_kind":
-                    stats.no_kind.update(self.no_kind_relations)
+                rels = self.no_kind_relations if reason == "no_kind" else []
+                stats.no_kind.update(rels)
+                if gate is None and self._early is not None:
+                    stats.late.append([j, shape, reason, *self._early[:2], list(rels)])
                 continue
             row = cand.row
             row["id"] = f"{row['category']}_{index * self.cfg.shard_size + j}"
-            # DPO pairs are made here, in the shard's worker, seeded by the row id (kept only if the row is), with
-            # the tools of the row's style (multi_step rows other than error_recovery use --tool-style)
+            cand.pos = j
+            if self._gate is not None and (why := self._gate.admit(cand, self._early[0])):
+                stats.drop(why)
+                continue
+            if not self.lazy_pairs:
+                self.add_pairs(cand)
+            kept.append(cand)
+        self._gate = self._early = None
+        return kept, stats
+
+    def add_pairs(self, cand: Candidate) -> Candidate:
+        """Make the candidate's DPO pairs (`cand.dpo`), unless it has them: seeded by the row id alone, so they are
+        the same wherever and whenever they are made, with the tools of the row's style (multi_step rows other
+        than error_recovery use --tool-style). The pipeline (`lazy_pairs`) makes them only for the rows the
+        diversity filters keep (a third of the verified candidates are dropped there)."""
+        if cand.dpo is None:
+            row = cand.row
             styled = row["category"] == "multi_step" and row["pattern"] != "error_recovery"
             maker = self.style_pair_maker if styled else self.pair_maker
             cand.dpo = maker.pairs(row, random.Random(f"{self.cfg.seed}:dpo:{row['id']}"))
-            kept.append(cand)
-        return kept, stats
+        return cand
 
     def shard(self, index: int) -> tuple[list[dict], ShardStats]:
         """Shard `index` as rows only (the dataset columns, for callers that need the conversations alone) and its
