@@ -146,7 +146,9 @@ def test_record_labels_and_words():
 
 
 def _synth(args: list[str]) -> dict[str, str]:
-    assert main(["synth", "--no-progress", *args]) == 0
+    from kg2tool.common.errors import PARTIAL
+
+    assert main(["synth", "--no-progress", *args]) in (0, PARTIAL)  # a small graph may make fewer rows: all written
     out = Path(args[args.index("--out") + 1])
     files = sorted(p for p in out.rglob("*") if p.is_file())
     return {str(p.relative_to(out)): hashlib.sha256(p.read_bytes()).hexdigest() for p in files}

@@ -26,9 +26,9 @@ def test_a_place_named_by_where_something_happened_is_said_with_where(example_kg
 def test_a_where_question_about_a_set_ends_with_its_verb(swapi_kg):
     """A where-question about a set ends with its verb even after a preposition ("Where were the films that X appears
     in released?", not "What are the places where the films that X appears in were released?")."""
-    rows, _ = Synthesizer(swapi_kg, SynthConfig(seed=37, shard_size=600, min_support=3)).shard(0)
-    qs = [question(r) for r in rows]
-    assert len(qs) >= 150
+    qs = [question(r) for seed in (37, 38) for r in Synthesizer(swapi_kg, SynthConfig(seed=seed, shard_size=600,
+                                                                                   min_support=3)).shard(0)[0]]
+    assert len(qs) >= 300  # two samples: a set's where-question is one shape of many
     assert not any(re.search(r"\bplaces where the films\b", q) for q in qs)
     assert any(re.search(r"^Where were (the )?films .* (released|filmed)\?$", q) for q in qs)
 
