@@ -60,18 +60,20 @@ def test_the_graph_is_loaded_with_synths_flags(capsys, tmp_path):
     """--exclude-predicate, --no-fold and --store load the graph as `kg2tool synth` does with the same flags, so the
     drafted lexicon is the one synth will use; a bad IRI is a usage error naming the flag."""
     import pytest
+    from test_reify import roles_ttl
 
     from kg2tool.common.errors import UsageError
 
-    _, plain = table(capsys, "--graph", SWAPI)
+    graph = tmp_path / "roles.ttl"  # film roles and award records: folded relations
+    graph.write_text(roles_ttl(), encoding="utf-8")
+    head, plain = table(capsys, "--graph", graph)
     labels = {line.split("  ")[0].strip() for line in plain}
-    assert "film role film" in labels and "birthPlace" in labels
-    _, fewer = table(capsys, "--graph", SWAPI, "--exclude-predicate", "https://swapi.co/vocabulary/birthPlace")
-    assert {line.split("  ")[0].strip() for line in fewer} == labels - {"birthPlace"}
-    _, unfolded = table(capsys, "--graph", SWAPI, "--no-fold")
+    assert "film role film" in labels and "homeworld" in labels
+    _, fewer = table(capsys, "--graph", graph, "--exclude-predicate", "http://example.org/homeworld")
+    assert {line.split("  ")[0].strip() for line in fewer} == labels - {"homeworld"}
+    _, unfolded = table(capsys, "--graph", graph, "--no-fold")
     assert "film role film" not in {line.split("  ")[0].strip() for line in unfolded}
     pytest.importorskip("pyoxigraph")
-    wiki = ROOT / "examples" / "wiki.ttl"  # (pyoxigraph refuses SWAPI's over-long language tags)
-    assert table(capsys, "--graph", wiki, "--store", tmp_path / "st") == table(capsys, "--graph", wiki)
-    assert main(["lexicon", "--graph", str(SWAPI), "--exclude-predicate", "birthPlace"]) == UsageError.exit_code
-    assert "--include-predicate/--exclude-predicate 'birthPlace'" in capsys.readouterr().err
+    assert table(capsys, "--graph", graph, "--store", tmp_path / "st") == (head, plain)
+    assert main(["lexicon", "--graph", str(graph), "--exclude-predicate", "homeworld"]) == UsageError.exit_code
+    assert "--include-predicate/--exclude-predicate 'homeworld'" in capsys.readouterr().err
