@@ -473,11 +473,12 @@ def _fold_group(key, nodes, cands, rel_edges, made: dict, names, attr_subjects) 
             if iri in made:
                 made[iri].pairs = set(made[iri].pairs) | pairs
                 continue
-            said = " ".join(_said(pred_label(role[0])))
+            words = _said(pred_label(role[0]))
+            said = " ".join(words)
             desc = f"Through a {cls_text}: the {said} {whose}"
-            label = _join(prefix, _said(pred_label(role[0])))
-            if _said(pred_label(role[0]))[-1:] and _said(pred_label(role[0]))[-1].lower() in _PREPOSITIONS:
-                label = " ".join(_said(pred_label(role[0])))  # "part of" through a data node: part of, not "data node part of"
+            label = _join(prefix, words)
+            if words and words[-1].lower() in _PREPOSITIONS:  # "part of" through a data node, not "data node part of"
+                label = said
             if role[0] == RDFS_MEMBER and owner[1]:  # a container's members: the link without its list word
                 link = _said(pred_label(owner[0]))
                 label = " ".join(w for w in link if w.lower() not in _LIST_WORDS) or " ".join(link)

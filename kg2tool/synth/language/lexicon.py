@@ -580,18 +580,25 @@ def _majority(kinds: list[str]) -> str:
     return k if c >= 0.4 * len(kinds) else FALLBACK_KIND
 
 
+@lru_cache(maxsize=4096)  # asked once per typed entity, of a few class labels
+def _class_noun(label: str) -> str:
+    """A class label as a common noun (`University` -> university, `LaureateAward` -> laureate award, "Software
+    Product" -> software product, "Feature Classified" -> classified feature: a participle goes before its noun)."""
+    said = split_label(label)
+    if " " in said and all(w[:1].isupper() for w in said.split()):
+        said = " ".join(w if w.isupper() else w.lower() for w in said.split())
+    parts = said.split()
+    if len(parts) > 1 and _participle(parts[-1]) and not _noun(parts[-1]):
+        said = " ".join([parts[-1], *parts[:-1]])
+    return KIND_NAMES.get(said.lower(), said)
+
+
 def _entity_kind(kg: KnowledgeGraph, eid: int, words: dict[str, Wording], hints: dict[str, str],
                  choice: dict[tuple[str, ...], str]) -> str:
     """The entity's type (`type_choice` where it has several), else a kind voted by its relations, else `item`."""
     types = kg.types[eid]
     if types:  # a class label as a common noun: `University` -> `university`, `LaureateAward` -> `laureate award`
-        said = split_label(choice.get(types, types[0]))
-        if " " in said and all(w[:1].isupper() for w in said.split()):  # "Software Product" -> software product
-            said = " ".join(w if w.isupper() else w.lower() for w in said.split())
-        parts = said.split()
-        if len(parts) > 1 and _participle(parts[-1]) and not _noun(parts[-1]):  # "feature classified": a noun's
-            said = " ".join([parts[-1], *parts[:-1]])  # participle goes before it (a classified feature)
-        return KIND_NAMES.get(said.lower(), said)
+        return _class_noun(choice.get(types, types[0]))
     votes: Counter = Counter()
     for iri, w in words.items():
         rel = kg.relations[iri]
