@@ -573,3 +573,20 @@ def test_a_short_run_keeps_only_the_rows_it_can_draw(capsys):
     assert len(trim_to_steps(rows, SimpleNamespace(**{**vars(args), "max_steps": 100}), "sft")) == 1000
     assert len(trim_to_steps(rows, SimpleNamespace(**{**vars(args), "max_steps": -1}), "sft")) == 1000
     assert len(trim_to_steps(rows, SimpleNamespace(**{**vars(args), "packing": True}), "sft")) == 1000
+
+
+def test_argument_pointing_and_typed_names_train_through_kg2tool_sft(pretrained, data_dir, tmp_path):
+    """The pointing loss and the argument weight enter the optimized loss of a real SFT run, logged; typed names
+    reach the training rows; the options refuse what they cannot work with."""
+    args = sft_args(pretrained, data_dir, tmp_path / "out", max_steps=12, sample="false", first_turn_rows=40)
+    res = cli("sft", *kv(args), "--pointer_loss_weight", "0.5", "--argument_loss_weight", "2", "--typed_names", "1")
+    assert res.returncode == 0, res.stderr[-3000:]
+    logged = [h for h in json.loads((tmp_path / "out" / "trainer_state.json").read_text())["log_history"] if "lm_loss" in h]
+    assert logged and all(h["pointer_queries"] > 0 and h["pointer_loss"] > 0 for h in logged), logged
+    assert all(h["loss"] > h["lm_loss"] for h in logged)  # (the MoE losses add a little too)
+    res = cli("sft", *kv({**args, "output_dir": str(tmp_path / "x")}), "--pointer_loss_weight", "1",
+              "--fused_lm_head", "true")  # fmt: skip
+    assert res.returncode == 2 and "--fused_lm_head false" in res.stderr
+    res = cli("sft", *kv({**args, "output_dir": str(tmp_path / "y")}), "--pointer_loss_weight", "1",
+              "--pointer_head", "9")  # fmt: skip
+    assert res.returncode == 2 and "--pointer_head 9" in res.stderr

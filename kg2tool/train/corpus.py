@@ -105,6 +105,7 @@ class CorpusStats:
     characters: dict[str, int] = field(default_factory=dict)
     tokens: int = 0
     blocks: int = 0
+    padding: int = 0  # document packing: pad tokens that fill the blocks' ends (no loss)
 
     def add(self, kind: str, docs: list[str]) -> None:
         """Count `docs` (documents and characters) under their kind."""
@@ -375,3 +376,59 @@ def pack(docs: Iterable[str], tokenizer, seq_len: int, stats: CorpusStats | None
         stats.tokens = len(stream)
         stats.blocks = len(blocks)
     return blocks
+
+
+def pack_documents(
+    docs: Iterable[str], tokenizer, seq_len: int, stats: CorpusStats | None = None, window: int = 16
+) -> dict[str, list[list[int]]]:
+    """Pack whole documents into `seq_len` blocks: a document is never cut across two blocks (one longer than a
+    block is cut into block-sized pieces, each its own document), its positions start at 0, and the blocks'
+    ends are padding with no loss. Returns the columns `input_ids`, `position_ids` and `labels` (-100 on padding).
+
+    With the position ids restarting at each document and no attention mask, transformers' masking builds a
+    block-diagonal causal mask (`find_packed_sequence_indices`), so no token attends to another document. Each
+    document goes into the first of the last `window` open blocks it fits in (first fit: little padding, the
+    order of the corpus kept roughly), so the result is the same for the same documents."""
+    sep = tokenizer.pad_token_id  # <|endoftext|>
+    docs = list(docs)
+    open_blocks: list[list[int]] = []  # token ids of each open block
+    open_pos: list[list[int]] = []
+    closed_ids: list[list[int]] = []
+    closed_pos: list[list[int]] = []
+    tokens = 0
+
+    def close(i: int) -> None:
+        ids, pos = open_blocks.pop(i), open_pos.pop(i)
+        closed_ids.append(ids)
+        closed_pos.append(pos)
+
+    for start in range(0, len(docs), 1000):
+        for ids in tokenizer(docs[start : start + 1000], add_special_tokens=False)["input_ids"]:
+            ids = [*ids, sep]
+            tokens += len(ids)
+            for piece in (ids[i : i + seq_len] for i in range(0, len(ids), seq_len)):
+                slot = next((i for i, b in enumerate(open_blocks) if len(b) + len(piece) <= seq_len), None)
+                if slot is None:
+                    if len(open_blocks) >= window:
+                        close(0)
+                    open_blocks.append([])
+                    open_pos.append([])
+                    slot = len(open_blocks) - 1
+                open_blocks[slot].extend(piece)
+                open_pos[slot].extend(range(len(piece)))
+                if len(open_blocks[slot]) == seq_len:
+                    close(slot)
+    while open_blocks:
+        close(0)
+    labels, padding = [], 0
+    for ids, pos in zip(closed_ids, closed_pos, strict=True):
+        fill = seq_len - len(ids)
+        padding += fill
+        labels.append(ids + [-100] * fill)
+        pos.extend(range(fill))  # the padding is a document of its own: nothing attends across it
+        ids.extend([sep] * fill)
+    if stats is not None:
+        stats.tokens = tokens
+        stats.blocks = len(closed_ids)
+        stats.padding = padding
+    return {"input_ids": closed_ids, "position_ids": closed_pos, "labels": labels}

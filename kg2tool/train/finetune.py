@@ -71,6 +71,15 @@ class FinetuneArguments:
             their tool listing. In a plain training loop a tiny model learned which function a question asks for in
             400 steps without a listing and not at all with one (docs/research/learning-effect.md, session 4); the
             rest keep it, so reading the listing (irrelevance, the offered arguments) is still trained.
+        typed_names: SFT only: share of the first-turn copies whose names are written as people type them in both
+            the question and the call (lower case, no accents or punctuation; half of them with the whole question
+            in lower case, no question mark). The executor resolves such names.
+        pointer_loss_weight: SFT only: weight of the argument-pointing loss (`kg2tool.train.pointing`): one attention
+            head of the last layer pulled toward the earlier copies (in the question or a tool result) of each
+            string argument token a call writes. 0 disables. Needs `fused_lm_head: false`.
+        pointer_head: SFT only: which head of the last layer the pointing loss trains.
+        argument_loss_weight: SFT only: the cross-entropy of string argument value tokens multiplied by this (1: as
+            any other assistant token). Needs `fused_lm_head: false`.
         rejection_types: DPO only: train on the preference pairs of these rejection types only (the dataset's
             `rejection_type` column; `kg2tool.synth.checks.preference.REJECTION_TYPES`). Empty = all.
         balance_rejection_types: DPO only: keep the same number of pairs of every (kept) rejection type: each type
@@ -99,6 +108,10 @@ class FinetuneArguments:
     first_turn_rows: int = field(default=0, metadata={"help": "SFT: add this many first-turn-only conversations"})
     first_turn_no_tools: float = field(default=0.0, metadata={"help": "share of them without the tool listing"})
     later_turn_rows: int = field(default=0, metadata={"help": "SFT: add this many rows cut after a later turn"})
+    typed_names: float = field(default=0.0, metadata={"help": "SFT: share of first-turn copies with typed names"})
+    pointer_loss_weight: float = field(default=0.0, metadata={"help": "SFT: argument-pointing loss weight (0: none)"})
+    pointer_head: int = field(default=0, metadata={"help": "SFT: the last layer's head the pointing loss trains"})
+    argument_loss_weight: float = field(default=1.0, metadata={"help": "SFT: loss weight of argument value tokens"})
     rejection_types: list[str] = field(default_factory=list, metadata={"help": "DPO: keep only these rejection types"})
     balance_rejection_types: bool = field(default=False, metadata={"help": "DPO: rejection types in equal shares"})
     resume: bool = field(default=False, metadata={"help": "resume from the last checkpoint in output_dir"})

@@ -80,7 +80,7 @@ def load_rows(setup: RunSetup, columns: list[str], limit: int | None = None):
     pool = train
     if extra.first_turn_rows > 0 and "messages" in columns:
         n = _share(extra.first_turn_rows, share)
-        train_parts.append(first_turn_split(pool, n, seed, extra.first_turn_no_tools))
+        train_parts.append(first_turn_split(pool, n, seed, extra.first_turn_no_tools, extra.typed_names))
     if extra.later_turn_rows > 0 and "messages" in columns:
         train_parts.append(later_turn_split(pool, _share(extra.later_turn_rows, share), seed))
     if len(train_parts) > 1:
@@ -182,17 +182,81 @@ def _draw(pool: list[int], n: int, rng: random.Random) -> list[int]:
     return order
 
 
-def first_turn_split(train, n: int, seed: int, no_tools: float = 0.0):
+def typed_form(name: str) -> str:
+    """A name as people type it into a search box: lower case, no accents, no punctuation, single spaces
+    ("Émile Zola" -> "emile zola", "George A. Romero" -> "george a romero"). The executor's lenient name lookup
+    (`kg2tool.graph.names.normalize_name`) resolves it to the same node."""
+    import unicodedata
+
+    plain = "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c)).casefold()
+    return " ".join("".join(c if c.isalnum() else " " for c in plain).split())
+
+
+def type_names(messages: list[dict], rng: random.Random) -> list[dict] | None:
+    """`messages` (a question and its first call turn) with every string argument that the question spells out
+    written as typed (`typed_form`) in both; half of them with the whole question in lower case and without its
+    final question mark. None when no argument is spelt out in the question or typing changes none."""
+    user = next((i for i, m in enumerate(messages) if m.get("role") == "user"), None)
+    call = messages[-1]
+    if user is None or not call.get("tool_calls"):
+        return None
+    question = messages[user].get("content") or ""
+    typed: dict[str, str] = {}
+    for tool_call in call["tool_calls"]:
+        for value in _strings((tool_call.get("function") or tool_call).get("arguments")):
+            if value in question and typed_form(value) and typed_form(value) != value:
+                typed[value] = typed_form(value)
+    if not typed:
+        return None
+    for value in sorted(typed, key=len, reverse=True):
+        question = question.replace(value, typed[value])
+    if rng.random() < 0.5:
+        question = question.lower().rstrip().rstrip("?").rstrip()
+    out = [dict(m) for m in messages]
+    out[user]["content"] = question
+    calls = []
+    for tool_call in call["tool_calls"]:
+        inner = tool_call.get("function") or tool_call
+        renamed = dict(inner, arguments=_retyped(inner.get("arguments"), typed))
+        calls.append(dict(tool_call, function=renamed) if "function" in tool_call else renamed)
+    out[-1]["tool_calls"] = calls
+    return out
+
+
+def _strings(value):
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from _strings(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _strings(v)
+
+
+def _retyped(value, typed: dict[str, str]):
+    if isinstance(value, str):
+        return typed.get(value, value)
+    if isinstance(value, dict):
+        return {k: _retyped(v, typed) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_retyped(v, typed) for v in value]
+    return value
+
+
+def first_turn_split(train, n: int, seed: int, no_tools: float = 0.0, typed_names: float = 0.0):
     """`n` rows of `train` (drawn without replacement while they last, seeded) cut after their first assistant
     message, as a Dataset with `train`'s features; a `no_tools` share of those that answer with a tool call lose
-    their tool listing. Rows whose first assistant message is not trained (`"weight": 0`: an error-recovery row's
-    call that is wrong on purpose) are not drawn: cut there, they would have nothing to learn from."""
+    their tool listing, a `typed_names` share has its names written as people type them (`type_names`). Rows
+    whose first assistant message is not trained (`"weight": 0`: an error-recovery row's call that is wrong on
+    purpose) are not drawn: cut there, they would have nothing to learn from."""
     import datasets
 
     from ..hub.dataset import encode_json
     from .corpus import first_turn
 
     rng = random.Random(f"first-turn:{seed}")
+    rng_typed = random.Random(f"typed-names:{seed}")  # its own stream: the other draws stay as without it
     trained = [
         i for i, messages in enumerate(train["messages"])
         if next((m for m in messages if m.get("role") == "assistant"), {}).get("weight", 1) != 0
@@ -205,6 +269,8 @@ def first_turn_split(train, n: int, seed: int, no_tools: float = 0.0):
         if kept[-1].get("role") != "assistant":  # no assistant message
             continue
         cut = dict(row, messages=kept)
+        if typed_names and kept[-1].get("tool_calls") and rng_typed.random() < typed_names:
+            cut["messages"] = type_names(kept, rng_typed) or kept
         if no_tools and kept[-1].get("tool_calls") and "tools" in cut and rng.random() < no_tools:
             cut["tools"] = []
         rows.append({k: encode_json(cut[k]) for k in cols})

@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from ..common.errors import InputError
+from ..common.errors import InputError, UsageError
 from .finetune import RunSetup
 from .finetune_model import (
     check_model_path,
@@ -120,7 +120,26 @@ def build_trainer(setup: RunSetup, base_cls, model, tokenizer, train, evaluation
     trainer.loss_coefs = {"aux_loss_coef": extra.aux_loss_coef, "z_loss_coef": extra.z_loss_coef}
     if extra.copy_aux_weight > 0:
         attach_copy_task(trainer, setup, tokenizer, train)
+    attach_pointing(trainer, setup, tokenizer)
     return trainer, peft
+
+
+def attach_pointing(trainer, setup: RunSetup, tokenizer) -> None:
+    """Give an SFT trainer the argument supervision the run asks for (`--pointer_loss_weight`,
+    `--argument_loss_weight`; `kg2tool.train.pointing`)."""
+    extra = setup.extra
+    if extra.pointer_loss_weight <= 0 and extra.argument_loss_weight == 1.0:
+        return
+    if not hasattr(trainer, "pointing"):
+        raise UsageError("--pointer_loss_weight / --argument_loss_weight are SFT options (kg2tool sft)")
+    if getattr(setup.training, "fused_lm_head", True):
+        raise UsageError("--pointer_loss_weight / --argument_loss_weight need --fused_lm_head false")
+    from .pointing import PointingSetup
+
+    model = trainer.accelerator.unwrap_model(trainer.model)
+    trainer.pointing = PointingSetup(
+        model, tokenizer, extra.pointer_head, extra.pointer_loss_weight, extra.argument_loss_weight
+    )
 
 
 def run_stage(

@@ -242,8 +242,15 @@ class MoePretrainer(CopyAuxMixin, MoeLossMixin, Trainer):
 
 
 def collate_blocks(rows: list[dict[str, Any]]) -> dict[str, Any]:
-    """Packed blocks -> `input_ids` and `labels` (the model shifts labels itself)."""
+    """Packed blocks -> `input_ids` and `labels` (the model shifts labels itself); blocks packed by document
+    (`corpus.pack_documents`) also carry `position_ids` (restarting at each document: the model then masks
+    attention across documents, with `use_cache=False`) and their own `labels` (-100 on padding)."""
     import torch
 
     ids = torch.tensor([r["input_ids"] for r in rows], dtype=torch.long)
-    return {"input_ids": ids, "labels": ids.clone()}
+    batch = {"input_ids": ids, "labels": ids.clone()}
+    if "position_ids" in rows[0]:
+        batch["position_ids"] = torch.tensor([r["position_ids"] for r in rows], dtype=torch.long)
+        batch["labels"] = torch.tensor([r["labels"] for r in rows], dtype=torch.long)
+        batch["use_cache"] = False  # transformers derives the per-document mask only without a cache
+    return batch

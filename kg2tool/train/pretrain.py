@@ -36,6 +36,8 @@ def print_setup(config: PretrainConfig, preset, data_stats: dict[str, Any]) -> N
     print(f"model: {preset.describe()}", flush=True)
     print(
         f"corpus: {data_stats['tokens']:,} tokens in {data_stats['blocks']:,} blocks of {config.max_length} "
+        + (f"(whole documents, {data_stats['padding']:,} padding) " if data_stats.get("padding") else "")
+        + f""
         f"({data_stats['documents']}); vocab {data_stats['vocab_size']}, "
         f"{data_stats['tokens_per_name']} tokens/name, name consistency {data_stats['name_consistency']}",
         flush=True,

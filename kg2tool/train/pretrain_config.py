@@ -40,6 +40,9 @@ class PretrainConfig(TrainingArguments):
             CPU models read ~100 prompt tokens instead of ~900; `chat_format.COMPACT_CHAT_TEMPLATE`) or
             `signatures` (the compact lines without descriptions).
         max_length: length of the packed training blocks, in tokens.
+        document_packing: pack whole documents (a conversation is never cut across two blocks) with no attention
+            across documents, the blocks' ends padded (`corpus.pack_documents`); false: one token stream cut every
+            `max_length` tokens, documents attending to the ones before them in the block.
         fact_passes: times each graph fact is verbalized (random template each time).
         synthetic_fraction: share of the corpus made of random-name tool-call conversations.
         synthetic_tools_share: share of the random-name conversations rendered with their tool listing (the rest
@@ -89,6 +92,7 @@ class PretrainConfig(TrainingArguments):
         default="full", metadata={"help": "tool listing in the chat template: full | compact | signatures"}
     )
     max_length: int = field(default=256, metadata={"help": "packed block length (tokens)"})
+    document_packing: bool = field(default=False, metadata={"help": "whole documents per block, no cross-attention"})
     fact_passes: int = field(default=2, metadata={"help": "verbalizations per graph fact"})
     synthetic_fraction: float = field(default=0.5, metadata={"help": "share of random-name tool-call chats"})
     synthetic_tools_share: float = field(default=0.25, metadata={"help": "share of them with their tool listing"})

@@ -15,7 +15,7 @@ from typing import Any
 
 from ..common.errors import InputError, UsageError
 from .copy_task import argument_strings, name_token_pool
-from .corpus import CorpusConfig, CorpusStats, build_documents, load_synth_rows, pack, read_text_files
+from .corpus import CorpusConfig, CorpusStats, build_documents, load_synth_rows, pack, pack_documents, read_text_files
 from .pretrain_config import PretrainConfig
 from .tokenizer import TokenizerConfig, name_consistency, tokens_per_name, train_tokenizer
 
@@ -87,10 +87,13 @@ def prepare_data(config: PretrainConfig, prepared: Path):
         )
         tokenizer = train_tokenizer(docs, names, tok_cfg)
     t2 = time.time()
-    blocks = pack(docs, tokenizer, config.max_length, cstats)
-    if not blocks:
+    if config.document_packing:
+        columns = pack_documents(docs, tokenizer, config.max_length, cstats)
+    else:
+        columns = {"input_ids": pack(docs, tokenizer, config.max_length, cstats)}
+    if not columns["input_ids"]:
         raise InputError(f"the corpus has fewer than max_length={config.max_length} tokens")
-    dataset = datasets.Dataset.from_dict({"input_ids": blocks})
+    dataset = datasets.Dataset.from_dict(columns)
     # token ids of entity names and call arguments: what the copy task draws its segments from
     pool = name_token_pool(tokenizer, list(names) + argument_strings(rows))
     sample = names[:2000]

@@ -50,26 +50,59 @@ class KgSFTTrainer(SFTTrainer):
     Hand-written because neither TRL nor transformers offers a per-position `logits_to_keep` for training.
     `mean_token_accuracy` is logged from the same logits; TRL's `entropy` metric is not."""
 
+    pointing = None  # a PointingSetup (kg2tool.train.pointing) when the run asks for argument supervision
+
     def compute_loss(self, model, inputs, return_outputs=False, num_items_in_batch=None):
+        """Cross-entropy on the labelled positions (argument tokens weighted when `pointing` asks), plus the
+        pointer loss on the last layer's head (`kg2tool.train.pointing`).
+
+        Long because the one decoder pass feeds both losses and TRL's token metrics, which must stay together."""
         if self.args.fused_lm_head or return_outputs:
             return super().compute_loss(model, inputs, return_outputs, num_items_in_batch)
         import torch
         import torch.nn.functional as F
 
+        from .copy_task import grad_accum_divisor
+        from .pointing import batch_targets, pointer_loss
+
         mode = "train" if self.model.training else "eval"
         labels = inputs["labels"]
         model_inputs = {k: v for k, v in inputs.items() if k not in ("labels", "num_items_in_batch")}
         unwrapped = self.accelerator.unwrap_model(model)
+        pointing = self.pointing if model.training else None
+        rows = batch_targets(pointing.spans, inputs["input_ids"], labels) if pointing is not None else None
+        if pointing is not None:
+            pointing.capture.clear()
         hidden = unwrapped.get_decoder()(**model_inputs, use_cache=False).last_hidden_state
         targets = labels[:, 1:]
         keep = targets != -100
         logits = unwrapped.get_output_embeddings()(hidden[:, :-1][keep]).float()
         picked = targets[keep]
-        total = F.cross_entropy(logits, picked, reduction="sum")
+        per_token = F.cross_entropy(logits, picked, reduction="none")
+        if pointing is not None and pointing.argument_weight != 1.0:
+            weights = torch.ones_like(labels, dtype=per_token.dtype)
+            for b, row in enumerate(rows):
+                if row.argument:
+                    weights[b, row.argument] = pointing.argument_weight
+            per_token = per_token * weights[:, 1:][keep]
+        total = per_token.sum()
         count = num_items_in_batch if num_items_in_batch is not None else keep.sum()
         loss = total / torch.as_tensor(count, device=total.device).clamp(min=1)
         if self.args.average_tokens_across_devices and num_items_in_batch is not None:
             loss = loss * self.accelerator.num_processes
+        if pointing is not None and pointing.weight > 0:
+            point, n = pointer_loss(
+                pointing.capture.attention,
+                pointing.capture.hidden,
+                pointing.capture.position_embeddings,
+                rows,
+                pointing.head,
+                inputs.get("attention_mask"),
+            )
+            if point is not None:
+                loss = loss + pointing.weight * point / grad_accum_divisor(self, num_items_in_batch)
+                pointing.record(float(point.detach()), n)
+            pointing.capture.clear()
         with torch.no_grad():
             num_valid = self.accelerator.gather_for_metrics(keep.sum()).sum()
             num_correct = self.accelerator.gather_for_metrics((logits.argmax(-1) == picked).sum()).sum()
@@ -80,6 +113,11 @@ class KgSFTTrainer(SFTTrainer):
             )
             self._metrics[mode]["num_tokens"] = [self._total_train_tokens]
         return loss
+
+    def log(self, logs: dict[str, float], start_time: float | None = None) -> None:
+        if "loss" in logs and self.pointing is not None:
+            logs.update(self.pointing.summary())
+        super().log(logs, start_time)
 
 
 def run_sft(setup: RunSetup) -> dict[str, Any]:
