@@ -33,7 +33,7 @@ demo: $(VENV)/.core
 # The default suite on 2 workers (a test file stays on one worker, so its module fixtures are built once), then
 # the tests that need the machine to themselves.
 test: $(VENV)/.full
-	$(BIN)/python -m pytest -n 2 --dist loadfile -m 'not slow and not solo'
+	$(BIN)/python -m pytest -n 2 --dist loadfile -m 'not slow and not solo' --durations=15
 	$(BIN)/python -m pytest -m solo
 
 test-slow: $(VENV)/.full

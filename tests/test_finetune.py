@@ -583,6 +583,7 @@ def test_argument_pointing_and_typed_names_train_through_kg2tool_sft(pretrained,
     assert res.returncode == 0, res.stderr[-3000:]
     logged = [h for h in json.loads((tmp_path / "out" / "trainer_state.json").read_text())["log_history"] if "lm_loss" in h]
     assert logged and all(h["pointer_queries"] > 0 and h["pointer_loss"] > 0 for h in logged), logged
+    assert all(0 < h["ce_loss"] < h["lm_loss"] for h in logged)  # the plain cross-entropy, logged beside
     assert all(h["loss"] > h["lm_loss"] for h in logged)  # (the MoE losses add a little too)
     res = cli("sft", *kv({**args, "output_dir": str(tmp_path / "x")}), "--pointer_loss_weight", "1",
               "--fused_lm_head", "true")  # fmt: skip

@@ -239,6 +239,12 @@ class PointingSetup:
         self.capture = LayerInputCapture(attention)
         self.head, self.weight, self.argument_weight = head, weight, argument_weight
         self._sum, self._n, self._queries = 0.0, 0, 0
+        self._ce_sum, self._ce_n = 0.0, 0
+
+    def record_ce(self, ce: float) -> None:
+        """One micro-batch's plain cross-entropy per assistant token (no argument weights, no pointer loss)."""
+        self._ce_sum += ce
+        self._ce_n += 1
 
     def record(self, loss: float, queries: int) -> None:
         self._sum += loss
@@ -246,9 +252,15 @@ class PointingSetup:
         self._queries += queries
 
     def summary(self) -> dict[str, float]:
-        """`pointer_loss` (mean since the last log) and `pointer_queries` (supervised positions per batch)."""
-        if not self._n:
-            return {}
-        out = {"pointer_loss": round(self._sum / self._n, 4), "pointer_queries": round(self._queries / self._n, 1)}
+        """Means since the last log: `pointer_loss`, `pointer_queries` (supervised positions per micro-batch) and
+        `ce_loss` (the plain cross-entropy per assistant token: comparable with a run without pointing, whose
+        `lm_loss` it equals; here `lm_loss` holds the weighted and pointer terms too)."""
+        out = {}
+        if self._n:
+            out["pointer_loss"] = round(self._sum / self._n, 4)
+            out["pointer_queries"] = round(self._queries / self._n, 1)
+        if self._ce_n:
+            out["ce_loss"] = round(self._ce_sum / self._ce_n, 4)
         self._sum, self._n, self._queries = 0.0, 0, 0
+        self._ce_sum, self._ce_n = 0.0, 0
         return out

@@ -79,6 +79,8 @@ class KgSFTTrainer(SFTTrainer):
         logits = unwrapped.get_output_embeddings()(hidden[:, :-1][keep]).float()
         picked = targets[keep]
         per_token = F.cross_entropy(logits, picked, reduction="none")
+        if pointing is not None:
+            pointing.record_ce(float(per_token.detach().mean()) if per_token.numel() else 0.0)
         if pointing is not None and pointing.argument_weight != 1.0:
             weights = torch.ones_like(labels, dtype=per_token.dtype)
             for b, row in enumerate(rows):
