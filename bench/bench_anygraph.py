@@ -65,6 +65,10 @@ GRAPHS = {
     "stardog_music": ROOT / "tests" / "data" / "unseen" / "music-stardog.nt.gz",
     "curriculum": ROOT / "tests" / "data" / "unseen" / "curriculum-currkg.nt.gz",
     "gnd": ROOT / "tests" / "data" / "unseen" / "gnd-persons-gndo.nt.gz",
+    # kept blind (added 2026-12-07, fourth batch): same rule, counts only until a blind reading is done
+    "uat": ROOT / "tests" / "data" / "unseen" / "uat-astronomy-skos.nt.gz",
+    "reactome": ROOT / "tests" / "data" / "unseen" / "reactome-biopax3.nt.gz",
+    "osn": ROOT / "tests" / "data" / "unseen" / "osm-semantic-network-skos.nt.gz",
 }
 
 

@@ -29,6 +29,10 @@ pinned commits below (``git --git-dir=... show COMMIT:PATH``). Get a snapshot wi
         MIRROR/stardog-union+stardog-tutorials/repo
     git clone --bare https://github.com/kastle-lab/curriculum-kg MIRROR/kastle-lab+curriculum-kg/repo
     git clone --bare https://github.com/DigiClass/LOD-People     MIRROR/DigiClass+LOD-People/repo
+    git clone --bare https://github.com/astrothesaurus/UAT       MIRROR/astrothesaurus+UAT/repo
+    git clone --bare https://github.com/BioPAX/Paxtools          MIRROR/BioPAX+Paxtools/repo
+    git clone --bare https://github.com/ucd-spatial/OsmSemanticNetwork \
+        MIRROR/ucd-spatial+OsmSemanticNetwork/repo
 
 then run
 
@@ -151,6 +155,24 @@ SOURCES = {
     # GND (Deutsche Nationalbibliothek) person records, the LOD-People sample; files chosen by
     # build_gnd()
     "DigiClass/LOD-People": ("47e763a1960e2d7e2bba0631d47ced18b1690eb9", None),
+    # added 2026-12-07, fourth batch, kept blind (README.md): the Unified Astronomy Thesaurus (SKOS)
+    "astrothesaurus/UAT": ("8886cf4f9b51f2d907fcc4836d00cbc7d6ac8b92", ["UAT.rdf"]),
+    # five Reactome pathways exported as BioPAX Level 3, test resources of the Paxtools library
+    "BioPAX/Paxtools": (
+        "aaceda2c83f744645859008f4b37a54a840760a9",
+        [
+            "paxtools-query/src/test/resources/org/biopax/paxtools/query/raf_map_kinase_cascade_reactome.owl",
+            "pattern/src/test/resources/org/biopax/paxtools/pattern/UreaCycle.owl",
+            "sbgn-converter/src/test/resources/signaling-by-bmp.owl",
+            "sbgn-converter/src/test/resources/Stoic.owl",
+            "sbgn-converter/src/test/resources/TFAP2.owl",
+        ],
+    ),
+    # the OSM Semantic Network: OpenStreetMap wiki keys and tags as a SKOS vocabulary with its own properties
+    "ucd-spatial/OsmSemanticNetwork": (
+        "b4114fe465e7bce05613a87e7b5fcf29ab1dcf0b",
+        ["osm_semantic_network.skos.rdf.gz"],
+    ),
 }
 
 
@@ -891,6 +913,56 @@ def build_gnd(mirror: Path) -> Path:
     return write(tree_bnode_labels(cleaned(g)), "gnd-persons-gndo.nt.gz", "nt", gz=True)
 
 
+# ---------------------------------------------------------------------------------------
+# Added 2026-12-07, fourth batch, kept blind (README.md)
+# ---------------------------------------------------------------------------------------
+
+# 17. Unified Astronomy Thesaurus: a SKOS thesaurus (broader, narrower, related, alternative labels,
+#     definitions, editorial and change notes as blank nodes), RDF/XML
+
+UAT = "astrothesaurus/UAT"
+
+
+def build_uat(mirror: Path) -> Path:
+    g = rdflib.Graph()
+    g.parse(data=read_source(mirror, UAT, "UAT.rdf"), format="xml")
+    return write(tree_bnode_labels(cleaned(g)), "uat-astronomy-skos.nt.gz", "nt", gz=True)
+
+
+# 18. Reactome pathways as BioPAX Level 3 (five exports kept as Paxtools test resources): OWL
+#     individuals of the BioPAX ontology, cross-references as nodes with database and id literals
+
+PAXTOOLS = "BioPAX/Paxtools"
+
+
+def build_reactome(mirror: Path) -> Path:
+    g = rdflib.Graph()
+    for path in SOURCES[PAXTOOLS][1]:
+        g.parse(data=read_source(mirror, PAXTOOLS, path), format="xml")
+    # each file's ontology header (rdf:about="": a type and an import) names the document itself, which
+    # no base resolves here: those triples go (the same two in every file, so two in all)
+    absolute = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+    kept = rdflib.Graph()
+    for t in g:
+        if all(not isinstance(x, URIRef) or absolute.match(str(x)) for x in t):
+            kept.add(t)
+    assert len(g) - len(kept) == 2, len(g) - len(kept)
+    return write(tree_bnode_labels(cleaned(kept)), "reactome-biopax3.nt.gz", "nt", gz=True)
+
+
+# 19. OSM Semantic Network: OpenStreetMap wiki keys and tags (key=value) as SKOS concepts with the
+#     crawler's own properties (key, key and value labels, wiki links, combined-with, implies, redirects)
+
+OSN = "ucd-spatial/OsmSemanticNetwork"
+
+
+def build_osn(mirror: Path) -> Path:
+    g = rdflib.Graph()
+    data = gzip.decompress(read_source_bytes(mirror, OSN, "osm_semantic_network.skos.rdf.gz")).decode("utf-8")
+    g.parse(data=data, format="xml")
+    return write(cleaned(g), "osm-semantic-network-skos.nt.gz", "nt", gz=True)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument(
@@ -899,6 +971,7 @@ def main(argv=None) -> int:
     keys = ["metaqa", "fb15k237", "wine", "esbm", "diaries", "nomisma", "periodo", "organs", "wikipathways", "iswc"]
     keys += ["npg", "yago310", "hito"]
     keys += ["stardog_music", "curriculum", "gnd"]
+    keys += ["uat", "reactome", "osn"]
     ap.add_argument("--only", choices=keys, action="append")
     args = ap.parse_args(argv)
     todo = args.only or keys
@@ -919,6 +992,9 @@ def main(argv=None) -> int:
         "stardog_music": build_stardog_music,
         "curriculum": build_curriculum,
         "gnd": build_gnd,
+        "uat": build_uat,
+        "reactome": build_reactome,
+        "osn": build_osn,
     }
     for key in todo:
         path = builders[key](args.mirror)
