@@ -263,13 +263,15 @@ def unique_names(
     # last resort: anything still colliding gets an ordinal (rare: same label and the same texts everywhere)
     seen: dict[str, int] = {}
     taken = set(names)
+    next_number: dict[str, int] = {}  # the numbers below it are taken: a name shared 10,000 times stays linear
     for i, n in enumerate(names):
         if n in seen:
-            k = 2
+            k = next_number.get(n, 2)
             names[i] = _numbered(n, k)
             while names[i] in taken:
                 k += 1
                 names[i] = _numbered(n, k)
+            next_number[n] = k + 1
             taken.add(names[i])
         seen[names[i]] = i
     return names
