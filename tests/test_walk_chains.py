@@ -23,6 +23,9 @@ def test_a_question_whose_answers_open_its_own_names_is_not_asked():
 
     assert answered_by_a_name(["Chemistry"], ["Chemistry 2005"]) and not answered_by_a_name(["Chem"], ["Chemistry 2005"])
     assert not answered_by_a_name(["Chemistry", "Physics"], ["Chemistry 2005"]) and not answered_by_a_name([], ["X"])
+    # up to a word boundary whatever the separator ("What is the key of leisure=park?"), never inside a word
+    assert answered_by_a_name(["leisure"], ["leisure=park"]) and answered_by_a_name(["fence:type"], ["fence:type = metal"])
+    assert not answered_by_a_name(["Paris"], ["Parisian Ballet"]) and not answered_by_a_name(["Paris"], ["Paris"])
     kg = load_graph([REAL / "nobelprize.nt.gz"])
     rows, stats = Synthesizer(kg, SynthConfig(seed=2, min_support=3, shard_size=300, mix={"2p": 1.0})).shard(0)
     assert len(rows) >= 200  # the walker keeps "won ... win a prize in" chains out before this check (two steps, same words)

@@ -179,7 +179,8 @@ class Synthesizer:
             return None, "empty_answer"
         if any(isinstance(a, str) and is_placeholder(a) for a in gold):  # "X comes from unknown-planet"
             return None, "placeholder"
-        if answered_by_a_name(gold, [self.kg.name(e) for e in anchors(plan)]):
+        said = [self.kg.name(e) for e in anchors(plan)]
+        if answered_by_a_name(gold, said) or any(answered_by_a_name(p, said) for p in per_item):
             return None, "answer_in_question"
         extra: dict = {"per_item": per_item}
         if category == "irrelevance":
@@ -404,10 +405,17 @@ _NOTE = re.compile(r" \(\w+\)$")
 
 
 def answered_by_a_name(gold: list, names: list[str]) -> bool:
-    """True when every answer opens a name the question says ("Which category did the laureates who won Chemistry
-    2005 win a prize in?" -> Chemistry): readers took such questions for nonsense."""
+    """True when every answer opens a name the question says, up to a word boundary ("Which category did the
+    laureates who won Chemistry 2005 win a prize in?" -> Chemistry; "What is the key of leisure=park?" -> leisure):
+    readers took such questions for nonsense. Checked on all the answers and on each branch of a parallel
+    question alone (one branch that gives itself away spoils the question)."""
     bare = [_NOTE.sub("", a) if isinstance(a, str) else a for a in gold]  # "Physiology or Medicine (Category)"
-    return bool(gold) and all(isinstance(a, str) and any(n.startswith(a + " ") for n in names) for a in bare)
+    return bool(gold) and all(isinstance(a, str) and a and any(_opens(n, a) for n in names) for a in bare)
+
+
+def _opens(name: str, word: str) -> bool:
+    """`name` starts with `word` and a word boundary follows (a space, '=', ':', ...; not a letter or digit)."""
+    return len(name) > len(word) and name.startswith(word) and not name[len(word)].isalnum()
 
 
 def says_no_kind(question: str, names: list[str]) -> bool:
