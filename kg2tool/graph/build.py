@@ -40,7 +40,16 @@ from .model import (
     Relation,
     kept_types,
 )
-from .names import clean_label, clean_text, entity_name_from_iri, lang_rank, pick_texts, schema_name
+from .names import (
+    clean_label,
+    clean_text,
+    entity_name_from_iri,
+    lang_rank,
+    name_property,
+    pick_texts,
+    relation_label,
+    schema_name,
+)
 from .parse import parse_files
 from .reify import fold_reified
 
@@ -171,6 +180,21 @@ def _collect(rdf, lang: str, stats: LoadStats, rules: PredicateRules) -> _Triple
     return got
 
 
+def _names_from_properties(got: _Triples) -> None:
+    """The string values of name properties (kg2tool.graph.names.name_property: `foaf:name`, `dcterms:title`, a
+    vocabulary's own `name` or `preferredNameForThePerson`) read as texts, in place: a whole name is the label of
+    a subject that has none (else one of its alternative labels), another name an alternative label; the property
+    is then no attribute (not "the name of X")."""
+    labelled = {s for s, vals in got.texts["label"].items() if vals}
+    for p in sorted(got.str_attr_lang):
+        role = name_property(p, got.best("label", p))
+        if not role:
+            continue
+        for s, vals in got.str_attr_lang.pop(p).items():
+            kind = "label" if role == "label" and s not in labelled else "alt"
+            got.texts[kind][s].extend((clean_label(v), lg) for v, lg in vals)
+
+
 def _fold(got: _Triples, stats: LoadStats) -> None:
     """Fold reified n-ary nodes into composed relations and attributes (kg2tool.graph.reify), in place: the
     nodes' edges and values are dropped, the composed ones added with their labels and descriptions."""
@@ -272,7 +296,7 @@ def _relations(got: _Triples, index: dict[str, int], stats: LoadStats) -> dict[s
         stats.relation_triples += len(got.rel_edges[p])
         relations[p] = Relation(
             iri=p,
-            label=got.best("label", p) or schema_name(p),
+            label=relation_label(p, got.best("label", p)),
             description=got.best("desc", p),
             forward={k: tuple(sorted(v)) for k, v in sorted(fwd.items())},
             inverse={k: tuple(sorted(v)) for k, v in sorted(inv.items())},
@@ -318,6 +342,7 @@ def build_graph(
     stats = LoadStats(files=[str(f) for f in files])
     rules = predicates or PredicateRules()
     got = _collect(rdf, lang, stats, rules)
+    _names_from_properties(got)
     if rules.fold:
         _fold(got, stats)
     _tidy(got, stats, rules)

@@ -153,6 +153,67 @@ def clean_label(s: str) -> str:
     return _TRAILING.sub("", s) or s
 
 
+# Name properties: literal properties that name their subject, by the English of their local name or label (a
+# head noun "name", "title" or "label", its modifier saying which one) and by public vocabularies. What a whole
+# name is: the noun alone or with a modifier that picks the main one; what another name is: a modifier that says
+# it is another one. A modifier that names a part or another thing ("given name", "font name", "job title", "book
+# title") is neither.
+_NAME_NOUNS = frozenset(("name", "title", "label", "appellation"))
+_MAIN_NAME = frozenset("preferred pref full display official main primary canonical standard formatted proper".split())
+_OTHER_NAME = frozenset("variant alternative alternate alt other also alias additional".split())
+# FOAF's `title` is an honorific ("Mr", "Dr"), DBpedia's a person's office or rank: no name of their subject.
+_HONORIFIC_TITLES = ("http://xmlns.com/foaf/0.1/title", "http://dbpedia.org/ontology/title",
+                     "http://dbpedia.org/property/title")  # fmt: skip
+# Public vocabularies' name properties whose local name is no English phrase: vCard's formatted name (`fn`),
+# FOAF's `nick` (another name).
+_KNOWN_NAME_PROPERTIES = {"http://www.w3.org/2006/vcard/ns#fn": "label", "http://xmlns.com/foaf/0.1/nick": "alt"}
+
+
+def _name_words(text: str) -> list[str]:
+    """The words of a property's local name or label, lower case, without a leading "has" and a trailing "of/for
+    (the) X" (`preferredNameForThePerson` -> ["preferred", "name"], `hasTitle` -> ["title"])."""
+    words = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", text.replace("_", " ").replace("-", " ")).lower().split()
+    if words[:1] == ["has"]:
+        words = words[1:]
+    for i, w in enumerate(words):
+        if w in ("of", "for") and i:
+            return words[:i]
+    return words
+
+
+def name_property(iri: str, label: str = "") -> str:
+    """How a literal property names its subject: "label" (its whole name: `foaf:name`, `dcterms:title`, `name`,
+    `hasTitle`, `preferredNameForThePerson`), "alt" (another name: `variantNameForThePerson`, `otherName`,
+    `foaf:nick`) or "" (no name, or a part of one: `givenName`, `fontName`, `jobTitle`, FOAF's honorific
+    `title`), by the property's local name and by its label (either may say it)."""
+    if iri in _KNOWN_NAME_PROPERTIES:
+        return _KNOWN_NAME_PROPERTIES[iri]
+    if iri in _HONORIFIC_TITLES:
+        return ""
+    for text in (schema_name(iri), without_codes(label)):
+        words = _name_words(text) if text else []
+        if not words or words[-1] not in _NAME_NOUNS or len(words) > 2:
+            continue
+        if len(words) == 1 or words[0] in _MAIN_NAME:
+            return "label"
+        if words[0] in _OTHER_NAME:
+            return "alt"
+    return ""
+
+
+def relation_label(iri: str, label: str) -> str:
+    """The label of a relation (a property whose objects are things): `label`, else the readable local name
+    (`schema_name`); a label that says a name ("name", "title") of a property whose local name says another thing
+    is read by its local name (a name is text, no thing: a label copied from another property, as the Stardog
+    tutorial's `member` labelled "name")."""
+    if not label:
+        return schema_name(iri)
+    local = schema_name(iri)
+    if name_property("", label) and not name_property(iri) and not is_opaque_id(local):
+        return local
+    return label
+
+
 _ASCII_NON_ALNUM = re.compile(r"[^a-z0-9]+")
 
 

@@ -48,7 +48,9 @@ from ..names import (
     clean_text,
     entity_name_from_iri,
     lang_rank,
+    name_property,
     normalize_name,
+    relation_label,
     schema_name,
     unique_names,
     without_codes,
@@ -284,6 +286,7 @@ class IndexBuilder:
         values."""
         import numpy as np
 
+        self._names_from_properties()
         pid_iri = list(self.ids)
         if self.rules.fold:  # kg2tool.graph.reify first, as in kg2tool.graph.build (it may add predicates)
             edges = self._fold(pid_iri)
@@ -314,6 +317,26 @@ class IndexBuilder:
             "opaque_nodes_skipped": len(dropped),
             "link_relations": len(tidy.links),
         }
+
+    def _names_from_properties(self) -> None:
+        """The string values of name properties read as texts (as kg2tool.graph.build._names_from_properties): a
+        whole name is the label of a subject that has none (else an alternative label), another name an
+        alternative label; the property is then no attribute."""
+        labelled = set(self.best[0])
+        best, pool, lang = self.best[0], self.pool, self.lang
+        for p in sorted(self.str_vals):
+            role = name_property(p, self._text(0, self.ids.get(p)))
+            if not role:
+                continue
+            for pid, text, lg in self.str_vals.pop(p):
+                text, rank = clean_label(text), lang_rank(lg, lang)
+                if rank < 3:
+                    pool[pid].append(text)
+                if role == "label" and pid not in labelled:
+                    key = (rank, lg or "", text)
+                    cur = best.get(pid)
+                    if cur is None or key < cur:
+                        best[pid] = key
 
     def _fold(self, pid_iri: list[str]) -> dict | None:
         """kg2tool.graph.reify's folding on the collected edges (as kg2tool.graph.build._fold): returns the edges
@@ -519,7 +542,7 @@ class IndexBuilder:
             rel_meta.append(
                 {
                     "iri": p,
-                    "label": self._text(0, pp) or schema_name(p),
+                    "label": relation_label(p, self._text(0, pp)),
                     "description": self._text(2, pp),
                     "support": len(pair),
                     "forward": segs[0],
