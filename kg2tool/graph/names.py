@@ -214,6 +214,64 @@ def relation_label(iri: str, label: str) -> str:
     return label
 
 
+# Links from a thing to its appellations (CIDOC-CRM, ISO 21127: P1 is identified by, P131 is identified by, P102
+# has title, P48 has preferred identifier): nodes that hold one of its names or identifiers, no things of their own.
+_APPELLATION_LINKS = frozenset(("is identified by", "identified by", "has title", "has preferred identifier"))
+# The text of an appellation node beside its label: RDF's main value (`rdf:value`), CIDOC-CRM's P190 has symbolic
+# content.
+APPELLATION_TEXTS = ("http://www.w3.org/1999/02/22-rdf-syntax-ns#value",
+                     "http://www.cidoc-crm.org/cidoc-crm/P190_has_symbolic_content")  # fmt: skip
+
+
+def appellation_link(iri: str, label: str = "") -> bool:
+    """True for a link from a thing to its appellations (`_APPELLATION_LINKS`, by the words of its label or local
+    name without a CIDOC-CRM code: `P131_is_identified_by`, `P102_has_title`)."""
+    said = (" ".join(without_codes(t).lower().replace("_", " ").split()) for t in (label, schema_name(iri)) if t)
+    return any(t in _APPELLATION_LINKS for t in said)
+
+
+def appellations(
+    rel_edges: dict, pred_label: Callable[[str], str], type_labels: Callable, texts: Callable
+) -> tuple[set, dict]:
+    """The appellation nodes of a graph and the names they give: (the nodes, and their parts reached only through
+    them, which are no entities; owner -> [(text, language tag)] of the names of its appellations). `rel_edges`:
+    predicate -> (subject, object) pairs; `type_labels(node)`: its class labels; `texts(node)`: its label and
+    `APPELLATION_TEXTS` values as (text, tag). An identifier (its class or link says "identifier", or its text is
+    an opaque id) names nothing: it is dropped without a name."""
+    owners: dict = defaultdict(set)
+    ids: set = set()
+    for p in sorted(rel_edges):
+        if appellation_link(p, pred_label(p)):
+            said = "identifier" in pred_label(p).lower() or "identifier" in p.lower()
+            for s, o in rel_edges[p]:
+                owners[o].add(s)
+                if said:
+                    ids.add(o)
+    if not owners:
+        return set(), {}
+    drop = set(owners)
+    incoming: dict = defaultdict(set)
+    for pairs in rel_edges.values():
+        for s, o in pairs:
+            incoming[o].add(s)
+    grown = True
+    while grown:  # the parts of a name (a family name, a given name) reached only through appellations
+        grown = False
+        for o, subjects in incoming.items():
+            if o not in drop and subjects <= drop:
+                drop.add(o)
+                grown = True
+    names: dict = defaultdict(list)
+    for o in sorted(owners):
+        if o in ids or any("identifier" in t.lower() for t in type_labels(o)):
+            continue
+        said = [(t, lg) for t, lg in texts(o) if t and not is_opaque_id(t)]
+        for s in sorted(owners[o]):
+            if s not in drop:
+                names[s].extend(said)
+    return drop, dict(names)
+
+
 _ASCII_NON_ALNUM = re.compile(r"[^a-z0-9]+")
 
 
