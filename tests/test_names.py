@@ -209,3 +209,14 @@ def test_literal_name_properties_name_their_subjects(tmp_path):
         attrs = {a.iri.rsplit("/", 1)[-1] for a in kg.attributes.values()}
         assert attrs == {"length", "gnd#surname", "title"}  # the title an honorific (FOAF's), no name
         assert kg.relations["http://ex.org/member"].label == "member"
+
+
+def test_camel_case_local_names_of_english_words_are_said_as_words():
+    """An unlabelled entity whose local name is camelCase English words (GND's gender `notKnown`, HITO's
+    `creationOfNursingCarePlans`) is said as those words in lower case; brand names with a one-letter head
+    (`iPhone`, `eBay`) and names with words no dictionary knows (`mcSchraefel`) stay as written."""
+    from kg2tool.graph.names import entity_name_from_iri
+
+    said = {"notKnown": "not known", "creationOfNursingCarePlans": "creation of nursing care plans",
+            "iPhone": "iPhone", "eBay": "eBay", "mcSchraefel": "mcSchraefel", "UnitedStates": "United States"}  # fmt: skip
+    assert {k: entity_name_from_iri("http://ex.org/vocab#" + k) for k in said} == said

@@ -15,6 +15,7 @@ import re
 import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from urllib.parse import unquote
 
 from .hygiene import is_opaque_id
@@ -83,7 +84,8 @@ _CLASS_PREFIX = re.compile(r"[A-Z][a-z]{3,}\.(?=[A-Za-z])")  # a class word, not
 def entity_name_from_iri(iri: str) -> str:
     """The name of an entity without a label: its readable local name (`readable_local_name`), PascalCase split
     into words, a number its own word (`UnitedStatesOfAmerica` -> `United States Of America`, `Zinfandel1998` ->
-    `Zinfandel 1998`; `ZeroX`, `iPhone`, `R2D2` stay), and never the
+    `Zinfandel 1998`; `ZeroX`, `iPhone`, `R2D2` stay), camelCase of English words said in lower case (`notKnown`
+    -> `not known`; `eBay`, `iPhone` stay), and never the
     IRI itself (an IRI without a readable local part gives its host)."""
     local = readable_local_name(iri)
     if (m := _CLASS_PREFIX.match(local)) and local != iri:  # `Topic.Graph`, `Media.MongoDB`: the class, then the name
@@ -99,7 +101,23 @@ def entity_name_from_iri(iri: str) -> str:
         parts = _PASCAL_PART.findall(local)
         if len(parts) >= 2 and "".join(parts) == local and all(len(p) >= 2 or p.isdigit() for p in parts):
             return " ".join(parts)
+    if " " not in local and local[:1].islower():  # `notKnown`, `creationOfNursingCarePlans`: English words
+        parts = _CAMEL_PART.findall(local)
+        if len(parts) >= 2 and "".join(parts) == local and all(len(p) >= 2 and _english(p.lower()) for p in parts):
+            return " ".join(p.lower() for p in parts)
     return local
+
+
+_CAMEL_PART = re.compile(r"^[a-z]+|[A-Z][a-z]+")
+_FUNCTION_WORDS = frozenset("of to for and or with at by on as from".split())
+
+
+@lru_cache(maxsize=65536)
+def _english(word: str) -> bool:
+    """True for a word of English: one lemminflect's dictionary knows, or a preposition or conjunction."""
+    import lemminflect
+
+    return word in _FUNCTION_WORDS or bool(lemminflect.getAllLemmas(word))
 
 
 def lang_rank(lang: str | None, pref: str) -> int:
