@@ -321,3 +321,29 @@ def test_class_labels_read_as_common_nouns_and_shapes_are_no_facts(tmp_path):
     assert lex.kind_of(kg.resolve("Feature 1")) == "classified feature"
     w = lex.relations["http://ex.org/inJournal"]
     assert (w.form, w.verb, w.object) == ("prep", "published in", "journal")
+
+
+def test_a_one_word_s_label_is_a_verb_unless_its_objects_are_the_nouns_kind_or_a_role(tmp_path):
+    """A one-word label that English reads both as a plural noun and as a verb in the third person is the verb
+    (property names are singular nouns or verb phrases): "Which sessions does X moderate?", "Which features does X
+    offer?", not "the moderates of X"; it stays a noun where its objects are of the noun's kind (a person's
+    `papers`), the noun names people's role (a paper's `authors`), or its objects are people of a thing that is
+    none (a session's `chairs`)."""
+    rels = {"moderates": ("Person", "Session"), "offers": ("Product", "Feature"), "papers": ("Person", "Paper"),
+            "authors": ("Paper", "Person"), "chairs": ("Session", "Person")}  # fmt: skip
+    lines = ["@prefix : <http://x.org/> .", "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> ."]
+    for cls in {c for pair in rels.values() for c in pair}:
+        lines.append(f':{cls} rdfs:label "{cls.lower()}" .')
+        lines += [f':{cls.lower()}{k} a :{cls} ; rdfs:label "{cls} {k}" .' for k in range(3)]
+    for rel, (s, o) in rels.items():
+        lines += [f":{s.lower()}{k} :{rel} :{o.lower()}{k}, :{o.lower()}{(k + 1) % 3} ." for k in range(3)]
+    ttl = tmp_path / "g.ttl"
+    ttl.write_text("\n".join(lines) + "\n")
+    kg = load_graph(str(ttl))
+    lex = derive_lexicon(kg)
+    forms = {rel: lex.relations[f"http://x.org/{rel}"].form for rel in rels}
+    assert forms == {"moderates": "verb", "offers": "verb", "papers": "noun", "authors": "noun", "chairs": "noun"}
+    sp = Speaker(kg, lex)
+    moderates = "http://x.org/moderates"
+    assert sp.wh(Project(moderates, Anchor(kg.resolve("Person 1")))) == "Which sessions does Person 1 moderate"
+    assert sp.wh(Project(moderates, Anchor(kg.resolve("Session 1")), inverse=True)).startswith("Who moderates ")

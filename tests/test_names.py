@@ -154,3 +154,69 @@ def test_code_list_nodes_are_ids_and_a_class_prefix_is_no_name():
     assert entity_name_from_iri("http://ex.org/Topic.Graph") == "Graph"
     assert entity_name_from_iri("http://ex.org/Author.Moritz_Hardt") == "Moritz Hardt"
     assert entity_name_from_iri("http://ex.org/St.Louis") == "St.Louis"
+
+
+NAME_PROPERTIES_TTL = """
+@prefix ex: <http://ex.org/> . @prefix gnd: <https://d-nb.info/standards/elementset/gnd#> .
+@prefix foaf: <http://xmlns.com/foaf/0.1/> . @prefix dct: <http://purl.org/dc/terms/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+<https://d-nb.info/gnd/118500775> gnd:preferredNameForThePerson "Aristoteles" ;
+    gnd:variantNameForThePerson "Aristotle" ; gnd:surname "Aristoteles-Part" ; ex:teacher <https://d-nb.info/gnd/118594893> .
+<https://d-nb.info/gnd/118594893> gnd:preferredNameForThePerson "Platon" .
+ex:tr1 ex:title "Yesterday" ; ex:album ex:help ; ex:length 125 .
+ex:help ex:name "Help!" ; ex:artist ex:beatles .
+ex:beatles rdfs:label "The Beatles" ; foaf:name "Beatles" ; foaf:title "Mr" .
+ex:doc1 dct:title "A Study of Names" ; ex:about ex:help .
+ex:name rdfs:label "name" .
+ex:member rdfs:label "name" . ex:beatles ex:member ex:ringo . ex:ringo rdfs:label "Ringo Starr" .
+"""
+
+
+def test_literal_name_properties_name_their_subjects(tmp_path):
+    """A literal property whose local name or label says a whole name (`foaf:name`, `dcterms:title`, a vocabulary's
+    own `name`, `hasTitle`, `preferredNameForThePerson`) names a subject that has no label, another name
+    (`variantName...`, `otherName`) is an alternative label, and neither is an attribute; parts of names (`surname`,
+    `givenName`), other things' names (`fontName`, `jobTitle`, `booktitle`) and FOAF's honorific `title` are not
+    names. A relation (its objects things) labelled as a name is said by its local name: a name is text, no thing.
+    In memory and in the store alike."""
+    from kg2tool.graph.build import load_graph
+    from kg2tool.graph.names import name_property
+    from kg2tool.graph.store import open_store
+
+    gnd = "https://d-nb.info/standards/elementset/gnd#"
+    wanted = {
+        "http://xmlns.com/foaf/0.1/name": "label", "http://purl.org/dc/terms/title": "label",
+        "http://purl.org/dc/elements/1.1/title": "label", "http://stardog.com/tutorial/name": "label",
+        "https://edugate.cs.wright.edu/lod/ontology/hasTitle": "label", gnd + "preferredNameForThePerson": "label",
+        "http://www.w3.org/2006/vcard/ns#fn": "label", gnd + "variantNameForThePerson": "alt",
+        "http://dbpedia.org/ontology/otherName": "alt", gnd + "surname": "", gnd + "nameAddition": "",
+        "http://xmlns.com/foaf/0.1/givenName": "", "http://xmlns.com/foaf/0.1/title": "", "http://schema.org/jobTitle": "",
+        "http://vocabularies.wikipathways.org/gpml#fontName": "", "http://swrc.ontoware.org/ontology#booktitle": "",
+        "http://ex.org/P7": "",
+    }  # fmt: skip
+    assert {p: name_property(p) for p in wanted} == wanted
+    assert name_property("http://ex.org/P7", "preferred name") == "label"  # a label says it as well
+    path = tmp_path / "names.ttl"
+    path.write_text(NAME_PROPERTIES_TTL, encoding="utf-8")
+    for kg in (load_graph(path), open_store(tmp_path / "st", [path], log=lambda m: None)):
+        names = {kg.entities[i]: kg.names[i] for i in range(len(kg))}
+        assert names["https://d-nb.info/gnd/118500775"] == "Aristoteles"  # no opaque id dropped: it has a name
+        assert names["http://ex.org/tr1"] == "Yesterday" and names["http://ex.org/help"] == "Help!"
+        assert names["http://ex.org/beatles"] == "The Beatles" and names["http://ex.org/doc1"] == "A Study of Names"
+        aristotle = kg.resolve("Aristotle")
+        assert aristotle is not None and kg.names[aristotle] == "Aristoteles"
+        assert "Beatles" in kg.alt_labels[kg.resolve("The Beatles")]
+        attrs = {a.iri.rsplit("/", 1)[-1] for a in kg.attributes.values()}
+        assert attrs == {"length", "gnd#surname", "title"}  # the title an honorific (FOAF's), no name
+        assert kg.relations["http://ex.org/member"].label == "member"
+
+
+def test_camel_case_local_names_of_english_words_are_said_as_words():
+    """An unlabelled entity whose local name is camelCase English words (GND's gender `notKnown`, HITO's
+    `creationOfNursingCarePlans`) is said as those words in lower case; brand names with a one-letter head
+    (`iPhone`, `eBay`) and names with words no dictionary knows (`mcSchraefel`) stay as written."""
+    from kg2tool.graph.names import entity_name_from_iri
+
+    said = {"notKnown": "not known", "creationOfNursingCarePlans": "creation of nursing care plans",
+            "iPhone": "iPhone", "eBay": "eBay", "mcSchraefel": "mcSchraefel", "UnitedStates": "United States"}  # fmt: skip
+    assert {k: entity_name_from_iri("http://ex.org/vocab#" + k) for k in said} == said

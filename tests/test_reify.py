@@ -356,3 +356,64 @@ def test_unlabelled_nodes_below_their_owners_iri_are_parts_of_it(tmp_path):
     kg = load_graph([path])
     assert "Paris Texas" in kg.names and "Orlando Magic" in kg.names
     assert not [n for n in kg.names if n.startswith("Adrian Griffin ") or n == "venue"], kg.names
+
+
+def _crm_ttl() -> str:
+    """People with birth and death events, portraits with production events (CIDOC-CRM, parts below their owners'
+    IRIs, each event with a labelled time-span and place)."""
+    lines = ["@prefix crm: <http://www.cidoc-crm.org/cidoc-crm/> .", "@prefix ex: <http://example.org/> .",
+             "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .",
+             "@prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> ."]  # fmt: skip
+    people = {"p1": ("John Dulles", "1888", "Washington", "1888", "Boston"),
+              "p2": ("Ann Grant", "1822", "Ohio", "1885", "New York"), "p3": ("Ed Kane", "1820", "Washington", "1857", "Havana")}  # fmt: skip
+    for p, (name, born, bplace, died, dplace) in people.items():
+        lines.append(f'ex:{p} a crm:E21_Person ; rdfs:label "{name}" ; crm:P92i_was_brought_into_existence_by <http://example.org/{p}/birth> ;'
+                     f" crm:P93i_was_taken_out_of_existence_by <http://example.org/{p}/death> .")  # fmt: skip
+        for ev, year, place in (("birth", born, bplace), ("death", died, dplace)):
+            lines.append(f"<http://example.org/{p}/{ev}> crm:P4_has_time-span <http://example.org/{p}/{ev}/timespan> ; crm:P7_took_place_at <http://example.org/{p}/{ev}/place> .")
+            lines.append(f'<http://example.org/{p}/{ev}/timespan> a crm:E52_Time-Span ; rdfs:label "{year}" .')
+            lines.append(f'<http://example.org/{p}/{ev}/place> a crm:E53_Place ; rdfs:label "{place}" .')
+    e = "http://example.org/"
+    lines += [f"ex:p1 crm:P131_is_identified_by <{e}p1/primary_name>, <{e}p1/sort_name> .",
+              f'<{e}p1/primary_name> a crm:E82_Actor_Appellation ; rdfs:label "John Dulles" ; rdf:value "John Dulles" ;'
+              f" crm:P106_is_composed_of <{e}p1/family_name> .",
+              f'<{e}p1/family_name> a crm:E82_Actor_Appellation ; rdf:value "Dulles" .',
+              f'<{e}p1/sort_name> a crm:E82_Actor_Appellation ; rdf:value "Dulles, John Foster" .',
+              f'ex:o1 crm:P1_is_identified_by <{e}o1/id> . <{e}o1/id> a crm:E42_Identifier ; rdfs:label "NPG.77.12" .']  # fmt: skip
+    for o, (title, maker, year) in {"o1": ("Grant and His Family", "p2", "1866"), "o2": ("Kane", "p1", "c. 1855")}.items():
+        lines.append(f'ex:{o} a crm:E22_Man-Made_Object ; rdfs:label "{title}" ; crm:P108i_was_produced_by <http://example.org/{o}/production> .')
+        lines.append(f"<http://example.org/{o}/production> crm:P14_carried_out_by ex:{maker} ; crm:P4_has_time-span <http://example.org/{o}/production/timespan> .")
+        lines.append(f'<http://example.org/{o}/production/timespan> a crm:E52_Time-Span ; rdfs:label "{year}" .')
+    return "\n".join(lines) + "\n"
+
+
+def test_events_fold_into_their_owner_as_the_vocabulary_means_them(tmp_path):
+    """A CIDOC-CRM event between a thing and its date, place and agent is said of the thing as the model means it:
+    a person's beginning and end of existence are its birth and death ("birth place", "death date"), a
+    production's date is the thing's "production date" and its agent is who "produced" it; never "taken out of
+    existence by has time span", and a birth place and a death place are two relations. A labelled part of an event
+    with no link of its own is a value written out for each owner: the places "Washington" of two births are one
+    place, not "Washington (Place, no. 2)". A thing's appellations (P1/P131 is identified by, P102 has title) are
+    its names, not things: their texts are its alternative labels, an identifier names nothing. In memory and store
+    alike."""
+    from test_store import quiet, same_graph
+
+    from kg2tool.graph.reify import event_label
+    from kg2tool.graph.store import open_store
+
+    assert event_label("P108i was produced by", "P14 carried out by", False) == "produced by"
+    assert event_label("P92i was brought into existence by", "P4 has time-span", False) == "creation date"
+    assert event_label("hasMembership", "P7 took place at", True) == ""  # no event link: the fold's own words
+    path = tmp_path / "crm.ttl"
+    path.write_text(_crm_ttl(), encoding="utf-8")
+    kg = load_graph([path])
+    labels = {r.label for r in kg.relations.values()}
+    assert {"birth date", "birth place", "death date", "death place", "production date", "produced by"} <= labels
+    assert not [lab for lab in labels if "existence" in lab or "span" in lab], labels
+    assert facts(kg, "birth place") == {("John Dulles", "Washington"), ("Ann Grant", "Ohio"), ("Ed Kane", "Washington")}
+    assert facts(kg, "death date") >= {("John Dulles", "1888")}  # the birth's and the death's year: one value
+    assert not [n for n in kg.names if "(" in n or "Dulles" in n and n != "John Dulles"], kg.names
+    assert kg.alt_labels[kg.resolve("John Dulles")] == ("Dulles, John Foster",)
+    assert kg.resolve("NPG.77.12") is None and kg.resolve("Dulles") is None
+    assert facts(kg, "produced by") == {("Grant and His Family", "Ann Grant"), ("Kane", "John Dulles")}
+    same_graph(kg, open_store(tmp_path / "st", [path], log=quiet))

@@ -40,9 +40,20 @@ from .model import (
     Relation,
     kept_types,
 )
-from .names import clean_label, clean_text, entity_name_from_iri, lang_rank, pick_texts, schema_name
+from .names import (
+    APPELLATION_TEXTS,
+    appellations,
+    clean_label,
+    clean_text,
+    entity_name_from_iri,
+    lang_rank,
+    name_property,
+    pick_texts,
+    relation_label,
+    schema_name,
+)
 from .parse import parse_files
-from .reify import fold_reified
+from .reify import fold_reified, value_parts
 
 _INTEGER_TYPES = {
     "integer", "int", "long", "short", "byte", "nonNegativeInteger", "positiveInteger",
@@ -171,6 +182,70 @@ def _collect(rdf, lang: str, stats: LoadStats, rules: PredicateRules) -> _Triple
     return got
 
 
+def _names_from_properties(got: _Triples) -> None:
+    """The string values of name properties (kg2tool.graph.names.name_property: `foaf:name`, `dcterms:title`, a
+    vocabulary's own `name` or `preferredNameForThePerson`) read as texts, in place: a whole name is the label of
+    a subject that has none (else one of its alternative labels), another name an alternative label; the property
+    is then no attribute (not "the name of X")."""
+    labelled = {s for s, vals in got.texts["label"].items() if vals}
+    for p in sorted(got.str_attr_lang):
+        role = name_property(p, got.best("label", p))
+        if not role:
+            continue
+        for s, vals in got.str_attr_lang.pop(p).items():
+            kind = "label" if role == "label" and s not in labelled else "alt"
+            got.texts[kind][s].extend((clean_label(v), lg) for v, lg in vals)
+    _appellations(got, labelled)
+
+
+def _appellations(got: _Triples, labelled: set) -> None:
+    """Appellation nodes (kg2tool.graph.names.appellations: a thing's names and identifiers as nodes of their own,
+    CIDOC-CRM's P1/P131 is identified by, P102 has title) folded into their owners, in place: their names are the
+    owner's label where it has none (else alternative labels), the nodes and their parts are gone."""
+
+    def texts(n) -> list:
+        vals = list(got.texts["label"].get(n, ()))
+        return vals + [v for p in APPELLATION_TEXTS for v in got.str_attr_lang.get(p, {}).get(n, ())]
+
+    def type_labels(n) -> list:
+        return [got.best("label", t) or schema_name(t) for t in sorted(got.type_links.get(n, ()))]
+
+    drop, names = appellations(got.rel_edges, lambda p: got.best("label", p), type_labels, texts)
+    if not drop:
+        return
+    for s, said in names.items():
+        got.texts["alt" if s in labelled else "label"][s].extend((clean_label(t), lg) for t, lg in said)
+    for p in list(got.rel_edges):
+        got.rel_edges[p] = {(s, o) for s, o in got.rel_edges[p] if s not in drop and o not in drop}
+        if not got.rel_edges[p]:
+            del got.rel_edges[p]
+    _drop_nodes(got, drop)
+
+
+def _drop_nodes(got: _Triples, drop: set, merged: dict | None = None) -> None:
+    """Nodes `drop` gone from the collected edges and values, in place; edges to a node of `merged` go to the
+    node it is one with."""
+    merged = merged or {}
+    for p in list(got.rel_edges):
+        got.rel_edges[p] = {
+            (s, merged.get(o, o)) for s, o in got.rel_edges[p] if s not in drop and (o not in drop or o in merged)
+        }
+        if not got.rel_edges[p]:
+            del got.rel_edges[p]
+    for table in (got.attr_vals, got.str_attr_lang):
+        for by_s in table.values():
+            for n in drop & by_s.keys():
+                del by_s[n]
+
+
+def _values(got: _Triples) -> None:
+    """Labelled parts of other nodes that are one value (kg2tool.graph.reify.value_parts: the place "Washington"
+    of every birth that names it) made one node, in place."""
+    merged = value_parts(got.rel_edges, str, lambda n: got.best("label", n), got.type_links)
+    if merged:
+        _drop_nodes(got, set(merged), merged)
+
+
 def _fold(got: _Triples, stats: LoadStats) -> None:
     """Fold reified n-ary nodes into composed relations and attributes (kg2tool.graph.reify), in place: the
     nodes' edges and values are dropped, the composed ones added with their labels and descriptions."""
@@ -272,7 +347,7 @@ def _relations(got: _Triples, index: dict[str, int], stats: LoadStats) -> dict[s
         stats.relation_triples += len(got.rel_edges[p])
         relations[p] = Relation(
             iri=p,
-            label=got.best("label", p) or schema_name(p),
+            label=relation_label(p, got.best("label", p)),
             description=got.best("desc", p),
             forward={k: tuple(sorted(v)) for k, v in sorted(fwd.items())},
             inverse={k: tuple(sorted(v)) for k, v in sorted(inv.items())},
@@ -318,7 +393,9 @@ def build_graph(
     stats = LoadStats(files=[str(f) for f in files])
     rules = predicates or PredicateRules()
     got = _collect(rdf, lang, stats, rules)
+    _names_from_properties(got)
     if rules.fold:
+        _values(got)
         _fold(got, stats)
     _tidy(got, stats, rules)
     entities = _entities(got)

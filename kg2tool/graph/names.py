@@ -15,6 +15,7 @@ import re
 import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from urllib.parse import unquote
 
 from .hygiene import is_opaque_id
@@ -83,7 +84,8 @@ _CLASS_PREFIX = re.compile(r"[A-Z][a-z]{3,}\.(?=[A-Za-z])")  # a class word, not
 def entity_name_from_iri(iri: str) -> str:
     """The name of an entity without a label: its readable local name (`readable_local_name`), PascalCase split
     into words, a number its own word (`UnitedStatesOfAmerica` -> `United States Of America`, `Zinfandel1998` ->
-    `Zinfandel 1998`; `ZeroX`, `iPhone`, `R2D2` stay), and never the
+    `Zinfandel 1998`; `ZeroX`, `iPhone`, `R2D2` stay), camelCase of English words said in lower case (`notKnown`
+    -> `not known`; `eBay`, `iPhone` stay), and never the
     IRI itself (an IRI without a readable local part gives its host)."""
     local = readable_local_name(iri)
     if (m := _CLASS_PREFIX.match(local)) and local != iri:  # `Topic.Graph`, `Media.MongoDB`: the class, then the name
@@ -99,7 +101,23 @@ def entity_name_from_iri(iri: str) -> str:
         parts = _PASCAL_PART.findall(local)
         if len(parts) >= 2 and "".join(parts) == local and all(len(p) >= 2 or p.isdigit() for p in parts):
             return " ".join(parts)
+    if " " not in local and local[:1].islower():  # `notKnown`, `creationOfNursingCarePlans`: English words
+        parts = _CAMEL_PART.findall(local)
+        if len(parts) >= 2 and "".join(parts) == local and all(len(p) >= 2 and _english(p.lower()) for p in parts):
+            return " ".join(p.lower() for p in parts)
     return local
+
+
+_CAMEL_PART = re.compile(r"^[a-z]+|[A-Z][a-z]+")
+_FUNCTION_WORDS = frozenset("of to for and or with at by on as from".split())
+
+
+@lru_cache(maxsize=65536)
+def _english(word: str) -> bool:
+    """True for a word of English: one lemminflect's dictionary knows, or a preposition or conjunction."""
+    import lemminflect
+
+    return word in _FUNCTION_WORDS or bool(lemminflect.getAllLemmas(word))
 
 
 def lang_rank(lang: str | None, pref: str) -> int:
@@ -151,6 +169,125 @@ def clean_label(s: str) -> str:
     """`clean_text` for a label or alternative label, without `_TRAILING` punctuation (unless nothing is left)."""
     s = clean_text(s)
     return _TRAILING.sub("", s) or s
+
+
+# Name properties: literal properties that name their subject, by the English of their local name or label (a
+# head noun "name", "title" or "label", its modifier saying which one) and by public vocabularies. What a whole
+# name is: the noun alone or with a modifier that picks the main one; what another name is: a modifier that says
+# it is another one. A modifier that names a part or another thing ("given name", "font name", "job title", "book
+# title") is neither.
+_NAME_NOUNS = frozenset(("name", "title", "label", "appellation"))
+_MAIN_NAME = frozenset("preferred pref full display official main primary canonical standard formatted proper".split())
+_OTHER_NAME = frozenset("variant alternative alternate alt other also alias additional".split())
+# FOAF's `title` is an honorific ("Mr", "Dr"), DBpedia's a person's office or rank: no name of their subject.
+_HONORIFIC_TITLES = ("http://xmlns.com/foaf/0.1/title", "http://dbpedia.org/ontology/title",
+                     "http://dbpedia.org/property/title")  # fmt: skip
+# Public vocabularies' name properties whose local name is no English phrase: vCard's formatted name (`fn`),
+# FOAF's `nick` (another name).
+_KNOWN_NAME_PROPERTIES = {"http://www.w3.org/2006/vcard/ns#fn": "label", "http://xmlns.com/foaf/0.1/nick": "alt"}
+
+
+def _name_words(text: str) -> list[str]:
+    """The words of a property's local name or label, lower case, without a leading "has" and a trailing "of/for
+    (the) X" (`preferredNameForThePerson` -> ["preferred", "name"], `hasTitle` -> ["title"])."""
+    words = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", text.replace("_", " ").replace("-", " ")).lower().split()
+    if words[:1] == ["has"]:
+        words = words[1:]
+    for i, w in enumerate(words):
+        if w in ("of", "for") and i:
+            return words[:i]
+    return words
+
+
+def name_property(iri: str, label: str = "") -> str:
+    """How a literal property names its subject: "label" (its whole name: `foaf:name`, `dcterms:title`, `name`,
+    `hasTitle`, `preferredNameForThePerson`), "alt" (another name: `variantNameForThePerson`, `otherName`,
+    `foaf:nick`) or "" (no name, or a part of one: `givenName`, `fontName`, `jobTitle`, FOAF's honorific
+    `title`), by the property's local name and by its label (either may say it)."""
+    if iri in _KNOWN_NAME_PROPERTIES:
+        return _KNOWN_NAME_PROPERTIES[iri]
+    if iri in _HONORIFIC_TITLES:
+        return ""
+    for text in (schema_name(iri), without_codes(label)):
+        words = _name_words(text) if text else []
+        if not words or words[-1] not in _NAME_NOUNS or len(words) > 2:
+            continue
+        if len(words) == 1 or words[0] in _MAIN_NAME:
+            return "label"
+        if words[0] in _OTHER_NAME:
+            return "alt"
+    return ""
+
+
+def relation_label(iri: str, label: str) -> str:
+    """The label of a relation (a property whose objects are things): `label`, else the readable local name
+    (`schema_name`); a label that says a name ("name", "title") of a property whose local name says another thing
+    is read by its local name (a name is text, no thing: a label copied from another property, as the Stardog
+    tutorial's `member` labelled "name")."""
+    if not label:
+        return schema_name(iri)
+    local = schema_name(iri)
+    if name_property("", label) and not name_property(iri) and not is_opaque_id(local):
+        return local
+    return label
+
+
+# Links from a thing to its appellations (CIDOC-CRM, ISO 21127: P1 is identified by, P131 is identified by, P102
+# has title, P48 has preferred identifier): nodes that hold one of its names or identifiers, no things of their own.
+_APPELLATION_LINKS = frozenset(("is identified by", "identified by", "has title", "has preferred identifier"))
+# The text of an appellation node beside its label: RDF's main value (`rdf:value`), CIDOC-CRM's P190 has symbolic
+# content.
+APPELLATION_TEXTS = ("http://www.w3.org/1999/02/22-rdf-syntax-ns#value",
+                     "http://www.cidoc-crm.org/cidoc-crm/P190_has_symbolic_content")  # fmt: skip
+
+
+def appellation_link(iri: str, label: str = "") -> bool:
+    """True for a link from a thing to its appellations (`_APPELLATION_LINKS`, by the words of its label or local
+    name without a CIDOC-CRM code: `P131_is_identified_by`, `P102_has_title`)."""
+    said = (" ".join(without_codes(t).lower().replace("_", " ").split()) for t in (label, schema_name(iri)) if t)
+    return any(t in _APPELLATION_LINKS for t in said)
+
+
+def appellations(
+    rel_edges: dict, pred_label: Callable[[str], str], type_labels: Callable, texts: Callable
+) -> tuple[set, dict]:
+    """The appellation nodes of a graph and the names they give: (the nodes, and their parts reached only through
+    them, which are no entities; owner -> [(text, language tag)] of the names of its appellations). `rel_edges`:
+    predicate -> (subject, object) pairs; `type_labels(node)`: its class labels; `texts(node)`: its label and
+    `APPELLATION_TEXTS` values as (text, tag). An identifier (its class or link says "identifier", or its text is
+    an opaque id) names nothing: it is dropped without a name."""
+    owners: dict = defaultdict(set)
+    ids: set = set()
+    for p in sorted(rel_edges):
+        if appellation_link(p, pred_label(p)):
+            said = "identifier" in pred_label(p).lower() or "identifier" in p.lower()
+            for s, o in rel_edges[p]:
+                owners[o].add(s)
+                if said:
+                    ids.add(o)
+    if not owners:
+        return set(), {}
+    drop = set(owners)
+    incoming: dict = defaultdict(set)
+    for pairs in rel_edges.values():
+        for s, o in pairs:
+            incoming[o].add(s)
+    grown = True
+    while grown:  # the parts of a name (a family name, a given name) reached only through appellations
+        grown = False
+        for o, subjects in incoming.items():
+            if o not in drop and subjects <= drop:
+                drop.add(o)
+                grown = True
+    names: dict = defaultdict(list)
+    for o in sorted(owners):
+        if o in ids or any("identifier" in t.lower() for t in type_labels(o)):
+            continue
+        said = [(t, lg) for t, lg in texts(o) if t and not is_opaque_id(t)]
+        for s in sorted(owners[o]):
+            if s not in drop:
+                names[s].extend(said)
+    return drop, dict(names)
 
 
 _ASCII_NON_ALNUM = re.compile(r"[^a-z0-9]+")

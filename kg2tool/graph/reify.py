@@ -61,6 +61,7 @@ from functools import lru_cache
 from urllib.parse import quote
 
 from .hygiene import is_opaque_id, local_part
+from .names import without_codes
 
 FOLD_PREFIX = "urn:kg2tool:fold"
 # RDF containers (RDF Schema 1.1, 5.1): a Seq, Bag or Alt holds its members by rdf:_1, rdf:_2, ..., each a
@@ -76,6 +77,27 @@ _PREPOSITIONS = frozenset("at by of in on to for with from into as under within 
 _LIST_WORDS = frozenset(("list", "seq", "sequence", "bag", "set", "collection", "array"))
 _WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 _FILLER = {"has", "is", "the", "a", "an", "of", "for", "and", "in", "by", "at", "to"}
+# Events of CIDOC-CRM (ISO 21127) and the models built on it, by the link from a thing to its event (its words
+# without the code): the event's noun for a person or group (`_AGENT_WORDS`) and for other things, and the passive
+# that says the event's agent ("produced by": a production carried out by Y is the thing produced by Y).
+_EVENT_LINKS = {
+    "was brought into existence by": ("birth", "creation", "created by"),
+    "was born": ("birth", "birth", ""),
+    "was taken out of existence by": ("death", "destruction", "destroyed by"),
+    "died in": ("death", "death", ""),
+    "was produced by": ("production", "production", "produced by"),
+    "was created by": ("creation", "creation", "created by"),
+    "was formed by": ("formation", "formation", "formed by"),
+    "was dissolved by": ("dissolution", "dissolution", "dissolved by"),
+    "was destroyed by": ("destruction", "destruction", "destroyed by"),
+    "was modified by": ("modification", "modification", "modified by"),
+}
+# What an event's links say of it (CIDOC-CRM P4 has time-span, P7 took place at, P14 carried out by; OWL-Time's
+# and the Event ontology's words alike): its date, its place, its agent ("" : said by the event link's passive).
+_EVENT_ROLES = {"has time span": "date", "has time-span": "date", "took place at": "place", "carried out by": "",
+                "at time": "date", "time": "date", "place": "place", "agent": ""}  # fmt: skip
+# Words of the class labels of people and groups (CIDOC-CRM's E21 Person, E39 Actor, E74 Group; FOAF, schema.org).
+_AGENT_WORDS = frozenset("person people actor agent group human artist organization organisation".split())
 
 
 @dataclass
@@ -213,6 +235,34 @@ def dependent_on(n, roles: dict, iri) -> Hashable | None:
                 if m != n and text.startswith(base) and text[len(base) : len(base) + 2].startswith(_PART_SEPARATORS):
                     return m
     return None
+
+
+def value_parts(rel_edges: dict, iri, label, types: dict) -> dict:
+    """node -> the node it is one value with: a labelled part of another node (`dependent_on`: its IRI extends
+    the IRI of the one node that links to it) with no link of its own is a value of its owner, written out for
+    each owner (a birth's place "Washington", a production's time-span "c. 1855"); such parts of one class with one
+    label are one value, the first by IRI. `rel_edges`: predicate -> (subject, object) pairs; `label(node)`: its
+    label or ""; `types`: node -> its type IRIs."""
+    incoming: dict = defaultdict(set)
+    has_out = set()
+    for p, pairs in rel_edges.items():
+        for s, o in pairs:
+            incoming[o].add((p, s))
+            has_out.add(s)
+    groups: dict = defaultdict(list)
+    for n, ins in incoming.items():
+        if n in has_out or len({s for _, s in ins}) != 1 or not label(n):
+            continue
+        roles: dict = defaultdict(set)
+        for p, s in ins:
+            roles[(p, True)].add(s)
+        if dependent_on(n, roles, iri) is not None:
+            groups[(tuple(sorted(types.get(n, ()))), label(n))].append(n)
+    out = {}
+    for nodes in groups.values():
+        first = min(nodes, key=iri)
+        out.update({n: first for n in nodes if n != first})
+    return out
 
 
 def _candidates(adj: _Adjacency, iri, label, named, types, type_label, pred_label) -> tuple[dict, list, set]:
@@ -387,9 +437,14 @@ def fold_reified(
         if kept:
             out.edges[p] = kept
     made: dict = {}
+    agent_type = _memo(lambda t: bool(_AGENT_WORDS & set(words_of(without_codes(type_label(t))))))
+
+    def is_agent(n) -> bool:
+        return any(agent_type(t) for t in types.get(n, ()))
+
     for (key, _), nodes in groups.items():
         part = all(n in parts_of for n in nodes)
-        _fold_group(key, nodes, cands, rel_edges, made, (type_label, pred_label, part), attr_subjects)
+        _fold_group(key, nodes, cands, rel_edges, made, (type_label, pred_label, part, is_agent), attr_subjects)
     by_label: dict = {}
     for new in made.values():  # in order of first sight: groups, then roles, then attributes
         first = by_label.setdefault((type(new), new.label), new)
@@ -408,6 +463,20 @@ def fold_reified(
     for rel in out.relations:
         rel.pairs = sorted(rel.pairs)
     return out
+
+
+def event_label(link: str, role: str, agents: bool) -> str:
+    """The label of a role of an event said of the thing the event is linked from (`link`: "was produced by"), or
+    "" when `link` is no event link of `_EVENT_LINKS` or `role` no role of `_EVENT_ROLES`: its date and place by
+    the event's noun ("production date", "birth place": `agents`, the owners are people or groups), its agent by
+    the link's passive ("produced by")."""
+    said = " ".join(words_of(without_codes(link)))
+    event = _EVENT_LINKS.get(said) or _EVENT_LINKS.get(f"was {said}")
+    what = _EVENT_ROLES.get(" ".join(_said(without_codes(role))), _EVENT_ROLES.get(" ".join(words_of(without_codes(role)))))
+    if not event or what is None:
+        return ""
+    noun = event[0] if agents else event[1]
+    return f"{noun} {what}" if what else event[2]
 
 
 def _memo(fn: Callable) -> Callable:
@@ -447,7 +516,7 @@ def _owners(key, nodes, cands, type_label, pred_label) -> tuple[list, list]:
 def _fold_group(key, nodes, cands, rel_edges, made: dict, names, attr_subjects) -> None:
     """The composed relations and moved attributes of one group, added to `made` by IRI (a relation or attribute
     another group of the same class made too gets their pairs or nodes together)."""
-    type_label, pred_label, part = names
+    type_label, pred_label, part, is_agent = names
     owners, roles = _owners(key, nodes, cands, type_label, pred_label)
     cls_iri = quote(key if not isinstance(key, tuple) else "", safe="")
     for owner in owners:
@@ -460,6 +529,8 @@ def _fold_group(key, nodes, cands, rel_edges, made: dict, names, attr_subjects) 
             else f"of each {cls_text} whose {owner_words} is the given entity"
         )
         seen: list[set] = []
+        owned = [a for n in nodes for a in cands[n].get(owner, ())]
+        agents = 2 * sum(map(is_agent, owned)) > len(owned)  # the owners are people or groups (a birth, not a creation)
         # a participant linked both ways is named by the link out of the node (`performance.actor`: the actor), not
         # by the link into it (`actor.film`: what the actor's side calls the node)
         for role in sorted(roles, key=lambda r: r[1]):
@@ -479,6 +550,8 @@ def _fold_group(key, nodes, cands, rel_edges, made: dict, names, attr_subjects) 
             label = _join(prefix, words)
             if words and words[-1].lower() in _PREPOSITIONS:  # "part of" through a data node, not "data node part of"
                 label = said
+            if event := event_label(pred_label(owner[0]), pred_label(role[0]), agents):
+                label = event
             if role[0] == RDFS_MEMBER and owner[1]:  # a container's members: the link without its list word
                 link = _said(pred_label(owner[0]))
                 label = " ".join(w for w in link if w.lower() not in _LIST_WORDS) or " ".join(link)
@@ -506,5 +579,6 @@ def _move_values(nodes, cands, owner, base: str, said: tuple, made: dict, pred_l
 
 
 __all__ = [
-    "FOLD_PREFIX", "Folded", "FoldedAttribute", "FoldedRelation", "fold_reified", "label_tokens", "words_of",
+    "FOLD_PREFIX", "Folded", "FoldedAttribute", "FoldedRelation", "event_label", "fold_reified", "label_tokens",
+    "value_parts", "words_of",
 ]  # fmt: skip

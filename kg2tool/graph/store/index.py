@@ -44,17 +44,21 @@ from ..model import (
     kept_types,
 )
 from ..names import (
+    APPELLATION_TEXTS,
+    appellations,
     clean_label,
     clean_text,
     entity_name_from_iri,
     lang_rank,
+    name_property,
     normalize_name,
+    relation_label,
     schema_name,
     unique_names,
     without_codes,
 )
 from ..parse import detect_format
-from ..reify import FoldedRelation, fold_reified, label_tokens
+from ..reify import FoldedRelation, fold_reified, label_tokens, value_parts
 from .arrays import save_array, save_strings, save_table
 from .source import OX_FORMATS, HashingReader, ox_literal_value
 from .tidy import drop_opaque_values, opaque_mask, tidy_arrays
@@ -284,6 +288,9 @@ class IndexBuilder:
         values."""
         import numpy as np
 
+        self._names_from_properties()
+        if self.rules.fold:
+            self._values()
         pid_iri = list(self.ids)
         if self.rules.fold:  # kg2tool.graph.reify first, as in kg2tool.graph.build (it may add predicates)
             edges = self._fold(pid_iri)
@@ -314,6 +321,89 @@ class IndexBuilder:
             "opaque_nodes_skipped": len(dropped),
             "link_relations": len(tidy.links),
         }
+
+    def _names_from_properties(self) -> None:
+        """The string values of name properties read as texts (as kg2tool.graph.build._names_from_properties): a
+        whole name is the label of a subject that has none (else an alternative label), another name an
+        alternative label; the property is then no attribute."""
+        labelled = set(self.best[0])
+        best, pool, lang = self.best[0], self.pool, self.lang
+        for p in sorted(self.str_vals):
+            role = name_property(p, self._text(0, self.ids.get(p)))
+            if not role:
+                continue
+            for pid, text, lg in self.str_vals.pop(p):
+                text, rank = clean_label(text), lang_rank(lg, lang)
+                if rank < 3:
+                    pool[pid].append(text)
+                if role == "label" and pid not in labelled:
+                    key = (rank, lg or "", text)
+                    cur = best.get(pid)
+                    if cur is None or key < cur:
+                        best[pid] = key
+        self._appellations(labelled)
+
+    def _pairs(self) -> dict:
+        """The relation edges as sets of (subject, object) provisional ids, by predicate."""
+        return {p: set(zip(s_arr, o_arr)) for p, (s_arr, o_arr) in self.rels.items()}
+
+    def _type_iris(self, pid_iri: list[str]) -> dict:
+        types: dict = defaultdict(set)
+        for s, t in zip(self.type_s, self.type_o):
+            types[s].add(pid_iri[t])
+        return types
+
+    def _appellations(self, labelled: set) -> None:
+        """Appellation nodes folded into their owners (as kg2tool.graph.build._appellations)."""
+        pid_iri = list(self.ids)
+        types = self._type_iris(pid_iri)
+        values = {p: defaultdict(list) for p in APPELLATION_TEXTS}
+        for p in APPELLATION_TEXTS:
+            for pid, text, lg in self.str_vals.get(p, ()):
+                values[p][pid].append((text, lg))
+
+        def texts(n) -> list:
+            own = [(self._text(0, n), None)] if self._text(0, n) else []
+            return own + [v for p in APPELLATION_TEXTS for v in values[p].get(n, ())]
+
+        def type_labels(n) -> list:
+            return [self._text(0, self.ids.get(t)) or schema_name(t) for t in sorted(types.get(n, ()))]
+
+        drop, names = appellations(self._pairs(), lambda p: self._text(0, self.ids.get(p)), type_labels, texts)
+        if not drop:
+            return
+        best, pool, lang = self.best[0], self.pool, self.lang
+        for pid, said in names.items():
+            for text, lg in said:
+                text, rank = clean_label(text), lang_rank(lg, lang)
+                if rank < 3:
+                    pool[pid].append(text)
+                if pid not in labelled:
+                    key = (rank, lg or "", text)
+                    cur = best.get(pid)
+                    if cur is None or key < cur:
+                        best[pid] = key
+        self._drop_nodes(drop)
+
+    def _drop_nodes(self, drop: set, merged: dict | None = None) -> None:
+        """Nodes `drop` gone from the edges and values; edges to a node of `merged` go to the one it is one with."""
+        merged = merged or {}
+        rels = {}
+        for p, pairs in sorted(self._pairs().items()):
+            kept = sorted({(s, merged.get(o, o)) for s, o in pairs if s not in drop and (o not in drop or o in merged)})
+            if kept:
+                rels[p] = (array("i", [s for s, _ in kept]), array("i", [o for _, o in kept]))
+        self.rels = rels
+        for table in (self.attr_vals, self.str_vals):
+            for p, vals in table.items():
+                table[p] = [v for v in vals if v[0] not in drop]
+
+    def _values(self) -> None:
+        """Labelled parts of other nodes that are one value made one node (as kg2tool.graph.build._values)."""
+        pid_iri = list(self.ids)
+        merged = value_parts(self._pairs(), pid_iri.__getitem__, lambda n: self._text(0, n), self._type_iris(pid_iri))
+        if merged:
+            self._drop_nodes(set(merged), merged)
 
     def _fold(self, pid_iri: list[str]) -> dict | None:
         """kg2tool.graph.reify's folding on the collected edges (as kg2tool.graph.build._fold): returns the edges
@@ -519,7 +609,7 @@ class IndexBuilder:
             rel_meta.append(
                 {
                     "iri": p,
-                    "label": self._text(0, pp) or schema_name(p),
+                    "label": relation_label(p, self._text(0, pp)),
                     "description": self._text(2, pp),
                     "support": len(pair),
                     "forward": segs[0],

@@ -68,6 +68,9 @@ PLACE_KINDS = frozenset("country location place city town region state".split())
 WORK_KINDS = frozenset("film movie book novel work album song play series episode game painting".split())
 PERSON_KINDS = frozenset("""person human people laureate character actor actress author writer poet scientist
     politician employee artist musician singer composer director player athlete officer member student""".split())
+# Kinds of entity that act: people, and the groups and organizations that do what people do (employ, offer, host).
+AGENT_KINDS = PERSON_KINDS | frozenset("""organization organisation company group band institution university agency
+    government business firm corporation team club publisher""".split())
 # Nouns that name a role in another thing: "member of X" is said like a preposition form ("a member of").
 ROLE_NOUNS = frozenset("member part citizen subsidiary division resident subject".split())
 # Role nouns that are no kind of their own: the objects of `employer` are organizations, not "employers".
@@ -490,6 +493,10 @@ def derive_lexicon(kg: KnowledgeGraph) -> Lexicon:
             # `hasEntity`: "the entity of X" says nothing; its objects' kind does ("the legal entity of X")
             w.noun, w.plural = w.object, plural(w.object)
     for iri, w in list(words.items()):
+        if _acts(w):  # "moderates": Which sessions does X moderate?, not "the moderates of X"
+            verb = split_label(w.label).lower()
+            w = words[iri] = replace(w, form="verb", noun="", plural="", verb=verb,
+                                     verbs=_inflect().plural_verb(verb) or verb)  # fmt: skip
         if w.form == "noun" and not folded_role(iri) and " " in (short := _without_kind(w.noun, w.subject)):
             # a film's "film production designer" is its production designer; a prize's "prize file" stays (a
             # compound's one word left says less than the compound)
@@ -509,6 +516,22 @@ def derive_lexicon(kg: KnowledgeGraph) -> Lexicon:
         noun = _without_kind(split_label(attr.label), subject)  # a laureate's "laureate deaddate": "deaddate"
         attrs[iri] = AttrWording(attr.label, ATTRIBUTE_NOUNS.get(noun, noun), subject)
     return Lexicon(words, attrs, voted, kind)
+
+
+def _acts(w: Wording) -> bool:
+    """True when a one-word label that English reads both as a plural noun and as a verb in the third person
+    (`moderates`, `offers`, `supports`, `influences`, `references`) is the verb. Property names are singular nouns
+    or verb phrases by the conventions of RDF vocabularies (`author`, not `authors`), so such a form is what the
+    subject does, unless the objects are things of the noun's kind (a person's `papers`), the noun names a role of
+    people (`authors`, `members`, `sponsors`), or the objects are people or organizations of a subject that is
+    neither (a session's `chairs`, an event's `hosts`: their role in it)."""
+    word = split_label(w.label).lower()
+    if w.form != "noun" or not word.isalpha() or word in PLURAL_MODIFIERS or not third_person(word, strict=False):
+        return False
+    one = singular(word)
+    if one == w.object.lower() or one in PERSON_KINDS or one in ROLE_KINDS:
+        return False
+    return not (w.object in AGENT_KINDS and w.subject not in AGENT_KINDS)
 
 
 def _without_kind(noun: str, kind: str) -> str:
