@@ -21,6 +21,7 @@ lie wholly inside the string (the kg2tool pre-tokenizers never merge a quote wit
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 
@@ -107,8 +108,6 @@ class ArgumentSpans:
 
     @staticmethod
     def _tokens_within(offsets: list[int], lo: int, hi: int) -> tuple[int, int] | None:
-        import bisect
-
         a = bisect.bisect_left(offsets, lo)
         b = bisect.bisect_left(offsets, hi)
         if a >= len(offsets) - 1 or offsets[a] != lo or offsets[b] != hi or b <= a:
@@ -240,6 +239,37 @@ class PointingSetup:
         self.head, self.weight, self.argument_weight = head, weight, argument_weight
         self._sum, self._n, self._queries = 0.0, 0, 0
         self._ce_sum, self._ce_n = 0.0, 0
+
+    def weighted(self, per_token, rows: list[Targets], labels, keep):
+        """`per_token` (the cross-entropy of the labelled positions, `labels[:, 1:][keep]` order) with argument
+        value tokens multiplied by the argument weight."""
+        if self.argument_weight == 1.0:
+            return per_token
+        import torch
+
+        weights = torch.ones_like(labels, dtype=per_token.dtype)
+        for b, row in enumerate(rows):
+            if row.argument:
+                weights[b, row.argument] = self.argument_weight
+        return per_token * weights[:, 1:][keep]
+
+    def loss(self, rows: list[Targets], attention_mask=None):
+        """The pointer loss of the forward pass just captured (recorded for the logs), or None when the run has
+        no pointer weight or the batch no supervised position; the capture is cleared either way."""
+        point = None
+        if self.weight > 0:
+            point, n = pointer_loss(
+                self.capture.attention,
+                self.capture.hidden,
+                self.capture.position_embeddings,
+                rows,
+                self.head,
+                attention_mask,
+            )
+            if point is not None:
+                self.record(float(point.detach()), n)
+        self.capture.clear()
+        return point
 
     def record_ce(self, ce: float) -> None:
         """One micro-batch's plain cross-entropy per assistant token (no argument weights, no pointer loss)."""

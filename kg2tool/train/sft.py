@@ -63,7 +63,7 @@ class KgSFTTrainer(SFTTrainer):
         import torch.nn.functional as F
 
         from .copy_task import grad_accum_divisor
-        from .pointing import batch_targets, pointer_loss
+        from .pointing import batch_targets
 
         mode = "train" if self.model.training else "eval"
         labels = inputs["labels"]
@@ -81,30 +81,16 @@ class KgSFTTrainer(SFTTrainer):
         per_token = F.cross_entropy(logits, picked, reduction="none")
         if pointing is not None:
             pointing.record_ce(float(per_token.detach().mean()) if per_token.numel() else 0.0)
-        if pointing is not None and pointing.argument_weight != 1.0:
-            weights = torch.ones_like(labels, dtype=per_token.dtype)
-            for b, row in enumerate(rows):
-                if row.argument:
-                    weights[b, row.argument] = pointing.argument_weight
-            per_token = per_token * weights[:, 1:][keep]
+            per_token = pointing.weighted(per_token, rows, labels, keep)
         total = per_token.sum()
         count = num_items_in_batch if num_items_in_batch is not None else keep.sum()
         loss = total / torch.as_tensor(count, device=total.device).clamp(min=1)
         if self.args.average_tokens_across_devices and num_items_in_batch is not None:
             loss = loss * self.accelerator.num_processes
-        if pointing is not None and pointing.weight > 0:
-            point, n = pointer_loss(
-                pointing.capture.attention,
-                pointing.capture.hidden,
-                pointing.capture.position_embeddings,
-                rows,
-                pointing.head,
-                inputs.get("attention_mask"),
-            )
+        if pointing is not None:
+            point = pointing.loss(rows, inputs.get("attention_mask"))
             if point is not None:
                 loss = loss + pointing.weight * point / grad_accum_divisor(self, num_items_in_batch)
-                pointing.record(float(point.detach()), n)
-            pointing.capture.clear()
         with torch.no_grad():
             num_valid = self.accelerator.gather_for_metrics(keep.sum()).sum()
             num_correct = self.accelerator.gather_for_metrics((logits.argmax(-1) == picked).sum()).sum()
