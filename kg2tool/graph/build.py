@@ -215,10 +215,6 @@ def _appellations(got: _Triples, labelled: set) -> None:
         return
     for s, said in names.items():
         got.texts["alt" if s in labelled else "label"][s].extend((clean_label(t), lg) for t, lg in said)
-    for p in list(got.rel_edges):
-        got.rel_edges[p] = {(s, o) for s, o in got.rel_edges[p] if s not in drop and o not in drop}
-        if not got.rel_edges[p]:
-            del got.rel_edges[p]
     _drop_nodes(got, drop)
 
 
