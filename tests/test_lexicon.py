@@ -347,3 +347,52 @@ def test_a_one_word_s_label_is_a_verb_unless_its_objects_are_the_nouns_kind_or_a
     moderates = "http://x.org/moderates"
     assert sp.wh(Project(moderates, Anchor(kg.resolve("Person 1")))) == "Which sessions does Person 1 moderate"
     assert sp.wh(Project(moderates, Anchor(kg.resolve("Session 1")), inverse=True)).startswith("Who moderates ")
+
+
+def test_a_label_ending_in_a_verb_form_that_is_no_noun_is_a_verb(tmp_path):
+    """A label whose last word is a verb in the third person that English has no noun for (`implies`) is never said
+    as a noun ("the implies of X"): the verb, with an adverb before it kept ("commonly implies") and another word
+    before it dropped ("related implies" -> implies)."""
+    lines = ["@prefix : <http://x.org/> .", "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> ."]
+    lines += [':relatedImplies rdfs:label "related implies" .', ':commonlyImplies rdfs:label "commonly implies" .']
+    lines += [f':t{k} rdfs:label "Tag {k}" ; :relatedImplies :t{(k + 1) % 4} ; :commonlyImplies :t{(k + 2) % 4} .'
+              for k in range(4)]  # fmt: skip
+    ttl = tmp_path / "g.ttl"
+    ttl.write_text("\n".join(lines) + "\n")
+    kg = load_graph(str(ttl))
+    lex = derive_lexicon(kg)
+    related, commonly = lex.relations["http://x.org/relatedImplies"], lex.relations["http://x.org/commonlyImplies"]
+    assert (related.form, related.verb, commonly.form, commonly.verb) == ("verb", "implies", "verb", "commonly implies")
+    sp = Speaker(kg, lex)
+    assert sp.wh(Project("http://x.org/relatedImplies", Anchor(kg.resolve("Tag 1")))) == "What does Tag 1 imply"
+
+
+def test_a_plural_concept_name_takes_a_plural_verb(tmp_path):
+    """Thesauri name concepts by plural common noun phrases ("Be stars", "Infrared observatories"): English agrees
+    the verb and the pronoun with them ("What do Be stars fall under?", "Be stars fall under Variable stars", "...
+    and what do they include?"); a singular or proper name keeps the singular, and so does a title of a work."""
+    from kg2tool.synth.language.grammar import plural_name
+    from kg2tool.synth.plans.tree import Parallel
+    from kg2tool.synth.language.render import _own_wh
+
+    assert [plural_name(n) for n in ("Be stars", "AGN host galaxies", "Calendars", "Black hole physics",
+                                     "United States", "Time series", "Athens", "Relativity")] == [True, True, True, False, False, False, False, False]  # fmt: skip
+    lines = ["@prefix : <http://x.org/> .", "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .",
+             "@prefix skos: <http://www.w3.org/2004/02/skos/core#> ."]  # fmt: skip
+    names = ["Be stars", "Variable stars", "Stars", "Black hole physics", "Gravitation", "Infrared observatories"]
+    lines += [f':c{i} a skos:Concept ; skos:prefLabel "{n}"@en .' for i, n in enumerate(names)]
+    lines += [":c0 skos:broader :c1 .", ":c1 skos:broader :c2 .", ":c3 skos:broader :c4 .", ":c5 skos:broader :c2 .",
+              ":c0 skos:narrower :c5 .", ":c3 skos:narrower :c0 ."]  # fmt: skip
+    ttl = tmp_path / "g.ttl"
+    ttl.write_text("\n".join(lines) + "\n")
+    kg = load_graph(str(ttl))
+    sp = Speaker(kg, derive_lexicon(kg))
+    broader, narrower = "http://www.w3.org/2004/02/skos/core#broader", "http://www.w3.org/2004/02/skos/core#narrower"
+    be_stars, physics = Anchor(kg.resolve("Be stars")), Anchor(kg.resolve("Black hole physics"))
+    assert sp.wh(Project(broader, be_stars)) == "What do Be stars fall under"
+    assert sp.wh(Project(broader, physics)) == "What does Black hole physics fall under"
+    assert sp.statement(Project(broader, be_stars), ["Variable stars"]) == "Be stars fall under Variable stars"
+    assert sp.statement(Project(broader, physics), ["Gravitation"]) == "Black hole physics falls under Gravitation"
+    plan = Parallel((Project(narrower, be_stars), Project(broader, be_stars)))
+    whs = [sp.wh(k) for k in plan.children]
+    assert _own_wh(sp, kg, plan, whs) == "What do Be stars include and what do they fall under"

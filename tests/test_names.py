@@ -220,3 +220,19 @@ def test_camel_case_local_names_of_english_words_are_said_as_words():
     said = {"notKnown": "not known", "creationOfNursingCarePlans": "creation of nursing care plans",
             "iPhone": "iPhone", "eBay": "eBay", "mcSchraefel": "mcSchraefel", "UnitedStates": "United States"}  # fmt: skip
     assert {k: entity_name_from_iri("http://ex.org/vocab#" + k) for k in said} == said
+
+
+def test_a_description_qualifies_a_shared_name_as_a_noun_phrase():
+    """A description told after a shared name is a qualifier, as in Wikipedia's disambiguated titles ("Mercury
+    (planet)"): its first sentence, without a leading article or a final stop, and none that opens with the name
+    itself (a repeated name, then the kind or another disambiguator is used)."""
+    from kg2tool.graph.names import qualifier, unique_names
+
+    assert qualifier("A class of road between unclassified and secondary.", "tertiary") == "class of road between unclassified and secondary"
+    assert qualifier("historic For historic places and buildings. Historic", "historic") == ""
+    assert qualifier("city in Texas, U.S.", "Paris") == "city in Texas, U.S."
+    assert qualifier("American actor", "Tom Hanks") == "American actor"
+    descs = {0: "historic For historic places and buildings. Historic", 1: "A protected site. See also ..."}
+    kinds = {0: "key", 1: "tag"}
+    names = unique_names(["historic", "historic"], descs.get, ["http://x.org/k/historic", "http://x.org/t/historic"], kinds.get)
+    assert names == ["historic (key)", "historic (protected site)"]

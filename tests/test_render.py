@@ -106,3 +106,15 @@ def test_no_count_of_an_open_class():
     # "How many films are comedies?" counts an open class a graph holds part of; a film's cast is the film's own
     assert counts_values(Count(Project(genre, Anchor(sorted(kg.relations[genre].inverse)[0]), inverse=True)), sp)
     assert not counts_values(Count(Project(actors, Anchor(sorted(kg.relations[actors].forward)[0]))), sp)
+
+
+def test_a_name_written_in_lower_case_keeps_its_case_at_the_start_of_a_sentence():
+    """Codes, tags and brands that are written to start in lower case (`man_made = pier`, `addr:city`, `eBay`) keep
+    their case when a sentence opens with them (The Chicago Manual of Style, 8.153); other sentences open in upper
+    case."""
+    from kg2tool.synth.language.render import _capfirst
+
+    said = [_capfirst(s) for s in ("man_made = pier's key is man_made", "addr:city applies to Node", "eBay's founder",
+                                    "tourism = hotel's source", "the key of X", "where was X born")]  # fmt: skip
+    assert said == ["man_made = pier's key is man_made", "addr:city applies to Node", "eBay's founder",
+                    "tourism = hotel's source", "The key of X", "Where was X born"]  # fmt: skip

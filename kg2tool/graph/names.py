@@ -334,7 +334,7 @@ class _Disambiguators:
 
     def __init__(self, i: int, lab: str, description, kind, entities):
         self.lab, self.iri = lab, entities[i]
-        desc = clean_text(description(i), 80)
+        desc = qualifier(clean_text(description(i), 80), lab)
         local = entity_name_from_iri(self.iri)
         # a long description makes a long name: the kind, local name or folder first when one of them is unique
         if len(desc) <= 60:
@@ -355,6 +355,21 @@ class _Disambiguators:
 
     def __iter__(self):
         return (self[level] for level in range(5))
+
+
+_SENTENCE_END = re.compile(r"(?<=[a-z]{2})[.!?]\s+(?=[A-Z])")
+_ARTICLE = re.compile(r"^(?:A|An|The)\s+(?=[a-z])")
+
+
+def qualifier(desc: str, label: str) -> str:
+    """A description as the qualifier in parentheses after a shared name, by the convention of Wikipedia's
+    disambiguated titles ("Mercury (planet)"): a noun phrase, not a definition. Its first sentence only, without
+    a final stop or a leading article ("A class of road between X and Y." -> "class of road between X and Y"); ""
+    when it opens with the name itself ("historic (historic For historic places ...)" repeats the name)."""
+    first = re.sub(r"(?<=[a-z]{2})\.$", "", _SENTENCE_END.split(desc, maxsplit=1)[0].strip())
+    first = _ARTICLE.sub("", first)
+    head = first.split(" ", 1)[0].lower()
+    return "" if not first or head == label.lower() or head == label.split(" ", 1)[0].lower() else first
 
 
 def _numbered(name: str, k: int) -> str:

@@ -494,7 +494,7 @@ def derive_lexicon(kg: KnowledgeGraph) -> Lexicon:
             w.noun, w.plural = w.object, plural(w.object)
     for iri, w in list(words.items()):
         if _acts(w):  # "moderates": Which sessions does X moderate?, not "the moderates of X"
-            verb = split_label(w.label).lower()
+            verb = _act_verb(split_label(w.label).lower())
             w = words[iri] = replace(w, form="verb", noun="", plural="", verb=verb,
                                      verbs=_inflect().plural_verb(verb) or verb)  # fmt: skip
         if w.form == "noun" and not folded_role(iri) and " " in (short := _without_kind(w.noun, w.subject)):
@@ -526,12 +526,21 @@ def _acts(w: Wording) -> bool:
     people (`authors`, `members`, `sponsors`), or the objects are people or organizations of a subject that is
     neither (a session's `chairs`, an event's `hosts`: their role in it)."""
     word = split_label(w.label).lower()
+    if w.form == "noun" and " " in word and third_person(word.rsplit(" ", 1)[1]):
+        return True  # a label ending in a verb form that is no noun ("related implies"): never "the implies of X"
     if w.form != "noun" or not word.isalpha() or word in PLURAL_MODIFIERS or not third_person(word, strict=False):
         return False
     one = singular(word)
     if one == w.object.lower() or one in PERSON_KINDS or one in ROLE_KINDS:
         return False
     return not (w.object in AGENT_KINDS and w.subject not in AGENT_KINDS)
+
+
+def _act_verb(said: str) -> str:
+    """The verb `_acts` says a label with: the label itself (`moderates`, `commonly implies`: adverbs kept), else
+    its last word (`related implies` -> `implies`: what stands before a verb that is no adverb is no part of it)."""
+    *before, last = said.split()
+    return said if all(b.endswith("ly") for b in before) else last
 
 
 def _without_kind(noun: str, kind: str) -> str:

@@ -45,8 +45,15 @@ def _join(items, last: str) -> str:
 
 
 def _capfirst(s: str) -> str:
+    """The first letter in upper case, unless the sentence opens with a name written to start in lower case: a
+    code or tag (`man_made = pier`, `addr:city`, `lcn_ref`) or a brand (`eBay`, `iPhone`) keeps its case at the
+    start of a sentence, as style guides have it (The Chicago Manual of Style, 8.153)."""
     s = str(s)
-    return s[:1].upper() + s[1:]
+    return s if _LOWER_NAME.match(s) else s[:1].upper() + s[1:]
+
+
+# A lower-case word with a mark of code in it (_ : / = or an inner capital), or one before " = " (a key=value tag).
+_LOWER_NAME = re.compile(r"[a-z][\w-]*(?:[_:/=][^\s]*|[A-Z]\w*)?(?= = )|[a-z][\w-]*[_:/=]\S*|[a-z]+[A-Z]\w*")
 
 
 def _lowerfirst(s: str) -> str:
@@ -316,7 +323,8 @@ def _own_wh(sp: Speaker, kg: KnowledgeGraph, plan: Parallel, whs: list[str], lis
     said, eid = sp.name(kids[0].child.eid), kids[0].child.eid
     if not all(said in w for w in whs):
         return ""
-    words = pronouns(kg, eid) or (None if sp.person(kids[0].child) else ("it", "it", "its"))
+    thing = ("it", "it", "its") if sp.num(eid) == 1 else ("they", "them", "their")  # Be stars: what do they include
+    words = pronouns(kg, eid) or (None if sp.person(kids[0].child) else thing)
     if words is None:  # a person of no known gender: a list of nouns, else two questions, each with the name
         # (readers rejected "they" for one person, the name twice in one sentence or in two questions: "Which
         # languages does X speak? And what are the occupations of X?", and a surname guess says "Pop's" for Iggy Pop)

@@ -19,11 +19,27 @@ from ..plans.tree import Anchor, Count, Node, Project, SetOp, execute, grouped_b
 from .choice import ChoiceWording
 from .co import co_bare
 from .counts import CountWording
-from .grammar import a_kind, and_join, base, be, cap, do, in_place, passive, possessive, said_name, the_name, unprep
+from .grammar import (
+    a_kind,
+    and_join,
+    base,
+    be,
+    cap,
+    do,
+    in_place,
+    passive,
+    plural_name,
+    possessive,
+    said_name,
+    the_name,
+    unprep,
+)
 from .known_wordings import ARTICLE_KINDS, CONTAINING, IS_A
 from .lexicon import (
+    AGENT_KINDS,
     FALLBACK_KIND,
     PERSON_KINDS,
+    PLACE_KINDS,
     UNKNOWN_NOUN,
     WORK_KINDS,
     Lexicon,
@@ -86,6 +102,21 @@ class Speaker(CountWording, NegationWording, ChoiceWording, PlaceWording):
         """An entity's name as said in a sentence: with the article where it takes one (`needs_the`: the United
         Kingdom; `takes_the`: the Naboo fighter); a year's prize by its class (`prize_name`); else as it is."""
         return said_name(self.kg.name(eid), self.kg.types[eid], self.takes_the(eid))
+
+    def num(self, eid: int) -> int:
+        """The grammatical number of an entity's name: 2 for a plural common noun phrase (`plural_name`: "Be stars
+        fall under Variable stars") that names no person, group, place or work (a title or a family name is one
+        thing: "Little women was written by ..."); a one-word name only when its kind is known ("Wales")."""
+        name = self.kg.name(eid)
+        kind = self.lex.kind_of(eid)
+        if kind in AGENT_KINDS or kind in PLACE_KINDS or kind in WORK_KINDS or not plural_name(name):
+            return 1
+        return 2 if " " in name or kind != FALLBACK_KIND else 1
+
+    def said_num(self, name: str) -> int:
+        """`num` of a name given as text (an answer); 1 for a name that is no entity's."""
+        eid = self.kg.resolve(name)
+        return self.num(eid) if eid is not None and self.kg.name(eid) == name else 1
 
     def takes_the(self, eid: int) -> bool:  # said with `the` by its kind: a vehicle, a starship (ARTICLE_KINDS)
         return self.lex.kind_of(eid) in ARTICLE_KINDS
@@ -396,9 +427,13 @@ class Speaker(CountWording, NegationWording, ChoiceWording, PlaceWording):
             return f"Who {'are' if many else 'is'} {self.np(node, 2 if many else 1)}"
         return f"What {'are' if many else 'is'} {self.np(node, 2 if many else 1)}"
 
-    def _wh_of(self, node: Project, name: str) -> str:
-        """The wh-question of one step from one entity said as `name` (its name, or `that person`)."""
+    def _wh_of(self, node: Project, name: str, sub_n: int | None = None) -> str:
+        """The wh-question of one step from one entity said as `name` (its name, or `that person`); `sub_n`: the
+        number of `name` (by default the anchor's `num` when `name` is its name)."""
         w = self.w(node)
+        if sub_n is None:
+            eid = node.child.eid if isinstance(node.child, Anchor) else None
+            sub_n = self.num(eid) if eid is not None and name == self.name(eid) else 1
         person = self.person(node)
         many = node.inverse or w.asked_many
         k = self.kinds(node, 2 if many else 1)
@@ -424,11 +459,11 @@ class Speaker(CountWording, NegationWording, ChoiceWording, PlaceWording):
             return f"{which} {w.active} {name}"
         if w.form == "verb":
             if w.where:
-                return f"Where {do(1, w.tense)} {name} {unprep(base(w))}"
-            return f"{which} {do(1, w.tense)} {name} {base(w)}"
+                return f"Where {do(sub_n, w.tense)} {name} {unprep(base(w))}"
+            return f"{which} {do(sub_n, w.tense)} {name} {base(w)}"
         if w.where:
-            return f"Where {be(1, w.tense)} {name} {unprep(w.verb)}"
-        return f"{which} {be(1, w.tense)} {name} {w.verb}"
+            return f"Where {be(sub_n, w.tense)} {name} {unprep(w.verb)}"
+        return f"{which} {be(sub_n, w.tense)} {name} {w.verb}"
 
     def _direct_wh(self, node: Node, n: int) -> str:
         """An intersection asked directly, its clauses as the question's predicates: `Who received A and was born
@@ -480,15 +515,15 @@ class Speaker(CountWording, NegationWording, ChoiceWording, PlaceWording):
         n = len(answers)
         ans = and_join([self.said(a) for a in answers])  # a citizen of the United Kingdom
         if isinstance(node, Project) and isinstance(node.child, Anchor):
-            w, name = self.w(node), self.name(node.child.eid)
+            w, name, one = self.w(node), self.name(node.child.eid), self.num(node.child.eid)
             if node.inverse and w.form != "noun":
-                return f"{ans} {self._predicate(w, n)} {name}"
+                return f"{ans} {self._predicate(w, max([n, *map(self.said_num, answers)]))} {name}"
             if not node.inverse and w.form == "by":
-                return f"{name} {be(1, w.tense)} {w.verb} {ans}"
+                return f"{name} {be(one, w.tense)} {w.verb} {ans}"
             if not node.inverse and w.form == "verb":
-                return f"{name} {w.verb} {ans}"
+                return f"{name} {w.verb if one == 1 else w.verbs} {ans}"
             if not node.inverse and w.form == "prep":
-                return f"{name} {be(1, w.tense)} {w.verb} {ans}"
+                return f"{name} {be(one, w.tense)} {w.verb} {ans}"
         np = self.top_np(node, n)
         if len(np.split()) > LONG_NP or " but " in np:  # "... but the country that B is in is not is Asia": no
             return f"That's {ans}" if n == 1 else f"Those are {ans}"

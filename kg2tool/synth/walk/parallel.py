@@ -98,8 +98,13 @@ def _said(lex, rel: str) -> tuple:
 
 
 def _echo(walker, e: int, a: str, b: str) -> bool:
-    """True when two lookups of one entity ask one thing twice: answers of different kinds that share a word ("Which
-    prize did X win and which category did he win a prize in?": Chemistry 2003 and Chemistry)."""
+    """True when two lookups of one entity ask one thing twice: one relation's answers are asked for by the other's
+    noun ("Which contributor created X and what is its contributor?"), or answers of different kinds share a word
+    ("Which prize did X win and which category did he win a prize in?": Chemistry 2003 and Chemistry)."""
+    wa, wb = walker.lex.relations.get(a), walker.lex.relations.get(b)
+    if wa is not None and wb is not None and any(x.form != "noun" and y.form == "noun" and x.object == y.noun
+                                                 for x, y in ((wa, wb), (wb, wa))):  # fmt: skip
+        return True  # one asked by the other's noun: "Which contributor created X and what is its contributor?"
     ids_a, ids_b = walker.adj(a, False)[e], walker.adj(b, False)[e]
     kind = walker.lex.kind_of
     if {kind(i) for i in ids_a} & {kind(i) for i in ids_b}:
