@@ -372,8 +372,8 @@ def test_a_plural_concept_name_takes_a_plural_verb(tmp_path):
     the verb and the pronoun with them ("What do Be stars fall under?", "Be stars fall under Variable stars", "...
     and what do they include?"); a singular or proper name keeps the singular, and so does a title of a work."""
     from kg2tool.synth.language.grammar import plural_name
-    from kg2tool.synth.plans.tree import Parallel
     from kg2tool.synth.language.render import _own_wh
+    from kg2tool.synth.plans.tree import Parallel
 
     assert [plural_name(n) for n in ("Be stars", "AGN host galaxies", "Calendars", "Black hole physics",
                                      "United States", "Time series", "Athens", "Relativity")] == [True, True, True, False, False, False, False, False]  # fmt: skip

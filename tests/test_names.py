@@ -154,6 +154,7 @@ def test_code_list_nodes_are_ids_and_a_class_prefix_is_no_name():
     assert entity_name_from_iri("http://ex.org/Topic.Graph") == "Graph"
     assert entity_name_from_iri("http://ex.org/Author.Moritz_Hardt") == "Moritz Hardt"
     assert entity_name_from_iri("http://ex.org/St.Louis") == "St.Louis"
+    assert entity_name_from_iri("http://ex.org/LearningPath.Modeling_Fundamentals") == "Modeling Fundamentals"
 
 
 NAME_PROPERTIES_TTL = """
@@ -236,3 +237,15 @@ def test_a_description_qualifies_a_shared_name_as_a_noun_phrase():
     kinds = {0: "key", 1: "tag"}
     names = unique_names(["historic", "historic"], descs.get, ["http://x.org/k/historic", "http://x.org/t/historic"], kinds.get)
     assert names == ["historic (key)", "historic (protected site)"]
+
+
+def test_a_text_made_into_an_iri_and_a_counted_record_are_no_names():
+    """Names are short: an unlabelled node whose local part is a text of more than 12 words (a listing of a
+    learning path's steps made into an IRI) has no name a user types, and neither has a record's counter around its
+    class word (`68322PathwayStep920`); short local names and names with digits stay names."""
+    from kg2tool.graph.hygiene import is_opaque_id, is_opaque_node
+
+    listing = "http://ex.org/LearningPath.What_is_a_Knowledge_Graph_RDF_and_RDFS_familiarization_along_with_what_a_Schema_is"
+    assert is_opaque_node(listing) and not is_opaque_node("http://ex.org/LearningPath.Modeling_Fundamentals")
+    assert is_opaque_id("68322PathwayStep920") and is_opaque_id("12Catalysis403")
+    assert not any(map(is_opaque_id, ("R2D2", "Windows95", "Zinfandel1998", "Boeing 747")))

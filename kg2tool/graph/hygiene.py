@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 # Numbers, Wikidata ids (Q42, P31, L1, statement ids), Freebase machine ids (m.0d05w3, g.11b6ddnq6x), long hex, UUIDs.
 _OPAQUE = re.compile(
@@ -42,6 +42,8 @@ def is_opaque_id(text: str) -> bool:
     digits or more (`IT-0100127432_parthood`), hex letters that are no word (`bdafb`), or such keys and numbers
     joined (`ide660d29b_2`)."""
     text = text.strip()
+    if _COUNTED_CLASS.fullmatch(text):  # `68322PathwayStep920`: a record's numbers around its class word
+        return True
     if _OPAQUE.fullmatch(text) or _random_key(text) or _SHORT_HEX.fullmatch(text) or _LONG_NUMBER.search(text):
         return True
     if _HEX_LETTERS.fullmatch(text):  # `bdafb`, `cddae`: hex letters only, and no English word (`faded`, `decaf`)
@@ -58,14 +60,19 @@ def is_opaque_id(text: str) -> bool:
 _SHORT_HEX = re.compile(r"(?:id)?(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{5,}")
 _HEX_LETTERS = re.compile(r"[a-f]{5,}")
 _LONG_NUMBER = re.compile(r"\d{7,}")
+_COUNTED_CLASS = re.compile(r"\d+[A-Z][a-z]+(?:[A-Z][a-z]+)*\d+")
+# Names are short: a local part of more than this many words is a text (a listing, a description), no name.
+MAX_NAME_WORDS = 12
 
 
 def is_opaque_node(iri: str) -> bool:
     """True when an unlabelled node of IRI `iri` has no name a user would say: its local part is an opaque id
-    (`is_opaque_id`), or it is a code of a public code list (`_CODE_LIST`: ISO 639 languages, ISO 3166
+    (`is_opaque_id`), a text of more than `MAX_NAME_WORDS` words, or it is a code of a public code list (`_CODE_LIST`: ISO 639 languages, ISO 3166
     countries, as id.loc.gov and lexvo.org publish them: `.../iso639-2/fre`), which names nothing without its
     label."""
     local = local_part(iri)
+    if len(re.findall(r"[^\W_]+", unquote(local))) > MAX_NAME_WORDS:
+        return True  # a sentence or a listing made into an IRI names nothing a user types
     return is_opaque_id(local) or (len(local) <= 3 and bool(_CODE_LIST.search(iri)))
 
 

@@ -76,9 +76,9 @@ def schema_name(iri: str) -> str:
 _PASCAL_PART = re.compile(r"[A-Z][a-z]+|[A-Z]+(?=[A-Z][a-z]|$)|[0-9]+")
 
 
-# A local name led by its class and a dot (`Topic.Graph`, `Author.Moritz_Hardt`): the class word is no part of
-# the name.
-_CLASS_PREFIX = re.compile(r"[A-Z][a-z]{3,}\.(?=[A-Za-z])")  # a class word, not an abbreviation (`St.`, `Mrs.`)
+# A local name led by its class and a dot (`Topic.Graph`, `Author.Moritz_Hardt`, `LearningPath.Modeling`): the
+# class word is no part of the name.
+_CLASS_PREFIX = re.compile(r"[A-Z][a-z]{3,}(?:[A-Z][a-z]+)*\.(?=[A-Za-z])")  # a class word, not `St.`, `Mrs.`
 
 
 def entity_name_from_iri(iri: str) -> str:
@@ -324,6 +324,15 @@ def _namespace(iri: str) -> tuple[str, str]:
     return folder, (host[0] if host else "")
 
 
+_WORDS = re.compile(r"[^\W_]+")
+
+
+def _camel_words(text: str) -> list[str]:
+    """The words of a text with camelCase split, lower case ("forwardIntoArchive" -> [forward, into, archive]): a
+    local name that only restates the label in another case tells nothing apart."""
+    return [w.lower() for w in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+", text)]
+
+
 class _Disambiguators:
     """The texts that may follow a shared label in parentheses, best first: the description, the kind (a type
     label), the readable local name, the IRI's folder and host; never an opaque id (a number, a Wikidata id). A
@@ -343,7 +352,8 @@ class _Disambiguators:
             self.vals, self.at = [self._ok(kind(i)), self._ok(local), None, self._ok(desc), None], 2
 
     def _ok(self, g: str) -> str:
-        return g if g and g != self.lab and not is_opaque_id(g) and "://" not in g else ""
+        same = _WORDS.findall(g.lower()) == _WORDS.findall(self.lab.lower()) or _camel_words(g) == _camel_words(self.lab)
+        return g if g and not same and not is_opaque_id(g) and "://" not in g else ""
 
     def __getitem__(self, level: int) -> str:
         got = self.vals[level]
@@ -368,8 +378,8 @@ def qualifier(desc: str, label: str) -> str:
     when it opens with the name itself ("historic (historic For historic places ...)" repeats the name)."""
     first = re.sub(r"(?<=[a-z]{2})\.$", "", _SENTENCE_END.split(desc, maxsplit=1)[0].strip())
     first = _ARTICLE.sub("", first)
-    head = first.split(" ", 1)[0].lower()
-    return "" if not first or head == label.lower() or head == label.split(" ", 1)[0].lower() else first
+    repeats = (first.lower() + " ").startswith(label.lower() + " ")
+    return "" if not first or repeats else first
 
 
 def _numbered(name: str, k: int) -> str:

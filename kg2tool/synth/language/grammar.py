@@ -156,6 +156,18 @@ def has_article(name: str) -> bool:
     return name.lower().startswith(("the ", "a ", "an "))
 
 
+# A lower-case word with a mark of code in it (_ : / = or an inner capital), or one before " = " (a key=value tag).
+_LOWER_NAME = re.compile(r"[a-z][\w-]*(?:[_:/=][^\s]*|[A-Z]\w*)?(?= = )|[a-z][\w-]*[_:/=]\S*|[a-z]+[A-Z]\w*")
+
+
+def capfirst(s: str) -> str:
+    """The first letter in upper case, unless the sentence opens with a name written to start in lower case: a
+    code or tag (`man_made = pier`, `addr:city`, `lcn_ref`) or a brand (`eBay`, `iPhone`) keeps its case at the
+    start of a sentence, as style guides have it (The Chicago Manual of Style, 8.153)."""
+    s = str(s)
+    return s if _LOWER_NAME.match(s) else s[:1].upper() + s[1:]
+
+
 def cap(text: str) -> str:
     """A sentence that opens with `the` (a name said with its article) opens with `The`."""
     return "The " + text[4:] if text.startswith("the ") else text

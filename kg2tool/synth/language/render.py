@@ -19,7 +19,7 @@ from ...common.yamlio import load_mapping
 from ...graph.model import KnowledgeGraph
 from ..plans.tree import Anchor, Attr, Compare, Count, Node, Parallel, Project, SetOp, execute, topic
 from .co import co_context
-from .grammar import cap, pronouns
+from .grammar import cap, capfirst, pronouns
 from .known_wordings import COMPARATIVES
 from .lexicon import PREPOSITIONS, Lexicon, derive_lexicon, singular
 from .wording import Speaker
@@ -44,16 +44,7 @@ def _join(items, last: str) -> str:
     return ", ".join(items[:-1]) + f" {last} " + items[-1]
 
 
-def _capfirst(s: str) -> str:
-    """The first letter in upper case, unless the sentence opens with a name written to start in lower case: a
-    code or tag (`man_made = pier`, `addr:city`, `lcn_ref`) or a brand (`eBay`, `iPhone`) keeps its case at the
-    start of a sentence, as style guides have it (The Chicago Manual of Style, 8.153)."""
-    s = str(s)
-    return s if _LOWER_NAME.match(s) else s[:1].upper() + s[1:]
-
-
-# A lower-case word with a mark of code in it (_ : / = or an inner capital), or one before " = " (a key=value tag).
-_LOWER_NAME = re.compile(r"[a-z][\w-]*(?:[_:/=][^\s]*|[A-Z]\w*)?(?= = )|[a-z][\w-]*[_:/=]\S*|[a-z]+[A-Z]\w*")
+_capfirst = capfirst  # the templates' `capfirst` filter
 
 
 def _lowerfirst(s: str) -> str:

@@ -25,6 +25,7 @@ from .grammar import (
     base,
     be,
     cap,
+    capfirst,
     do,
     in_place,
     passive,
@@ -527,4 +528,4 @@ class Speaker(CountWording, NegationWording, ChoiceWording, PlaceWording):
         np = self.top_np(node, n)
         if len(np.split()) > LONG_NP or " but " in np:  # "... but the country that B is in is not is Asia": no
             return f"That's {ans}" if n == 1 else f"Those are {ans}"
-        return f"{np[:1].upper() + np[1:]} {'is' if n == 1 else 'are'} {ans}"
+        return f"{capfirst(np)} {'is' if n == 1 else 'are'} {ans}"
