@@ -8,7 +8,9 @@ graphs of other conventions (tests/data/unseen: MetaQA's movie KB, FB15k-237 wit
 descriptions, schema.org diaries, Nomisma's SKOS thesaurus, PeriodO's periods; kept blind: Polifonia's pipe organs,
 WikiPathways RDF, ISWC Semantic Web Dog Food metadata; kept blind, second batch: the National Portrait Gallery in
 CIDOC-CRM, YAGO3-10, the Health IT Ontology; kept blind, third batch: the Stardog tutorial music graph,
-CurriculumKG, GND person records), runs
+CurriculumKG, GND person records; kept blind, fourth batch: the Unified Astronomy Thesaurus, Reactome pathways in
+BioPAX, the OSM Semantic Network; kept blind, fifth batch: OntoPiA's Italian territorial classifications, the
+Syriac Gazetteer, an NCI Thesaurus subset), runs
 `kg2tool synth --graph G --out TMP -n N --seed S --overwrite` in a subprocess, reads the rows of DIR/sft/*.parquet
 and prints per graph: rows written (a failed synth is reported with the tail of its stderr), rows with
 `schema_problems` (tests/lint.py: dotted paths, ids, underscore/camelCase words, placeholder kinds) and with
@@ -73,6 +75,10 @@ GRAPHS = {
     "uat": ROOT / "tests" / "data" / "unseen" / "uat-astronomy-skos.nt.gz",
     "reactome": ROOT / "tests" / "data" / "unseen" / "reactome-biopax3.nt.gz",
     "osn": ROOT / "tests" / "data" / "unseen" / "osm-semantic-network-skos.nt.gz",
+    # kept blind (added 2026-12-07, fifth batch): same rule, counts only until a blind reading is done
+    "ontopia": ROOT / "tests" / "data" / "unseen" / "ontopia-territories-clv.nt.gz",
+    "syriaca": ROOT / "tests" / "data" / "unseen" / "syriaca-gazetteer-lawd.nt.gz",
+    "ncit": ROOT / "tests" / "data" / "unseen" / "ncit-thesaurus-owl.nt.gz",
 }
 
 

@@ -33,6 +33,10 @@ pinned commits below (``git --git-dir=... show COMMIT:PATH``). Get a snapshot wi
     git clone --bare https://github.com/BioPAX/Paxtools          MIRROR/BioPAX+Paxtools/repo
     git clone --bare https://github.com/ucd-spatial/OsmSemanticNetwork \
         MIRROR/ucd-spatial+OsmSemanticNetwork/repo
+    git clone --bare https://github.com/italia/daf-ontologie-vocabolari-controllati \
+        MIRROR/italia+daf-ontologie-vocabolari-controllati/repo
+    git clone --bare https://github.com/srophe/Linked-Data       MIRROR/srophe+Linked-Data/repo
+    git clone --bare https://github.com/hsolbrig/rdfpath         MIRROR/hsolbrig+rdfpath/repo
 
 then run
 
@@ -173,6 +177,21 @@ SOURCES = {
         "b4114fe465e7bce05613a87e7b5fcf29ab1dcf0b",
         ["osm_semantic_network.skos.rdf.gz"],
     ),
+    # added 2026-12-07, fifth batch, kept blind (README.md): the territorial classifications of OntoPiA, the Italian
+    # public administration's ontologies and controlled vocabularies (AgID / Team per la Trasformazione Digitale)
+    "italia/daf-ontologie-vocabolari-controllati": (
+        "d8596aeeb28fa0869ff9ace870b42ae45390a89f",
+        [
+            "VocabolariControllati/territorial-classifications/countries/italy/italy.ttl",
+            "VocabolariControllati/territorial-classifications/geographical-distribution/geographical-distribution.ttl",
+            "VocabolariControllati/territorial-classifications/regions/regions.ttl",
+            "VocabolariControllati/territorial-classifications/provinces/provinces.ttl",
+        ],
+    ),
+    # the Syriac Gazetteer (Syriaca.org) as LAWD / Pelagios places
+    "srophe/Linked-Data": ("0824c9273b77f20709dede3c7474d9bf3a053d48", ["data/places/rdf/all-places.ttl"]),
+    # an NCI Thesaurus (15.09d) test subset kept by the rdfpath library: coded OWL classes and properties
+    "hsolbrig/rdfpath": ("a5190add63943ccac940bb2155202bae7b5f0522", ["testdata/NCItTest.owl"]),
 }
 
 
@@ -963,6 +982,47 @@ def build_osn(mirror: Path) -> Path:
     return write(cleaned(g), "osm-semantic-network-skos.nt.gz", "nt", gz=True)
 
 
+# ---------------------------------------------------------------------------------------
+# Added 2026-12-07, fifth batch, kept blind (README.md)
+# ---------------------------------------------------------------------------------------
+
+# 20. OntoPiA territorial classifications: Italy, its NUTS-1 geographical distribution, regions and provinces as
+#     Core Location Vocabulary (CLV) features that are also SKOS concepts, identifiers as nodes, DCAT-AP_IT metadata
+
+ONTOPIA = "italia/daf-ontologie-vocabolari-controllati"
+
+
+def build_ontopia(mirror: Path) -> Path:
+    g = rdflib.Graph()
+    for path in SOURCES[ONTOPIA][1]:
+        g.parse(data=read_source(mirror, ONTOPIA, path), format="turtle")
+    return write(tree_bnode_labels(cleaned(g)), "ontopia-territories-clv.nt.gz", "nt", gz=True)
+
+
+# 21. The Syriac Gazetteer (Syriaca.org): places in the LAWD / Pelagios gazetteer conventions, names and
+#     descriptions as blank nodes, places linked by part-of and related-place links
+
+SYRIACA = "srophe/Linked-Data"
+
+
+def build_syriaca(mirror: Path) -> Path:
+    g = rdflib.Graph()
+    g.parse(data=read_source(mirror, SYRIACA, "data/places/rdf/all-places.ttl"), format="turtle")
+    return write(tree_bnode_labels(cleaned(g)), "syriaca-gazetteer-lawd.nt.gz", "nt", gz=True)
+
+
+# 22. NCI Thesaurus test subset (rdfpath): OWL classes with NCIt codes as local names, coded annotation, object
+#     and datatype properties with labels, axioms as restrictions and annotated-axiom blank nodes; RDF/XML
+
+NCIT = "hsolbrig/rdfpath"
+
+
+def build_ncit(mirror: Path) -> Path:
+    g = rdflib.Graph()
+    g.parse(data=read_source(mirror, NCIT, "testdata/NCItTest.owl"), format="xml")
+    return write(tree_bnode_labels(cleaned(g)), "ncit-thesaurus-owl.nt.gz", "nt", gz=True)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument(
@@ -972,6 +1032,7 @@ def main(argv=None) -> int:
     keys += ["npg", "yago310", "hito"]
     keys += ["stardog_music", "curriculum", "gnd"]
     keys += ["uat", "reactome", "osn"]
+    keys += ["ontopia", "syriaca", "ncit"]
     ap.add_argument("--only", choices=keys, action="append")
     args = ap.parse_args(argv)
     todo = args.only or keys
@@ -995,6 +1056,9 @@ def main(argv=None) -> int:
         "uat": build_uat,
         "reactome": build_reactome,
         "osn": build_osn,
+        "ontopia": build_ontopia,
+        "syriaca": build_syriaca,
+        "ncit": build_ncit,
     }
     for key in todo:
         path = builders[key](args.mirror)
