@@ -118,3 +118,17 @@ def test_a_name_written_in_lower_case_keeps_its_case_at_the_start_of_a_sentence(
                                     "tourism = hotel's source", "the key of X", "where was X born")]  # fmt: skip
     assert said == ["man_made = pier's key is man_made", "addr:city applies to Node", "eBay's founder",
                     "tourism = hotel's source", "The key of X", "Where was X born"]  # fmt: skip
+
+
+def test_a_clause_name_is_quoted_and_a_series_with_commas_takes_semicolons():
+    """A name that is a clause (a reaction named by what happens: "MEK2 binds ERK-2") is set off in quotes and
+    takes no possessive; a series of three or more whose items hold commas is separated by semicolons (The Chicago
+    Manual of Style, 6.60); two items stay "A and B"."""
+    from kg2tool.synth.language.grammar import and_join, clause_name, possessive, said_name
+
+    assert [clause_name(n) for n in ("MEK2 binds ERK-2", "Type II receptor phosphorylates type I receptor",
+                                     "Galaxy tails", "Ella Fitzgerald Sings the Cole Porter Song Book", "The Beatles")] == [True, True, False, False, False]  # fmt: skip
+    assert said_name("MEK2 binds ERK-2") == '"MEK2 binds ERK-2"' and possessive("Receptor phosphorylates Smad") == ""
+    assert and_join(["Washington, D.C.", "Paris", "Rome"]) == "Washington, D.C.; Paris; and Rome"
+    assert and_join(["Washington, D.C.", "Paris"]) == "Washington, D.C. and Paris"
+    assert and_join(["Rome", "Paris", "Oslo"]) == "Rome, Paris and Oslo"

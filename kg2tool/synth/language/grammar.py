@@ -145,8 +145,8 @@ def the_name(name: str) -> str:
 def possessive(name: str, strict: bool = True, the: bool = False) -> str:
     """`Lewis Carroll's`, `Charles Dickens'`, `the United Kingdom's` (`the`: said with the article whatever the
     name); with `strict`, "" for a name that does not take one well (`Prussia (now Germany)`, `Smith, John`, names
-    ending with a mark or a digit: `Physics 1913`)."""
-    if strict and (not name or any(c in name for c in "(),[]") or not name[-1].isalpha()):
+    ending with a mark or a digit: `Physics 1913`, a clause: `clause_name`)."""
+    if strict and (not name or any(c in name for c in "(),[]") or not name[-1].isalpha() or clause_name(name)):
         return ""
     own = f"{name}'" if name.endswith("s") else f"{name}'s"
     return f"the {own}" if needs_the(name) or (the and not has_article(name)) else own
@@ -174,9 +174,13 @@ def cap(text: str) -> str:
 
 
 def and_join(items: list[str], last: str = "and") -> str:
+    """`A, B and C`; `A; B; and C` when an item of a series of three or more holds a comma itself ("Washington,
+    D.C."), as English separates such a series (The Chicago Manual of Style, 6.60); two items: `A and B`."""
     items = [str(i) for i in items]
     if len(items) <= 1:
         return "".join(items)
+    if len(items) > 2 and any(", " in i for i in items):
+        return "; ".join(items[:-1]) + f"; {last} " + items[-1]
     return ", ".join(items[:-1]) + f" {last} " + items[-1]
 
 
@@ -200,9 +204,45 @@ def prize_name(name: str, types: tuple = ()) -> str:
     return ""
 
 
+_DETERMINERS = frozenset(("a", "an", "the"))
+_VERB_ENDINGS = ("ates", "izes", "ises", "ifies")  # English verb suffixes (phosphorylates, ionizes, purifies)
+
+
+@lru_cache(maxsize=65536)
+def clause_name(name: str) -> bool:
+    """True for a name that is a clause ("MEK2 binds ERK-2", "Type II receptor phosphorylates type I receptor",
+    "Phospho-R-Smad1/5/8 forms a complex with Co-Smad": reactions, events named by what happens): a lower-case
+    word inside it is a verb in the third person, one English has no noun for (`regulates`; a word the dictionary
+    does not know with a verb's suffix: `phosphorylates`), or a verb that is also a plural noun (`binds`, `forms`)
+    between a symbol-like name (capitals or digits inside) and what follows it (a name, a number, an article)."""
+    from .verbs import third_person
+
+    words = name.split()
+    for i in range(1, len(words) - 1):
+        w = words[i]
+        if not (w.isalpha() and w.islower()):
+            continue
+        if third_person(w) or (w.endswith(_VERB_ENDINGS) and not _known(w)):
+            return True
+        before, after = words[i - 1], words[i + 1]
+        symbol = any(c.isdigit() for c in before) or sum(c.isupper() for c in before) >= 2
+        if third_person(w, strict=False) and symbol and (after[:1].isupper() or after[:1].isdigit() or after in _DETERMINERS):
+            return True
+    return False
+
+
+def _known(word: str) -> bool:
+    from lemminflect import getAllLemmas
+
+    return bool(getAllLemmas(word))
+
+
 def said_name(name: str, types: tuple = (), the: bool = False) -> str:
-    """A name as said inside a sentence: with `the` when `the` (its kind takes one) or `needs_the`; a year's prize
-    by its class (`prize_name`); else as it is."""
+    """A name as said inside a sentence: a clause in quotes (`clause_name`: "the xrefs of "MEK2 binds ERK-2"", as
+    titles that are sentences are set off in running text); with `the` when `the` (its kind takes one) or
+    `needs_the`; a year's prize by its class (`prize_name`); else as it is."""
+    if clause_name(name) and '"' not in name:
+        return f'"{name}"'
     if the and not has_article(name):
         return f"the {name}"
     return prize_name(name, types) or the_name(name)

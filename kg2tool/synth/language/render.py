@@ -19,7 +19,7 @@ from ...common.yamlio import load_mapping
 from ...graph.model import KnowledgeGraph
 from ..plans.tree import Anchor, Attr, Compare, Count, Node, Parallel, Project, SetOp, execute, topic
 from .co import co_context
-from .grammar import cap, capfirst, pronouns
+from .grammar import and_join, cap, capfirst, pronouns
 from .known_wordings import COMPARATIVES
 from .lexicon import PREPOSITIONS, Lexicon, derive_lexicon, singular
 from .wording import Speaker
@@ -38,10 +38,7 @@ def default_template_dir() -> Path:
 
 
 def _join(items, last: str) -> str:
-    items = [str(i) for i in items]
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + f" {last} " + items[-1]
+    return and_join(list(items), last)
 
 
 _capfirst = capfirst  # the templates' `capfirst` filter

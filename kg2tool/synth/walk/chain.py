@@ -40,7 +40,8 @@ def _people_by_shared_value(kg, lex, node: Node) -> bool:
 
 def _said_twice(lex, node: Node) -> bool:
     """True for a chain that walks one relation there and back ("Who are the people who had Mae West's cause of
-    death?": a `co` question said badly), says two steps with the same words ("the award received by people who
+    death?": a `co` question said badly), walks one relation said by a verb forward twice (clause inside clause: "the
+    places that the places that X was related to were related to"), says two steps with the same words ("the award received by people who
     received an award for Revenge of the Sith"), or asks the present of people found by their death or burial ("Which
     language do people buried in Göttingen speak?"), or walks a noun back from a set ("the countries whose official
     language is one of the languages spoken by X")."""
@@ -51,6 +52,10 @@ def _said_twice(lex, node: Node) -> bool:
         wa, wb = lex.relations.get(a.rel), lex.relations.get(b.rel)
         if wa is None or wb is None:
             continue
+        if a.rel == b.rel and wa.form != "noun" and not a.inverse and not b.inverse:
+            return True  # one verb twice, clause in clause: "the places that the places that X was related to were
+            # related to"; a noun stacks ("the parent of X's parent"), "the people who influenced the people who
+            # influenced X" branches to the right
         if a.rel != b.rel and len(_words(lex, wa) & _words(lex, wb)) >= 2:
             return True  # "received (an) award" twice, "won (a) prize" twice; "worked at" then "worked in" stays
         if a.inverse and says(wa, *DEATH) and wb.tense == "present":
