@@ -932,6 +932,14 @@ def build_gnd(mirror: Path) -> Path:
     return write(tree_bnode_labels(cleaned(g)), "gnd-persons-gndo.nt.gz", "nt", gz=True)
 
 
+def whole_files(mirror: Path, repo: str, paths, fmt: str, name: str) -> Path:
+    """Whole source files of one repository parsed as `fmt`, cleaned, blank nodes labelled, written as `name`."""
+    g = rdflib.Graph()
+    for path in paths:
+        g.parse(data=read_source(mirror, repo, path), format=fmt)
+    return write(tree_bnode_labels(cleaned(g)), name, "nt", gz=True)
+
+
 # ---------------------------------------------------------------------------------------
 # Added 2026-12-07, fourth batch, kept blind (README.md)
 # ---------------------------------------------------------------------------------------
@@ -943,9 +951,7 @@ UAT = "astrothesaurus/UAT"
 
 
 def build_uat(mirror: Path) -> Path:
-    g = rdflib.Graph()
-    g.parse(data=read_source(mirror, UAT, "UAT.rdf"), format="xml")
-    return write(tree_bnode_labels(cleaned(g)), "uat-astronomy-skos.nt.gz", "nt", gz=True)
+    return whole_files(mirror, UAT, ["UAT.rdf"], "xml", "uat-astronomy-skos.nt.gz")
 
 
 # 18. Reactome pathways as BioPAX Level 3 (five exports kept as Paxtools test resources): OWL
@@ -993,10 +999,7 @@ ONTOPIA = "italia/daf-ontologie-vocabolari-controllati"
 
 
 def build_ontopia(mirror: Path) -> Path:
-    g = rdflib.Graph()
-    for path in SOURCES[ONTOPIA][1]:
-        g.parse(data=read_source(mirror, ONTOPIA, path), format="turtle")
-    return write(tree_bnode_labels(cleaned(g)), "ontopia-territories-clv.nt.gz", "nt", gz=True)
+    return whole_files(mirror, ONTOPIA, SOURCES[ONTOPIA][1], "turtle", "ontopia-territories-clv.nt.gz")
 
 
 # 21. The Syriac Gazetteer (Syriaca.org): places in the LAWD / Pelagios gazetteer conventions, names and
@@ -1006,9 +1009,7 @@ SYRIACA = "srophe/Linked-Data"
 
 
 def build_syriaca(mirror: Path) -> Path:
-    g = rdflib.Graph()
-    g.parse(data=read_source(mirror, SYRIACA, "data/places/rdf/all-places.ttl"), format="turtle")
-    return write(tree_bnode_labels(cleaned(g)), "syriaca-gazetteer-lawd.nt.gz", "nt", gz=True)
+    return whole_files(mirror, SYRIACA, ["data/places/rdf/all-places.ttl"], "turtle", "syriaca-gazetteer-lawd.nt.gz")
 
 
 # 22. NCI Thesaurus test subset (rdfpath): OWL classes with NCIt codes as local names, coded annotation, object
@@ -1018,9 +1019,7 @@ NCIT = "hsolbrig/rdfpath"
 
 
 def build_ncit(mirror: Path) -> Path:
-    g = rdflib.Graph()
-    g.parse(data=read_source(mirror, NCIT, "testdata/NCItTest.owl"), format="xml")
-    return write(tree_bnode_labels(cleaned(g)), "ncit-thesaurus-owl.nt.gz", "nt", gz=True)
+    return whole_files(mirror, NCIT, ["testdata/NCItTest.owl"], "xml", "ncit-thesaurus-owl.nt.gz")
 
 
 def main(argv=None) -> int:
