@@ -579,7 +579,8 @@ def test_argument_pointing_and_typed_names_train_through_kg2tool_sft(pretrained,
     """The pointing loss and the argument weight enter the optimized loss of a real SFT run, logged; typed names
     reach the training rows; the options refuse what they cannot work with."""
     args = sft_args(pretrained, data_dir, tmp_path / "out", max_steps=12, sample="false", first_turn_rows=40)
-    res = cli("sft", *kv(args), "--pointer_loss_weight", "0.5", "--argument_loss_weight", "2", "--typed_names", "1")
+    res = cli("sft", *kv(args), "--pointer_loss_weight", "0.5", "--argument_loss_weight", "2", "--typed_names", "1",
+              "--pointer_warmup_steps", "4")  # fmt: skip
     assert res.returncode == 0, res.stderr[-3000:]
     logged = [h for h in json.loads((tmp_path / "out" / "trainer_state.json").read_text())["log_history"] if "lm_loss" in h]
     assert logged and all(h["pointer_queries"] > 0 and h["pointer_loss"] > 0 for h in logged), logged

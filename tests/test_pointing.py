@@ -140,3 +140,22 @@ def test_typed_names_are_written_as_people_type_them_in_question_and_call():
     assert messages[0]["content"] == "Where was Émile Zola born?"  # the row itself is left as it was
     lower = [{"role": "user", "content": "Where was plato born?"}, {**messages[1], "tool_calls": [call("f", {"entity": "plato"})]}]
     assert type_names(lower, rng) is None  # nothing to type: the row stays as it is
+
+
+def test_the_pointer_weight_ramps_up_over_its_warmup_steps(tokenizer):
+    """`--pointer_warmup_steps N`: the pointer loss weight rises linearly from 0 to its value over N optimizer steps
+    (a loss that starts several times the cross-entropy does not steer the first updates); 0 keeps it whole."""
+    from transformers import Qwen2MoeConfig, Qwen2MoeForCausalLM
+
+    from kg2tool.train.pointing import PointingSetup
+
+    config = Qwen2MoeConfig(vocab_size=len(tokenizer), hidden_size=32, num_hidden_layers=1, num_attention_heads=2,
+                            num_key_value_heads=1, num_experts=2, num_experts_per_tok=1, moe_intermediate_size=16,
+                            shared_expert_intermediate_size=32)  # fmt: skip
+    model = Qwen2MoeForCausalLM(config)
+    ramp = PointingSetup(model, tokenizer, head=1, weight=0.2, warmup_steps=100)
+    assert [round(ramp.weight_at(s), 6) for s in (0, 50, 100, 1000)] == [0.0, 0.1, 0.2, 0.2]
+    ramp.capture.remove()
+    whole = PointingSetup(model, tokenizer, head=1, weight=0.2)
+    assert whole.weight_at(0) == 0.2
+    whole.capture.remove()

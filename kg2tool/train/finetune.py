@@ -78,6 +78,9 @@ class FinetuneArguments:
             head of the last layer pulled toward the earlier copies (in the question or a tool result) of each
             string argument token a call writes. 0 disables. Needs `fused_lm_head: false`.
         pointer_head: SFT only: which head of the last layer the pointing loss trains.
+        pointer_warmup_steps: SFT only: the pointing loss weight ramps up linearly from 0 over this many optimizer
+            steps (0: the full weight from the start), so the first updates are not dominated by a loss that starts
+            several times the cross-entropy.
         argument_loss_weight: SFT only: the cross-entropy of string argument value tokens multiplied by this (1: as
             any other assistant token). Needs `fused_lm_head: false`.
         rejection_types: DPO only: train on the preference pairs of these rejection types only (the dataset's
@@ -111,6 +114,7 @@ class FinetuneArguments:
     typed_names: float = field(default=0.0, metadata={"help": "SFT: share of first-turn copies with typed names"})
     pointer_loss_weight: float = field(default=0.0, metadata={"help": "SFT: argument-pointing loss weight (0: none)"})
     pointer_head: int = field(default=0, metadata={"help": "SFT: the last layer's head the pointing loss trains"})
+    pointer_warmup_steps: int = field(default=0, metadata={"help": "SFT: steps over which the pointer weight ramps up"})
     argument_loss_weight: float = field(default=1.0, metadata={"help": "SFT: loss weight of argument value tokens"})
     rejection_types: list[str] = field(default_factory=list, metadata={"help": "DPO: keep only these rejection types"})
     balance_rejection_types: bool = field(default=False, metadata={"help": "DPO: rejection types in equal shares"})

@@ -138,7 +138,8 @@ def attach_pointing(trainer, setup: RunSetup, tokenizer) -> None:
 
     model = trainer.accelerator.unwrap_model(trainer.model)
     trainer.pointing = PointingSetup(
-        model, tokenizer, extra.pointer_head, extra.pointer_loss_weight, extra.argument_loss_weight
+        model, tokenizer, extra.pointer_head, extra.pointer_loss_weight, extra.argument_loss_weight,
+        extra.pointer_warmup_steps,
     )
 
 

@@ -226,7 +226,8 @@ class PointingSetup:
     """What `KgSFTTrainer` needs for argument supervision: the span finder, the capture on the last layer's
     attention, the head, the two weights, and the running mean of the pointer loss for the logs."""
 
-    def __init__(self, model, tokenizer, head: int = 0, weight: float = 0.0, argument_weight: float = 1.0):
+    def __init__(self, model, tokenizer, head: int = 0, weight: float = 0.0, argument_weight: float = 1.0,
+                 warmup_steps: int = 0):  # fmt: skip
         decoder = model.get_decoder()
         attention = decoder.layers[-1].self_attn
         heads = model.config.num_attention_heads
@@ -237,8 +238,16 @@ class PointingSetup:
         self.spans = ArgumentSpans(tokenizer)
         self.capture = LayerInputCapture(attention)
         self.head, self.weight, self.argument_weight = head, weight, argument_weight
+        self.warmup_steps = max(0, warmup_steps)
         self._sum, self._n, self._queries = 0.0, 0, 0
         self._ce_sum, self._ce_n = 0.0, 0
+
+    def weight_at(self, step: int) -> float:
+        """The pointer loss weight at optimizer step `step`: rising linearly from 0 to `weight` over
+        `warmup_steps` (the full weight from the start when 0)."""
+        if self.warmup_steps <= 0:
+            return self.weight
+        return self.weight * min(1.0, step / self.warmup_steps)
 
     def weighted(self, per_token, rows: list[Targets], labels, keep):
         """`per_token` (the cross-entropy of the labelled positions, `labels[:, 1:][keep]` order) with argument

@@ -90,7 +90,8 @@ class KgSFTTrainer(SFTTrainer):
         if pointing is not None:
             point = pointing.loss(rows, inputs.get("attention_mask"))
             if point is not None:
-                loss = loss + pointing.weight * point / grad_accum_divisor(self, num_items_in_batch)
+                weight = pointing.weight_at(self.state.global_step)
+                loss = loss + weight * point / grad_accum_divisor(self, num_items_in_batch)
         with torch.no_grad():
             num_valid = self.accelerator.gather_for_metrics(keep.sum()).sum()
             num_correct = self.accelerator.gather_for_metrics((logits.argmax(-1) == picked).sum()).sum()
