@@ -396,3 +396,24 @@ def test_a_plural_concept_name_takes_a_plural_verb(tmp_path):
     plan = Parallel((Project(narrower, be_stars), Project(broader, be_stars)))
     whs = [sp.wh(k) for k in plan.children]
     assert _own_wh(sp, kg, plan, whs) == "What do Be stars include and what do they fall under"
+
+
+def test_words_that_name_no_kind_are_no_kind_and_the_doer_is_asked_with_who(tmp_path):
+    """A label that opens with a word naming no kind of its subject (`Concept_In_Subset`) is said by the rest ("Which
+    subsets is X in?"); a vocabulary's own root class (`Agent`) names no kind, so a by-relation's doer is asked
+    with who ("Who created X?", not "Which agents created X?" nor "Which creators created X?"); "rights holder" is a
+    noun ("rights" stands before a noun in the plural)."""
+    assert word_relation("Concept_In_Subset")[0].form == "prep" and word_relation("Concept_In_Subset")[1] == "subset"
+    assert word_relation("concept of")[0].verb == "a concept of"
+    assert word_relation("rightsHolder")[0].form == "noun"
+    lines = ["@prefix : <http://x.org/> .", "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .",
+             "@prefix dct: <http://purl.org/dc/terms/> ."]  # fmt: skip
+    lines += [f':a{k} a :Agent ; rdfs:label "Agency {k}" .' for k in range(3)]
+    lines += [f':v{k} a :Asset ; rdfs:label "Vocabulary {k}" ; dct:creator :a{k % 3} .' for k in range(6)]
+    ttl = tmp_path / "g.ttl"
+    ttl.write_text("\n".join(lines) + "\n")
+    kg = load_graph(str(ttl))
+    lex = derive_lexicon(kg)
+    assert lex.kind_of(kg.resolve("Agency 1")) != "agent"
+    sp = Speaker(kg, lex)
+    assert sp.wh(Project("http://purl.org/dc/terms/creator", Anchor(kg.resolve("Vocabulary 1")))) == "Who created Vocabulary 1"

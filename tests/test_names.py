@@ -249,3 +249,4 @@ def test_a_text_made_into_an_iri_and_a_counted_record_are_no_names():
     assert is_opaque_node(listing) and not is_opaque_node("http://ex.org/LearningPath.Modeling_Fundamentals")
     assert is_opaque_id("68322PathwayStep920") and is_opaque_id("12Catalysis403")
     assert not any(map(is_opaque_id, ("R2D2", "Windows95", "Zinfandel1998", "Boeing 747")))
+

@@ -86,6 +86,9 @@ ROLE_KINDS = {"employer": "organization", "spouse": "person", "sibling": "person
 SEQUENCE_WORDS = frozenset("previous next following subsequent prior preceding succeeding".split())
 # Nouns that name no kind: a relation called by one is said by its objects' kind.
 PLACEHOLDER_NOUNS = frozenset("entity thing item object resource individual element node".split())
+# Words a label may open with to name its subject that name no kind of it (the schema languages' own classes:
+# skos:Concept, owl:Thing, foaf:Agent, ...): dropped from the label's wording.
+PLACEHOLDER_SUBJECTS = PLACEHOLDER_NOUNS | frozenset("concept agent instance".split())
 MASS_ROLES = frozenset(("part",))  # said without an article: "is part of"
 FALLBACK_KIND = "item"
 UNKNOWN_NOUN = "thing"  # how an entity of no known kind (`item`) is said in a question
@@ -251,6 +254,11 @@ def _word_relation(label: str) -> tuple[Wording, str]:
     words = split_label(label).split()
     if not words:
         return Wording(label, "noun", "relation", "relations"), ""
+    if len(words) >= 3 and words[0].lower() in PLACEHOLDER_SUBJECTS and words[1].lower() != "of":
+        # the subject said by a word that names no kind: `Concept_In_Subset` is "in subset", `entity has part`
+        # "has part" (the rest read as any label); `concept of X` stays a noun
+        w, hint = _word_relation(" ".join(words[1:]))
+        return replace(w, label=label), hint
     perfect = False
     if words[0].lower() in ("has", "have") and len(words) > 1:
         words = words[1:]
@@ -630,7 +638,13 @@ def _entity_kind(kg: KnowledgeGraph, eid: int, words: dict[str, Wording], hints:
     """The entity's type (`type_choice` where it has several), else a kind voted by its relations, else `item`."""
     types = kg.types[eid]
     if types:  # a class label as a common noun: `University` -> `university`, `LaureateAward` -> `laureate award`
-        return _class_noun(choice.get(types, types[0]))
+        said = _class_noun(choice.get(types, types[0]))
+        if said.lower() not in PLACEHOLDER_SUBJECTS:
+            return said
+        # a vocabulary's own root class (an `Agent`, a `Concept`): another type, else what the relations say
+        said = next((n for n in map(_class_noun, types) if n.lower() not in PLACEHOLDER_SUBJECTS), "")
+        if said:
+            return said
     votes: Counter = Counter()
     for iri, w in words.items():
         rel = kg.relations[iri]

@@ -49,7 +49,7 @@ def third_person(word: str, strict: bool = True) -> bool:
 # English nouns that stand before another in their plural form ("sports team", "headquarters location"): the
 # rest of a noun compound's modifiers are singular, so "covers topic", "holds role" are a verb and its object.
 PLURAL_MODIFIERS = frozenset("""sports arts sales goods arms clothes customs savings headquarters news works
-communications operations humanities means series species earnings proceeds""".split())
+communications operations humanities means series species earnings proceeds rights""".split())
 # The particles of English phrasal verbs ("carried out", "set up", "taken over").
 PARTICLES = frozenset("out up off away down over back".split())
 

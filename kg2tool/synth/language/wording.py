@@ -457,6 +457,9 @@ class Speaker(CountWording, NegationWording, ChoiceWording, PlaceWording):
             return f"{'Who' if person else 'What'} {'are' if many else 'is'} the {w.plural if many else w.noun} of {name}"  # noqa: E501
         which = "Who" if person else (f"Which {k}" if k not in (UNKNOWN_NOUN, plural(UNKNOWN_NOUN)) else "What")
         if w.form == "by":
+            doer = agent_noun(w.active.split()[0]) if w.active else ""
+            if doer and self.kinds(node, 1) == doer:
+                which = "Who"  # the kind is the verb's own doer: "Who created X?", not "Which creators created X?"
             return f"{which} {w.active} {name}"
         if w.form == "verb":
             if w.where:
