@@ -375,8 +375,8 @@ def test_a_plural_concept_name_takes_a_plural_verb(tmp_path):
     from kg2tool.synth.language.render import _own_wh
     from kg2tool.synth.plans.tree import Parallel
 
-    assert [plural_name(n) for n in ("Be stars", "AGN host galaxies", "Calendars", "Black hole physics",
-                                     "United States", "Time series", "Athens", "Relativity")] == [True, True, True, False, False, False, False, False]  # fmt: skip
+    assert [plural_name(n) for n in ("Be stars", "AGN host galaxies", "Calendars", "DQ Herculis stars", "Black hole physics",
+                                     "United States", "Time series", "Athens", "Relativity")] == [True, True, True, True, False, False, False, False, False]  # fmt: skip
     lines = ["@prefix : <http://x.org/> .", "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .",
              "@prefix skos: <http://www.w3.org/2004/02/skos/core#> ."]  # fmt: skip
     names = ["Be stars", "Variable stars", "Stars", "Black hole physics", "Gravitation", "Infrared observatories"]

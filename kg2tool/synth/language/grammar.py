@@ -21,15 +21,12 @@ def do(n: int, tense: str = "present") -> str:
     return "did" if tense == "past" else ("does" if n == 1 else "do")
 
 
-_ACRONYM = re.compile(r"[A-Z0-9][A-Z0-9-]*")
-
-
 @lru_cache(maxsize=65536)
 def plural_name(name: str) -> bool:
     """True for a name that is a plural common noun phrase, as thesauri and topic lists name their concepts
-    ("Extrasolar gaseous planets", "Be stars", "AGN host galaxies", "Calendars"): English agrees the verb with it
-    ("Exoplanets fall under Planets"). A common noun phrase is in sentence case: after its first word only acronyms
-    are capitalized (a capitalized last word is a proper name: "United States", "Athens"). Its last word is plural
+    ("Extrasolar gaseous planets", "Be stars", "DQ Herculis stars", "Calendars"): English agrees the verb with it
+    ("Exoplanets fall under Planets"). Its head, the last word, is a common noun in lower case (a capitalized last
+    word ends a proper name: "United States", "Athens"). The last word is plural
     when lemminflect knows it as a noun whose lemmas are all other words (`galaxies` -> galaxy; `physics`,
     `series`, `data` are their own lemmas: singular); a word it does not know counts when the name has several
     words and inflect singularizes it (`trojans`). One word alone must be a noun lemminflect knows."""
@@ -37,8 +34,6 @@ def plural_name(name: str) -> bool:
     if not words or not words[-1].isalpha() or not words[-1][1:].islower() or "," in name:
         return False
     if len(words) > 1 and not words[-1].islower():
-        return False
-    if any(not (w.islower() or _ACRONYM.fullmatch(w)) for w in words[1:]):
         return False
     last = words[-1] if len(words) > 1 else words[0].lower()
     from lemminflect import getAllLemmas
