@@ -27,3 +27,22 @@ def plural_nouns(kg, rel: str) -> str:
     from kg2tool.synth.language.lexicon import derive_lexicon
 
     return derive_lexicon(kg).relations[rel].plural
+
+
+PREFIXES = """@prefix : <http://x.org/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix skos: <http://www.w3.org/2004/02/skos/core#> .
+@prefix dct: <http://purl.org/dc/terms/> .
+"""
+
+
+def turtle_graph(tmp_path, lines: list[str]):
+    """(graph, lexicon) of a small Turtle graph written under `tmp_path`: `lines` after the prefixes `:`
+    (http://x.org/), rdfs, skos and dct."""
+    from kg2tool.graph.build import load_graph
+    from kg2tool.synth.language.lexicon import derive_lexicon
+
+    ttl = tmp_path / "g.ttl"
+    ttl.write_text(PREFIXES + "\n".join(lines) + "\n", encoding="utf-8")
+    kg = load_graph(str(ttl))
+    return kg, derive_lexicon(kg)

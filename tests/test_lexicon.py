@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 from lint import language_problems
+from synth_rows import turtle_graph
 
 from kg2tool.common.errors import InputError
 from kg2tool.graph.build import load_graph
@@ -353,14 +354,10 @@ def test_a_label_ending_in_a_verb_form_that_is_no_noun_is_a_verb(tmp_path):
     """A label whose last word is a verb in the third person that English has no noun for (`implies`) is never said
     as a noun ("the implies of X"): the verb, with an adverb before it kept ("commonly implies") and another word
     before it dropped ("related implies" -> implies)."""
-    lines = ["@prefix : <http://x.org/> .", "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> ."]
-    lines += [':relatedImplies rdfs:label "related implies" .', ':commonlyImplies rdfs:label "commonly implies" .']
+    lines = [':relatedImplies rdfs:label "related implies" .', ':commonlyImplies rdfs:label "commonly implies" .']
     lines += [f':t{k} rdfs:label "Tag {k}" ; :relatedImplies :t{(k + 1) % 4} ; :commonlyImplies :t{(k + 2) % 4} .'
               for k in range(4)]  # fmt: skip
-    ttl = tmp_path / "g.ttl"
-    ttl.write_text("\n".join(lines) + "\n")
-    kg = load_graph(str(ttl))
-    lex = derive_lexicon(kg)
+    kg, lex = turtle_graph(tmp_path, lines)
     related, commonly = lex.relations["http://x.org/relatedImplies"], lex.relations["http://x.org/commonlyImplies"]
     assert (related.form, related.verb, commonly.form, commonly.verb) == ("verb", "implies", "verb", "commonly implies")
     sp = Speaker(kg, lex)
@@ -377,16 +374,12 @@ def test_a_plural_concept_name_takes_a_plural_verb(tmp_path):
 
     assert [plural_name(n) for n in ("Be stars", "AGN host galaxies", "Calendars", "DQ Herculis stars", "Black hole physics",
                                      "United States", "Time series", "Athens", "Relativity")] == [True, True, True, True, False, False, False, False, False]  # fmt: skip
-    lines = ["@prefix : <http://x.org/> .", "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .",
-             "@prefix skos: <http://www.w3.org/2004/02/skos/core#> ."]  # fmt: skip
     names = ["Be stars", "Variable stars", "Stars", "Black hole physics", "Gravitation", "Infrared observatories"]
-    lines += [f':c{i} a skos:Concept ; skos:prefLabel "{n}"@en .' for i, n in enumerate(names)]
+    lines = [f':c{i} a skos:Concept ; skos:prefLabel "{n}"@en .' for i, n in enumerate(names)]
     lines += [":c0 skos:broader :c1 .", ":c1 skos:broader :c2 .", ":c3 skos:broader :c4 .", ":c5 skos:broader :c2 .",
               ":c0 skos:narrower :c5 .", ":c3 skos:narrower :c0 ."]  # fmt: skip
-    ttl = tmp_path / "g.ttl"
-    ttl.write_text("\n".join(lines) + "\n")
-    kg = load_graph(str(ttl))
-    sp = Speaker(kg, derive_lexicon(kg))
+    kg, lex = turtle_graph(tmp_path, lines)
+    sp = Speaker(kg, lex)
     broader, narrower = "http://www.w3.org/2004/02/skos/core#broader", "http://www.w3.org/2004/02/skos/core#narrower"
     be_stars, physics = Anchor(kg.resolve("Be stars")), Anchor(kg.resolve("Black hole physics"))
     assert sp.wh(Project(broader, be_stars)) == "What do Be stars fall under"
@@ -406,14 +399,9 @@ def test_words_that_name_no_kind_are_no_kind_and_the_doer_is_asked_with_who(tmp_
     assert word_relation("Concept_In_Subset")[0].form == "prep" and word_relation("Concept_In_Subset")[1] == "subset"
     assert word_relation("concept of")[0].verb == "a concept of"
     assert word_relation("rightsHolder")[0].form == "noun"
-    lines = ["@prefix : <http://x.org/> .", "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .",
-             "@prefix dct: <http://purl.org/dc/terms/> ."]  # fmt: skip
-    lines += [f':a{k} a :Agent ; rdfs:label "Agency {k}" .' for k in range(3)]
+    lines = [f':a{k} a :Agent ; rdfs:label "Agency {k}" .' for k in range(3)]
     lines += [f':v{k} a :Asset ; rdfs:label "Vocabulary {k}" ; dct:creator :a{k % 3} .' for k in range(6)]
-    ttl = tmp_path / "g.ttl"
-    ttl.write_text("\n".join(lines) + "\n")
-    kg = load_graph(str(ttl))
-    lex = derive_lexicon(kg)
+    kg, lex = turtle_graph(tmp_path, lines)
     assert lex.kind_of(kg.resolve("Agency 1")) != "agent"
     sp = Speaker(kg, lex)
     assert sp.wh(Project("http://purl.org/dc/terms/creator", Anchor(kg.resolve("Vocabulary 1")))) == "Who created Vocabulary 1"

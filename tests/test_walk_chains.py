@@ -9,7 +9,7 @@ import random
 import re
 
 import pytest
-from synth_rows import REAL, chain_steps, question
+from synth_rows import REAL, chain_steps, question, turtle_graph
 
 from kg2tool.graph.build import load_graph
 from kg2tool.synth.plans.tree import Anchor, Project, execute
@@ -239,17 +239,12 @@ def test_no_chain_walks_one_verb_forward_twice(tmp_path):
     """A chain that walks one relation said by a verb or preposition forward twice puts a clause inside a clause
     ("What are the places that the places that X was related to were related to?": readers rejected it); a chain
     of two different relations is still sampled."""
-    from kg2tool.synth.language.lexicon import derive_lexicon
     from kg2tool.synth.walk.chain import odd_chain
 
-    lines = ["@prefix : <http://x.org/> .", "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> ."]
-    lines += [':relatedTo rdfs:label "related to" .', ':partOf rdfs:label "part of" .']
+    lines = [':relatedTo rdfs:label "related to" .', ':partOf rdfs:label "part of" .']
     lines += [f':p{k} rdfs:label "Place {k}" ; :relatedTo :p{(k + 1) % 9} ; :partOf :r{k % 3} .' for k in range(9)]
     lines += [f':r{k} rdfs:label "Region {k}" ; :relatedTo :r{(k + 1) % 3} .' for k in range(3)]
-    ttl = tmp_path / "g.ttl"
-    ttl.write_text("\n".join(lines) + "\n")
-    kg = load_graph(str(ttl))
-    lex = derive_lexicon(kg)
+    kg, lex = turtle_graph(tmp_path, lines)
     rel, part = "http://x.org/relatedTo", "http://x.org/partOf"
     p0 = Anchor(kg.resolve("Place 0"))
     assert odd_chain(kg, lex, Project(rel, Project(rel, p0)))
