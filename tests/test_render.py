@@ -132,3 +132,4 @@ def test_a_clause_name_is_quoted_and_a_series_with_commas_takes_semicolons():
     assert and_join(["Washington, D.C.", "Paris", "Rome"]) == "Washington, D.C.; Paris; and Rome"
     assert and_join(["Washington, D.C.", "Paris"]) == "Washington, D.C. and Paris"
     assert and_join(["Rome", "Paris", "Oslo"]) == "Rome, Paris and Oslo"
+    assert and_join(["Gawar (Place)", "Gawar (Place, no. 2)", "Hakkari"]) == "Gawar (Place), Gawar (Place, no. 2) and Hakkari"

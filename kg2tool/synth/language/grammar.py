@@ -168,13 +168,16 @@ def cap(text: str) -> str:
     return "The " + text[4:] if text.startswith("the ") else text
 
 
+_PARENTHESES = re.compile(r"\([^()]*\)")  # a disambiguator's commas ("Gawar (Place, no. 2)") make no list ambiguous
+
+
 def and_join(items: list[str], last: str = "and") -> str:
     """`A, B and C`; `A; B; and C` when an item of a series of three or more holds a comma itself ("Washington,
     D.C."), as English separates such a series (The Chicago Manual of Style, 6.60); two items: `A and B`."""
     items = [str(i) for i in items]
     if len(items) <= 1:
         return "".join(items)
-    if len(items) > 2 and any(", " in i for i in items):
+    if len(items) > 2 and any(", " in _PARENTHESES.sub("", i) for i in items):
         return "; ".join(items[:-1]) + f"; {last} " + items[-1]
     return ", ".join(items[:-1]) + f" {last} " + items[-1]
 
