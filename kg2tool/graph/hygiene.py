@@ -63,15 +63,16 @@ _LONG_NUMBER = re.compile(r"\d{7,}")
 _COUNTED_CLASS = re.compile(r"\d+[A-Z][a-z]+(?:[A-Z][a-z]+)*\d+")
 # Names are short: a local part of more than this many words is a text (a listing, a description), no name.
 MAX_NAME_WORDS = 12
+_WORD = re.compile(r"[^\W_]+")
 
 
 def is_opaque_node(iri: str) -> bool:
     """True when an unlabelled node of IRI `iri` has no name a user would say: its local part is an opaque id
-    (`is_opaque_id`), a text of more than `MAX_NAME_WORDS` words, or it is a code of a public code list (`_CODE_LIST`: ISO 639 languages, ISO 3166
-    countries, as id.loc.gov and lexvo.org publish them: `.../iso639-2/fre`), which names nothing without its
-    label."""
+    (`is_opaque_id`), a text of more than `MAX_NAME_WORDS` words, or a code of a public code list (`_CODE_LIST`:
+    ISO 639 languages, ISO 3166 countries, as id.loc.gov and lexvo.org publish them: `.../iso639-2/fre`), which
+    names nothing without its label."""
     local = local_part(iri)
-    if len(re.findall(r"[^\W_]+", unquote(local))) > MAX_NAME_WORDS:
+    if len(_WORD.findall(unquote(local))) > MAX_NAME_WORDS:
         return True  # a sentence or a listing made into an IRI names nothing a user types
     return is_opaque_id(local) or (len(local) <= 3 and bool(_CODE_LIST.search(iri)))
 

@@ -327,21 +327,25 @@ class IndexBuilder:
         whole name is the label of a subject that has none (else an alternative label), another name an
         alternative label; the property is then no attribute."""
         labelled = set(self.best[0])
-        best, pool, lang = self.best[0], self.pool, self.lang
         for p in sorted(self.str_vals):
             role = name_property(p, self._text(0, self.ids.get(p)))
             if not role:
                 continue
             for pid, text, lg in self.str_vals.pop(p):
-                text, rank = clean_label(text), lang_rank(lg, lang)
-                if rank < 3:
-                    pool[pid].append(text)
-                if role == "label" and pid not in labelled:
-                    key = (rank, lg or "", text)
-                    cur = best.get(pid)
-                    if cur is None or key < cur:
-                        best[pid] = key
+                self._add_name(pid, text, lg, role == "label" and pid not in labelled)
         self._appellations(labelled)
+
+    def _add_name(self, pid: int, text: str, lg: str | None, as_label: bool) -> None:
+        """One name of node `pid` from a name property or an appellation: an alternative name in the preferred
+        languages, and with `as_label` a candidate for its label (the best by language rank, tag, text)."""
+        text, rank = clean_label(text), lang_rank(lg, self.lang)
+        if rank < 3:
+            self.pool[pid].append(text)
+        if as_label:
+            key = (rank, lg or "", text)
+            cur = self.best[0].get(pid)
+            if cur is None or key < cur:
+                self.best[0][pid] = key
 
     def _pairs(self) -> dict:
         """The relation edges as sets of (subject, object) provisional ids, by predicate."""
@@ -363,8 +367,8 @@ class IndexBuilder:
                 values[p][pid].append((text, lg))
 
         def texts(n) -> list:
-            own = [(self._text(0, n), None)] if self._text(0, n) else []
-            return own + [v for p in APPELLATION_TEXTS for v in values[p].get(n, ())]
+            own = self._text(0, n)
+            return ([(own, None)] if own else []) + [v for p in APPELLATION_TEXTS for v in values[p].get(n, ())]
 
         def type_labels(n) -> list:
             return [self._text(0, self.ids.get(t)) or schema_name(t) for t in sorted(types.get(n, ()))]
@@ -372,17 +376,9 @@ class IndexBuilder:
         drop, names = appellations(self._pairs(), lambda p: self._text(0, self.ids.get(p)), type_labels, texts)
         if not drop:
             return
-        best, pool, lang = self.best[0], self.pool, self.lang
         for pid, said in names.items():
             for text, lg in said:
-                text, rank = clean_label(text), lang_rank(lg, lang)
-                if rank < 3:
-                    pool[pid].append(text)
-                if pid not in labelled:
-                    key = (rank, lg or "", text)
-                    cur = best.get(pid)
-                    if cur is None or key < cur:
-                        best[pid] = key
+                self._add_name(pid, text, lg, pid not in labelled)
         self._drop_nodes(drop)
 
     def _drop_nodes(self, drop: set, merged: dict | None = None) -> None:

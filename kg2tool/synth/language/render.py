@@ -37,10 +37,6 @@ def default_template_dir() -> Path:
     raise InputError("cannot find the question templates (templates/phrases.yaml); pass --templates DIR")
 
 
-def _join(items, last: str) -> str:
-    return and_join(list(items), last)
-
-
 _capfirst = capfirst  # the templates' `capfirst` filter
 
 
@@ -76,7 +72,7 @@ class Renderer:
         self._speaker: Speaker | None = None
         self.dir = Path(template_dir) if template_dir else default_template_dir()
         self.env = SandboxedEnvironment(undefined=StrictUndefined, autoescape=False, trim_blocks=True)
-        self.env.filters.update(andjoin=lambda x: _join(x, "and"), orjoin=lambda x: _join(x, "or"), capfirst=_capfirst,
+        self.env.filters.update(andjoin=and_join, orjoin=lambda x: and_join(x, "or"), capfirst=_capfirst,
                                 lowerfirst=_lowerfirst, lowerstart=_lowerstart)
         phrases = self._load("phrases")
         missing = [k for k in PHRASE_KEYS if k not in phrases]
@@ -152,7 +148,7 @@ class Renderer:
         """Template variables for a plan (see templates/README.md)."""
         sp = self.speaker(kg)
         said = [sp.said(a) for a in answers]  # "... is the United Kingdom"
-        ctx: dict = {"answers": answers, "n": len(answers), "answer": _join(said, "and"), "direct": False}
+        ctx: dict = {"answers": answers, "n": len(answers), "answer": and_join(said), "direct": False}
         if isinstance(plan, Parallel):
             self._parallel_context(sp, kg, plan, extra, ctx)
         elif isinstance(plan, Compare):
@@ -166,7 +162,7 @@ class Renderer:
         """The parallel shapes' variables, added to `ctx`: one item per sub-question (see templates/parallel.yaml)."""
         items = []
         for child, ans in zip(plan.children, extra["per_item"]):
-            items.append({"q": sp.np(child, len(ans) or 1), "answer": _join([sp.said(a) for a in ans], "and"), "n": len(ans),
+            items.append({"q": sp.np(child, len(ans) or 1), "answer": and_join([sp.said(a) for a in ans]), "n": len(ans),
                           "wh": sp.wh(child), "stmt": sp.statement(child, ans)})  # fmt: skip
         ctx |= {"items": items, "qs": [it["q"] for it in items], "each": "", "own": "", "then": ""}
         ctx["own"] = self._own(sp, kg, plan, extra["per_item"])
@@ -177,7 +173,7 @@ class Renderer:
         if len({(k.rel, k.inverse) for k in kids}) == 1 and all(isinstance(k, Project) and isinstance(k.child, Anchor) for k in kids):  # noqa: E501
             ctx["each"] = sp.wh_together(list(kids))
             if len({k.child.eid for k in kids}) == len(kids):
-                ctx["then"] = _join([sp.name(k.child.eid) for k in kids[1:]], "and")
+                ctx["then"] = and_join([sp.name(k.child.eid) for k in kids[1:]])
 
     def _plan_context(self, sp: Speaker, kg: KnowledgeGraph, plan: Node, answers: list[str], ctx: dict) -> None:
         """The variables of one plan asked alone (lookups, set operations, counts, attributes), added to `ctx`."""
@@ -279,7 +275,7 @@ class Renderer:
         # a place said once ("place of birth", though the graph gives the city and the country): people ask so
         nouns = [w.plural if len(ans) > 1 and not w.where else w.noun for w, ans in zip(words, per_item)]
         own = sp.own(kids[0].child.eid)
-        return f"{own} {_join(nouns, 'and')}" if own else ""
+        return f"{own} {and_join(nouns)}" if own else ""
 
     def render(self, shape: str, ctx: dict, rng: random.Random) -> tuple[str, str]:
         """(question, final answer) for a shape, variants drawn from rng."""
@@ -327,7 +323,7 @@ def _own_wh(sp: Speaker, kg: KnowledgeGraph, plan: Parallel, whs: list[str], lis
             head, own, after = head[: of.start()], " ", " " + of[1]
         by = words[2] + " " if own else words[1] if not after else words[0]  # his X / ... him / he ...
         rest.append(_lowerfirst(head + by + after[len(own):]))
-    return _join([whs[0]] + rest, "and") if len(rest) == 1 else f"{whs[0]}, {_join(rest, 'and')}"
+    return and_join([whs[0]] + rest) if len(rest) == 1 else f"{whs[0]}, {and_join(rest)}"
 
 
 def _via(sp: Speaker, kg: KnowledgeGraph, plan: Project, answers: list[str]) -> str:

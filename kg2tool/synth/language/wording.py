@@ -428,13 +428,12 @@ class Speaker(CountWording, NegationWording, ChoiceWording, PlaceWording):
             return f"Who {'are' if many else 'is'} {self.np(node, 2 if many else 1)}"
         return f"What {'are' if many else 'is'} {self.np(node, 2 if many else 1)}"
 
-    def _wh_of(self, node: Project, name: str, sub_n: int | None = None) -> str:
-        """The wh-question of one step from one entity said as `name` (its name, or `that person`); `sub_n`: the
-        number of `name` (by default the anchor's `num` when `name` is its name)."""
+    def _wh_of(self, node: Project, name: str) -> str:
+        """The wh-question of one step from one entity said as `name` (its name, or `that person`), the verb in the
+        number of the name (`num`: "What do Be stars fall under")."""
         w = self.w(node)
-        if sub_n is None:
-            eid = node.child.eid if isinstance(node.child, Anchor) else None
-            sub_n = self.num(eid) if eid is not None and name == self.name(eid) else 1
+        eid = node.child.eid if isinstance(node.child, Anchor) else None
+        sub_n = self.num(eid) if eid is not None and name == self.name(eid) else 1
         person = self.person(node)
         many = node.inverse or w.asked_many
         k = self.kinds(node, 2 if many else 1)
