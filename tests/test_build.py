@@ -30,11 +30,11 @@ def test_labels_language_types_and_fallbacks(small_kg, small_graph_path):
     # no label -> readable local name
     assert kg.resolve("Old Town") == kg.index["http://example.org/Old_Town"]
     assert readable_local_name("http://dbpedia.org/resource/Barack_Obama") == "Barack Obama"
-    # typed attributes; ill-typed literal and blank-node triples are skipped and counted
+    # typed attributes; ill-typed literals are skipped and counted; a blank node is named by its content
     kinds = {a.label: a.kind for a in kg.attributes.values()}
     assert kinds == {"population": "integer", "height": "number", "inception": "date"}
     assert kg.stats.ill_typed_literals_skipped == 1
-    assert kg.stats.blank_node_triples_skipped >= 1
+    assert kg.stats.blank_nodes_named == 1 and "anonymous" in kg.names  # P0's friend, as the relation's other objects
     assert kg.stats.unlabeled_entities == 1
 
 
@@ -65,7 +65,7 @@ def test_build_graph_rules_on_triples():
     g.add((EX.a, rdflib.RDFS.seeAlso, EX.c))  # a link predicate: a URL value, c is no entity
     g.add((EX.a, rdflib.RDF.type, EX.Person))
     g.add((EX.Person, rdflib.RDFS.label, rdflib.Literal("person", lang="en")))
-    g.add((EX.a, EX.knows, rdflib.BNode()))  # skipped and counted
+    g.add((EX.a, EX.knows, rdflib.BNode()))  # named by its content, then dropped: no name, nothing of its own
     g.add((EX.a, EX.size, rdflib.Literal("1", datatype=rdflib.XSD.integer)))
     g.add((EX.b, EX.size, rdflib.Literal("2", datatype=rdflib.XSD.integer)))
     g.add((EX.b, EX.size, rdflib.Literal("big")))  # the less common kind of the predicate: dropped
@@ -81,7 +81,7 @@ def test_build_graph_rules_on_triples():
     assert (size.kind, size.values) == ("integer", {0: (1,), 1: (2,)})
     assert (motto.kind, motto.values) == ("string", {0: ("hello",)})
     assert kg.labels == ["a", "b"] and kg.stats.unlabeled_entities == 2
-    assert kg.stats.blank_node_triples_skipped == 1 and kg.stats.ill_typed_literals_skipped == 1
+    assert kg.stats.blank_nodes_named == 1 and kg.stats.ill_typed_literals_skipped == 1
     assert kg.attributes[str(rdflib.RDFS.seeAlso)].values == {0: (str(EX.c),)}
     assert (kg.stats.relation_triples, kg.stats.attribute_values, kg.stats.files) == (1, 4, ["g.ttl"])
     assert kg.degree == [1, 1] and list(kg.iter_facts()) == [("a", "knows", "b")]

@@ -80,8 +80,8 @@ def test_min_support_error_says_what_is_missing(small_kg):
 
 
 def test_a_graph_whose_links_are_all_blank_nodes_says_so(tmp_path):
-    """Facts behind blank nodes only (an n-ary pattern of anonymous nodes): the error says there is no relation
-    between named entities, how many blank-node triples were skipped, and what to do."""
+    """Facts behind blank nodes only (a builder `[ ex:name "..." ]`, read as the organ's value): the error says there
+    is no relation between named entities, what became of the blank nodes, and what to do."""
     from kg2tool.graph.build import load_graph
 
     path = tmp_path / "blank.ttl"
@@ -90,7 +90,7 @@ def test_a_graph_whose_links_are_all_blank_nodes_says_so(tmp_path):
         + "".join(f'ex:organ{k} rdfs:label "Organ {k}" ; ex:year {1900 + k} ; ex:builder [ ex:name "Builder {k}" ] .\n' for k in range(5)),
         encoding="utf-8",
     )
-    with pytest.raises(NothingToDoError, match=r"no relation between named entities .* 10 triples with a blank node"):
+    with pytest.raises(NothingToDoError, match=r"no relation between named entities .* 0 blank nodes were named .*, 5 read as values"):
         ToolSet.from_graph(load_graph([path]))
 
 

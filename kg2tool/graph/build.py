@@ -9,8 +9,9 @@ Rules:
   opaque ids are dropped (kg2tool.graph.hygiene; `PredicateRules` from --include/--exclude-predicate override).
 - Before that, reified n-ary nodes (a film role, an award record, an address) are folded into composed relations
   between their named participants (kg2tool.graph.reify; off with `PredicateRules(fold=False)`, `--no-fold`).
-- Blank nodes get random ids from the parser, which would break determinism and cannot be named by a user;
-  triples that touch them are skipped and counted in `LoadStats`.
+- Blank nodes get random ids from the parser, so they are named by their content (kg2tool.graph.blank: a part of
+  the one node that links to it, `<owner>#<hash>`, else `urn:kg2tool:genid:<hash>`) and their triples read after
+  the others; folding then treats them as it treats any unlabelled part or n-ary node.
 - Names: the preferred label (rdfs:label, skos:prefLabel, schema:name; language by `lang`, then untagged, then
   any), else a readable form of the IRI's local part (kg2tool.graph.names).
 - Literal objects of other predicates are typed attributes (integer, number, date, datetime, boolean, string),
@@ -22,9 +23,11 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
+from itertools import chain
 from pathlib import Path
 
 from ..common.errors import InputError
+from .blank import blank_names, is_text, literal_key
 from .hygiene import is_opaque_node, tidy_edges
 from .model import (
     ALT_LABEL_PREDICATES,
@@ -133,7 +136,9 @@ def _collect(rdf, lang: str, stats: LoadStats, rules: PredicateRules) -> _Triple
 
     blank: dict[type, bool] = {}  # term class -> is a blank node (isinstance through rdflib's ABCs, once per class)
     literal: dict[type, bool] = {}
-    for s, p, o in rdf:
+    held: list = []  # the triples that touch a blank node, read again with the nodes named (kg2tool.graph.blank)
+    named = _BlankNamed(held, stats, rel_edges)
+    for s, p, o in chain(rdf, named):
         stats.triples += 1
         ts, to = type(s), type(o)
         b_s, b_o = blank.get(ts), blank.get(to)
@@ -142,7 +147,7 @@ def _collect(rdf, lang: str, stats: LoadStats, rules: PredicateRules) -> _Triple
         if b_o is None:
             b_o = blank[to] = issubclass(to, BNode)
         if b_s or b_o:
-            stats.blank_node_triples_skipped += 1
+            held.append((s, p, o))
             continue
         s, p = str(s), str(p)
         is_lit = literal.get(to)
@@ -179,7 +184,50 @@ def _collect(rdf, lang: str, stats: LoadStats, rules: PredicateRules) -> _Triple
             str_attr_lang[p][s].append((o, None))
             continue
         rel_edges[p].add((s, o))
+    stats.triples -= named.count
     return got
+
+
+class _BlankNamed:
+    """The held triples that touch blank nodes, with the nodes named (kg2tool.graph.blank), in sorted order; read
+    after the others (`count`: how many, as the pass counts them again)."""
+
+    def __init__(self, held: list, stats: LoadStats, things: dict):
+        self.held, self.stats, self.things, self.count = held, stats, things, 0
+
+    def __iter__(self):
+        from rdflib import BNode, Literal, URIRef
+
+        if not self.held:
+            return
+        stats = self.stats
+
+        def text(t):
+            if isinstance(t, Literal):
+                return literal_key(str(t), t.language, str(t.datatype) if t.datatype else None)
+            return t if isinstance(t, BNode) else str(t)
+
+        key = lambda t: t if isinstance(t, BNode) else None  # noqa: E731
+        names = blank_names([(text(s), str(p), text(o)) for s, p, o in self.held], key, self.things.__contains__)
+        stats.blank_nodes_named, stats.blank_value_nodes = len(names.iris), len(names.values)
+        iris, values = names.iris, names.values
+        out = []
+        for s, p, o in self.held:
+            if (isinstance(o, BNode) and (o in values or o in names.dropped)) or s in names.dropped:
+                continue  # the link into a value node: its texts are linked to the owner below
+            if isinstance(s, BNode) and s in values:
+                if isinstance(o, Literal) and is_text(str(p)):
+                    got = names.owner(s)
+                    if got is not None:
+                        out.append((URIRef(got[0]), URIRef(got[1]), o))
+                continue
+            out.append(
+                (URIRef(iris[s]) if isinstance(s, BNode) else s, p, URIRef(iris[o]) if isinstance(o, BNode) else o)
+            )
+        out.sort(key=lambda t: (t[0], t[1], text(t[2])))
+        self.held.clear()
+        self.count = len(out)
+        yield from out
 
 
 def _names_from_properties(got: _Triples) -> None:

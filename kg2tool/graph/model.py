@@ -201,14 +201,15 @@ class Attribute:
 @dataclass
 class LoadStats:
     """What loading read and what it skipped: the files, triples read, relation edges and attribute values kept,
-    triples with a blank node and literals with an invalid lexical form skipped, entities without a label, reified
+    blank nodes named (kg2tool.graph.blank), literals with an invalid lexical form skipped, entities without a label, reified
     nodes folded and the IRIs of the composed relations and attributes (kg2tool.graph.reify)."""
 
     files: list[str] = field(default_factory=list)
     triples: int = 0
     relation_triples: int = 0
     attribute_values: int = 0
-    blank_node_triples_skipped: int = 0
+    blank_nodes_named: int = 0
+    blank_value_nodes: int = 0
     ill_typed_literals_skipped: int = 0
     unlabeled_entities: int = 0
     schema_triples_skipped: int = 0

@@ -17,7 +17,9 @@ Rules, applied after the pass over the triples and before kg2tool.graph.hygiene'
   class and link labels: "Physics 1901, Wilhelm Conrad Röntgen", "ABN AMRO Bank N.V. legal address"), for a typed
   node only (a class can be checked for a consistent shape). A class is folded as a whole (below), so an instance
   named otherwise ("Citibank, N.A headquarters address" for the participant "Citibank, N.A. US-DE") goes with it.
-  Blank nodes are not folded (they are skipped when the graph is read).
+  Blank nodes are named by their content when the graph is read (kg2tool.graph.blank) and folded like any node,
+  but a folded blank node's own literal values stay with it (a provenance record's time, a name's parts): its
+  owner gets composed relations from it, no attributes.
 - A *part* of another node (an unlabelled node whose IRI extends the IRI of a node `B` that links to it: after `#`
   by the hash-URI convention of Linked Data, `hadrian#death`, `caryanda#this`; after `/`, `paper/105/authorlist`;
   after DBpedia's `__`, `Adrian_Griffin__1`) has no usable name of its own either,
@@ -60,6 +62,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from urllib.parse import quote
 
+from .blank import is_blank_iri
 from .hygiene import is_opaque_id, local_part
 from .names import without_codes
 
@@ -444,7 +447,9 @@ def fold_reified(
 
     for (key, _), nodes in groups.items():
         part = all(n in parts_of for n in nodes)
-        _fold_group(key, nodes, cands, rel_edges, made, (type_label, pred_label, part, is_agent), attr_subjects)
+        anonymous = lambda n: is_blank_iri(iri(n))  # noqa: E731
+        names = (type_label, pred_label, part, is_agent, anonymous)
+        _fold_group(key, nodes, cands, rel_edges, made, names, attr_subjects)
     by_label: dict = {}
     for new in made.values():  # in order of first sight: groups, then roles, then attributes
         first = by_label.setdefault((type(new), new.label), new)
@@ -516,7 +521,7 @@ def _owners(key, nodes, cands, type_label, pred_label) -> tuple[list, list]:
 def _fold_group(key, nodes, cands, rel_edges, made: dict, names, attr_subjects) -> None:
     """The composed relations and moved attributes of one group, added to `made` by IRI (a relation or attribute
     another group of the same class made too gets their pairs or nodes together)."""
-    type_label, pred_label, part, is_agent = names
+    type_label, pred_label, part, is_agent, anonymous = names
     owners, roles = _owners(key, nodes, cands, type_label, pred_label)
     cls_iri = quote(key if not isinstance(key, tuple) else "", safe="")
     for owner in owners:
@@ -556,7 +561,8 @@ def _fold_group(key, nodes, cands, rel_edges, made: dict, names, attr_subjects) 
                 link = _said(pred_label(owner[0]))
                 label = " ".join(w for w in link if w.lower() not in _LIST_WORDS) or " ".join(link)
             made[iri] = FoldedRelation(iri, label, desc, pairs)
-        _move_values(nodes, cands, owner, base, (prefix, cls_text), made, pred_label, attr_subjects)
+        named_nodes = [n for n in nodes if not anonymous(n)]  # a blank node's values are no facts of its owner
+        _move_values(named_nodes, cands, owner, base, (prefix, cls_text), made, pred_label, attr_subjects)
 
 
 def _move_values(nodes, cands, owner, base: str, said: tuple, made: dict, pred_label, attr_subjects) -> None:

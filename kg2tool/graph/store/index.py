@@ -33,6 +33,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ...common.errors import InputError, UsageError
+from ..blank import blank_names, is_text, literal_key
 from ..build import ATTRIBUTE_KINDS
 from ..model import (
     ALT_LABEL_PREDICATES,
@@ -121,6 +122,7 @@ class IndexBuilder:
         self.other: set = set()  # the other triples (blank nodes, schema predicates, ill-typed literals)
         self.files = 0  # files read so far
         self.blank = 0
+        self.blank_named = self.blank_values = 0
         self.ill_typed = 0
 
     # -- the pass over the files -------------------------------------------------------------------------------
@@ -167,7 +169,13 @@ class IndexBuilder:
         NN, LIT = ox.NamedNode, ox.Literal
         ids, rels, best, pool, lang = self.ids, self.rels, self.best, self.pool, self.lang
         lit_s, lit_p, lit_o, other = self.lit_s, self.lit_p, self.lit_o, self.other
-        str_vals, attr_vals, type_s, type_o, type_k = self.str_vals, self.attr_vals, self.type_s, self.type_o, self.type_k
+        str_vals, attr_vals, type_s, type_o, type_k = (
+            self.str_vals,
+            self.attr_vals,
+            self.type_s,
+            self.type_o,
+            self.type_k,
+        )
         kinds, codes = self.kinds, self.codes
         ranks: dict = {}  # language tag -> lang_rank
         adds = {p: (s.append, o.append) for p, (s, o) in rels.items()}  # predicate -> the appends of its edges
@@ -252,6 +260,43 @@ class IndexBuilder:
             add[0](i)
             add[1](j)
 
+    def _blank_named(self, held: list) -> list:
+        """The triples that touch blank nodes (file number, subject, predicate, object), with the nodes named as in
+        memory (kg2tool.graph.blank; literals compared as rdflib reads them), in the in-memory load's order."""
+        import pyoxigraph as ox
+        from rdflib import Literal as RdfLiteral
+
+        def text(t):
+            if type(t) is ox.Literal:
+                lang = t.language
+                lit = RdfLiteral(t.value, lang=lang) if lang else RdfLiteral(t.value, datatype=t.datatype.value)
+                return literal_key(str(lit), lit.language, str(lit.datatype) if lit.datatype else None)
+            return t.value
+
+        def term(f, t):
+            return (f, t.value) if type(t) is ox.BlankNode else text(t)
+
+        rows = [(term(f, s), p, term(f, o), o) for f, s, p, o in held]
+        names = blank_names(
+            [(s, p.value, o) for s, p, o, _ in rows], lambda t: t if type(t) is tuple else None, self.rels.__contains__
+        )
+        self.blank_named, self.blank_values = len(names.iris), len(names.values)
+        iris, values = names.iris, names.values
+        NN = ox.NamedNode
+        out = []
+        for s, p, o, raw in rows:
+            if (type(o) is tuple and (o in values or o in names.dropped)) or s in names.dropped:
+                continue  # the link into a value node: its texts are linked to the owner below
+            if type(s) is tuple and s in values:
+                if type(raw) is ox.Literal and is_text(p.value):
+                    got = names.owner(s)
+                    if got is not None:
+                        out.append((got[0], NN(got[1]), o, raw))
+                continue
+            out.append((iris[s] if type(s) is tuple else s, p, iris[o] if type(o) is tuple else o, raw))
+        out.sort(key=lambda t: (t[0], t[1].value, t[2]))
+        return [ox.Quad(NN(s), p, raw if type(raw) is ox.Literal else NN(o)) for s, p, o, raw in out]
+
     def count_triples(self) -> int:
         """The number of distinct triples read (what rdflib's in-memory graph holds: a triple repeated in a file,
         or in two files, or in two named graphs of N-Quads, counts once), from what the pass kept; call before
@@ -267,7 +312,9 @@ class IndexBuilder:
         for s, o in self.rels.values():
             total += len(np.unique(np.frombuffer(s, dtype=np.int32).astype(np.int64) * n + np.frombuffer(o, np.int32)))
         for cols in ((self.type_k, self.type_s, self.type_o), (self.lit_p, self.lit_s, self.lit_o)):
-            total += _distinct_rows(*(np.frombuffer(c, dtype=np.int32 if c.typecode == "i" else np.int64) for c in cols))
+            total += _distinct_rows(
+                *(np.frombuffer(c, dtype=np.int32 if c.typecode == "i" else np.int64) for c in cols)
+            )
         return total
 
     def _kind(self, p: str) -> int:
@@ -386,7 +433,9 @@ class IndexBuilder:
         merged = merged or {}
         rels = {}
         for p, pairs in sorted(self._pairs().items()):
-            kept = sorted({(s, merged.get(o, o)) for s, o in pairs if s not in drop and (o not in drop or o in merged)})
+            kept = sorted(
+                {(s, merged.get(o, o)) for s, o in pairs if s not in drop and (o not in drop or o in merged)}
+            )
             if kept:
                 rels[p] = (array("i", [s for s, _ in kept]), array("i", [o for _, o in kept]))
         self.rels = rels
@@ -509,7 +558,9 @@ class IndexBuilder:
 
         out.mkdir(parents=True)
         triples = self.count_triples()
+        held = [t[1:] for t in self.other if t[0] == "b"]
         self.other, self.lit_s, self.lit_p, self.lit_o = set(), array("i"), array("i"), array("q")
+        self._scan(self._blank_named(held))
         self._tidy()
         ids = self._number_entities(out)
         degree, rel_meta, relation_triples = self._write_relations(out, ids)
@@ -531,7 +582,8 @@ class IndexBuilder:
             "triples": triples,
             "relation_triples": relation_triples,
             "attribute_values": attribute_values,
-            "blank_node_triples_skipped": self.blank,
+            "blank_nodes_named": self.blank_named,
+            "blank_value_nodes": self.blank_values,
             "ill_typed_literals_skipped": self.ill_typed,
             "unlabeled_entities": unlabeled,
             "schema_triples_skipped": self.schema_skipped,

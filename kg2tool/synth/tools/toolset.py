@@ -176,7 +176,8 @@ class ToolSet:
             st = kg.stats
             raise NothingToDoError(
                 f"the graph has no relation between named entities ({kg.summary()}): questions walk from one entity "
-                f"to another; {st.blank_node_triples_skipped} triples with a blank node were skipped and "
+                f"to another; {st.blank_nodes_named} blank nodes were named by their content, {st.blank_value_nodes} read as "
+                f"values of the node linking to them, and "
                 f"{st.opaque_nodes_skipped} nodes without a name dropped: give those nodes IRIs and labels, or include "
                 "predicates with --include-predicate"
             )
