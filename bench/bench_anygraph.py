@@ -10,7 +10,8 @@ WikiPathways RDF, ISWC Semantic Web Dog Food metadata; kept blind, second batch:
 CIDOC-CRM, YAGO3-10, the Health IT Ontology; kept blind, third batch: the Stardog tutorial music graph,
 CurriculumKG, GND person records; kept blind, fourth batch: the Unified Astronomy Thesaurus, Reactome pathways in
 BioPAX, the OSM Semantic Network; kept blind, fifth batch: OntoPiA's Italian territorial classifications, the
-Syriac Gazetteer, an NCI Thesaurus subset), runs
+Syriac Gazetteer, an NCI Thesaurus subset; kept blind, sixth batch: the SemOpenAlex data sample, MeSH RDF sample
+records, BIBFRAME 2 Library of Congress records, an Uberon fragment in OBO OWL), runs
 `kg2tool synth --graph G --out TMP -n N --seed S --overwrite` in a subprocess, reads the rows of DIR/sft/*.parquet
 and prints per graph: rows written (a failed synth is reported with the tail of its stderr), rows with
 `schema_problems` (tests/lint.py: dotted paths, ids, underscore/camelCase words, placeholder kinds) and with
@@ -79,6 +80,11 @@ GRAPHS = {
     "ontopia": ROOT / "tests" / "data" / "unseen" / "ontopia-territories-clv.nt.gz",
     "syriaca": ROOT / "tests" / "data" / "unseen" / "syriaca-gazetteer-lawd.nt.gz",
     "ncit": ROOT / "tests" / "data" / "unseen" / "ncit-thesaurus-owl.nt.gz",
+    # kept blind (added 2026-12-07, sixth batch): same rule, counts only until a blind reading is done
+    "semopenalex": ROOT / "tests" / "data" / "unseen" / "semopenalex-scholarly-spar.nt.gz",
+    "mesh": ROOT / "tests" / "data" / "unseen" / "mesh-rdf-meshv.nt.gz",
+    "bibframe": ROOT / "tests" / "data" / "unseen" / "loc-bibframe2-records.nt.gz",
+    "uberon": ROOT / "tests" / "data" / "unseen" / "uberon-fragment-obo-owl.nt.gz",
 }
 
 

@@ -37,6 +37,10 @@ pinned commits below (``git --git-dir=... show COMMIT:PATH``). Get a snapshot wi
         MIRROR/italia+daf-ontologie-vocabolari-controllati/repo
     git clone --bare https://github.com/srophe/Linked-Data       MIRROR/srophe+Linked-Data/repo
     git clone --bare https://github.com/hsolbrig/rdfpath         MIRROR/hsolbrig+rdfpath/repo
+    git clone --bare https://github.com/metaphacts/semopenalex   MIRROR/metaphacts+semopenalex/repo
+    git clone --bare https://github.com/HHS/meshrdf              MIRROR/HHS+meshrdf/repo
+    git clone --bare https://github.com/lcnetdev/bibframe2marc   MIRROR/lcnetdev+bibframe2marc/repo
+    git clone --bare https://github.com/ontodev/robot            MIRROR/ontodev+robot/repo
 
 then run
 
@@ -192,6 +196,19 @@ SOURCES = {
     "srophe/Linked-Data": ("0824c9273b77f20709dede3c7474d9bf3a053d48", ["data/places/rdf/all-places.ttl"]),
     # an NCI Thesaurus (15.09d) test subset kept by the rdfpath library: coded OWL classes and properties
     "hsolbrig/rdfpath": ("a5190add63943ccac940bb2155202bae7b5f0522", ["testdata/NCItTest.owl"]),
+    # added 2026-12-07, sixth batch, kept blind (README.md): the SemOpenAlex data sample (OpenAlex scholarly data in
+    # SPAR, DCMI, FOAF and the SemOpenAlex ontology; TriG, one named graph) with the SemOpenAlex ontology
+    "metaphacts/semopenalex": (
+        "30472a291c99b3473f4251e951141406490b5b73",
+        ["data-sample/semopenalex-data-sample.trig", "ontologies/semopenalex-ontology.ttl"],
+    ),
+    # MeSH RDF (U.S. National Library of Medicine): the sample records kept as test data by its web interface
+    "HHS/meshrdf": ("1905128df4855739ed487987b33901abe8773f0d", ["webui/src/test/resources/samples.nt"]),
+    # BIBFRAME 2 descriptions of 34 Library of Congress catalogue records (the exemplars of bibframe2marc's tests);
+    # files listed by bibframe_files()
+    "lcnetdev/bibframe2marc": ("fcd3a144544b8a8edbc9dfd48bef5f767e268c24", None),
+    # an Uberon (OBO anatomy ontology) fragment kept as a documentation example by the ROBOT ontology tool
+    "ontodev/robot": ("a67eed4823af7f5b7bb33ddd12f662adc4303cad", ["docs/examples/uberon_fragment.owl"]),
 }
 
 
@@ -1022,6 +1039,73 @@ def build_ncit(mirror: Path) -> Path:
     return whole_files(mirror, NCIT, ["testdata/NCItTest.owl"], "xml", "ncit-thesaurus-owl.nt.gz")
 
 
+# ---------------------------------------------------------------------------------------
+# Added 2026-12-07, sixth batch, kept blind (README.md)
+# ---------------------------------------------------------------------------------------
+
+# 23. SemOpenAlex data sample: an OpenAlex work with its authors, institutions, sources and concepts in SPAR
+#     (FaBiO, CiTO, DataCite, BiDO), DCMI terms, FOAF, W3C org, PRISM and the SemOpenAlex ontology; TriG with one
+#     named graph (its name is dropped), merged with the SemOpenAlex ontology (labels of classes and properties)
+
+SEMOPENALEX = "metaphacts/semopenalex"
+
+
+def build_semopenalex(mirror: Path) -> Path:
+    data, onto = SOURCES[SEMOPENALEX][1]
+    ds = rdflib.Dataset()
+    ds.parse(data=read_source(mirror, SEMOPENALEX, data), format="trig")
+    g = rdflib.Graph()
+    for s, p, o, _ in ds.quads((None, None, None, None)):
+        g.add((s, p, o))
+    g.parse(data=read_source(mirror, SEMOPENALEX, onto), format="turtle")
+    return write(tree_bnode_labels(cleaned(g)), "semopenalex-scholarly-spar.nt.gz", "nt", gz=True)
+
+
+# 24. MeSH RDF: descriptors, qualifiers, supplementary concept records, descriptor-qualifier pairs, concepts, terms
+#     and tree numbers as nodes of their own, in the MeSH vocabulary namespace; N-Triples
+
+MESH = "HHS/meshrdf"
+
+
+def build_mesh(mirror: Path) -> Path:
+    return whole_files(mirror, MESH, SOURCES[MESH][1], "nt", "mesh-rdf-meshv.nt.gz")
+
+
+# 25. BIBFRAME 2 (Library of Congress): works, instances and items of 34 catalogue records with agents, contributions,
+#     titles, subjects (MADS/RDF), identifiers and notes, mostly as blank nodes; RDF/XML
+
+BIBFRAME = "lcnetdev/bibframe2marc"
+BIBFRAME_DIR = "rules/test/data/exemplars"
+
+
+def bibframe_files(mirror: Path) -> list[str]:
+    """The 34 `decomposed` record files (`NAME.rdf`; not `raw.NAME.rdf` nor the id.loc.gov `id.NAME.rdf`)."""
+    commit, _ = SOURCES[BIBFRAME]
+    names = subprocess.run(
+        ["git", f"--git-dir={git_dir(mirror, BIBFRAME)}", "ls-tree", "-r", "--name-only", commit, BIBFRAME_DIR],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.split()
+    return sorted(n for n in names if n.endswith(".rdf") and not n.rsplit("/", 1)[1].startswith(("raw.", "id.")))
+
+
+def build_bibframe(mirror: Path) -> Path:
+    files = bibframe_files(mirror)
+    assert len(files) == 34, len(files)
+    return whole_files(mirror, BIBFRAME, files, "xml", "loc-bibframe2-records.nt.gz")
+
+
+# 26. Uberon fragment (ROBOT example): OBO Foundry OWL, classes and relations as OBO PURLs (UBERON, BFO, RO ids),
+#     oboInOwl synonyms, cross-references, namespaces and subsets, axiom annotations, existential restrictions; RDF/XML
+
+ROBOT = "ontodev/robot"
+
+
+def build_uberon(mirror: Path) -> Path:
+    return whole_files(mirror, ROBOT, SOURCES[ROBOT][1], "xml", "uberon-fragment-obo-owl.nt.gz")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument(
@@ -1032,6 +1116,7 @@ def main(argv=None) -> int:
     keys += ["stardog_music", "curriculum", "gnd"]
     keys += ["uat", "reactome", "osn"]
     keys += ["ontopia", "syriaca", "ncit"]
+    keys += ["semopenalex", "mesh", "bibframe", "uberon"]
     ap.add_argument("--only", choices=keys, action="append")
     args = ap.parse_args(argv)
     todo = args.only or keys
@@ -1058,6 +1143,10 @@ def main(argv=None) -> int:
         "ontopia": build_ontopia,
         "syriaca": build_syriaca,
         "ncit": build_ncit,
+        "semopenalex": build_semopenalex,
+        "mesh": build_mesh,
+        "bibframe": build_bibframe,
+        "uberon": build_uberon,
     }
     for key in todo:
         path = builders[key](args.mirror)
