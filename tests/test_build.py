@@ -180,3 +180,24 @@ def test_wikipedia_category_pages_are_links_not_entities():
     kg = build_graph(g)
     assert str(dct.subject) not in kg.relations and str(dct.subject) in kg.attributes
     assert "People from Melbourne" not in kg.labels
+
+
+def test_an_unlabelled_code_in_a_namespace_of_named_nodes_is_dropped():
+    """A catalogue code without a label (`C100110`) where the namespace's other nodes have labels is a node the
+    graph forgot to name (a class outside a thesaurus subset): dropped, as an opaque id is; where a namespace's
+    nodes are mostly unlabelled, the code stays the name (`WP1461`), and a labelled code is a name."""
+    th = rdflib.Namespace("http://ex.org/thesaurus#")
+    wp = rdflib.Namespace("http://ex.org/wp/")
+    g = rdflib.Graph()
+    for k in range(30):
+        g.add((th[f"C{1000 + k}"], rdflib.RDFS.label, rdflib.Literal(f"Concept {k}")))
+        g.add((th[f"C{1000 + k}"], EX.inSubset, th[f"C{9000 + k % 3}"]))  # three subsets the file does not name
+        g.add((th[f"C{1000 + k}"], EX.broader, th[f"C{1000 + (k + 1) % 30}"]))
+        g.add((wp[f"WP{1400 + k}"], EX.about, th[f"C{1000 + k}"]))  # pathways named by their codes alone
+    g.add((th.C9001, EX.note, rdflib.Literal("a subset")))
+    kg = build_graph(g)
+    names = set(kg.names)
+    assert "Concept 0" in names and "WP1400" in names
+    assert not any(n.startswith("C9") for n in names)
+    assert str(EX.inSubset) not in kg.relations and str(EX.broader) in kg.relations
+    assert str(EX.note) not in kg.attributes

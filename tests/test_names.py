@@ -250,3 +250,47 @@ def test_a_text_made_into_an_iri_and_a_counted_record_are_no_names():
     assert is_opaque_id("68322PathwayStep920") and is_opaque_id("12Catalysis403")
     assert not any(map(is_opaque_id, ("R2D2", "Windows95", "Zinfandel1998", "Boeing 747")))
 
+
+
+def test_a_label_joining_one_name_in_two_scripts_is_said_in_latin_letters():
+    """A gazetteer's display label joins a place's name in Latin letters and in its own script with a spaced dash
+    ("Urmia \u2014 <Syriac>"): the name a user types is the Latin part; labels in one script stay as they are."""
+    from kg2tool.graph.names import clean_label
+
+    assert clean_label("Urmia \u2014 \u0710\u0718\u072a\u0721\u071d\u0710") == "Urmia"
+    assert clean_label("\u041c\u043e\u0441\u043a\u0432\u0430 / Moscow") == "Moscow"
+    assert clean_label("War \u2014 Peace") == "War \u2014 Peace"  # one script: a title
+    assert clean_label("AC/DC") == "AC/DC" and clean_label("\u0710\u0718\u072a\u0721\u071d\u0710") == "\u0710\u0718\u072a\u0721\u071d\u0710"
+
+
+def test_a_heading_with_a_subheading_takes_no_possessive():
+    """MeSH's descriptor/qualifier pairs ("Acetaminophen/standards") are one name whose last word is no owner: "the
+    descriptor of Acetaminophen/standards", not "Acetaminophen/standards' descriptor"; a name with a slash between
+    capitals (AC/DC) takes one."""
+    from kg2tool.synth.language.grammar import possessive
+
+    assert possessive("Acetaminophen/standards") == "" and possessive("Abdomen/injuries") == ""
+    assert possessive("AC/DC") == "AC/DC's"
+
+
+def test_the_record_about_a_description_is_no_fact():
+    """BIBFRAME's administrative metadata and POWDER's `describedby` (GND records) link a thing to the record
+    about its description: the record and what only it links to (the cataloguing agency) are dropped."""
+    import rdflib
+
+    from kg2tool.graph.build import build_graph
+
+    ex, bf = rdflib.Namespace("http://ex.org/"), rdflib.Namespace("http://id.loc.gov/ontologies/bibframe/")
+    g = rdflib.Graph()
+    for k in range(3):
+        work, admin = ex[f"work{k}"], ex[f"work{k}/admin"]
+        g.add((work, rdflib.RDFS.label, rdflib.Literal(f"Work {k}")))
+        g.add((work, ex.author, ex.ann))
+        g.add((work, bf.adminMetadata, admin))
+        g.add((admin, bf.agent, ex.agency))
+        g.add((admin, bf.changeDate, rdflib.Literal("2020-01-01")))
+    g.add((ex.ann, rdflib.RDFS.label, rdflib.Literal("Ann")))
+    g.add((ex.agency, rdflib.RDFS.label, rdflib.Literal("The Cataloguing Agency")))
+    kg = build_graph(g)
+    assert set(kg.names) == {"Work 0", "Work 1", "Work 2", "Ann"}
+    assert list(kg.relations) == [str(ex.author)] and not kg.attributes

@@ -312,3 +312,21 @@ def test_store_reads_public_naming_conventions_as_the_in_memory_load(tmp_path):
     path = tmp_path / "c.ttl"
     path.write_text(CONVENTIONS_TTL, encoding="utf-8")
     same_graph(load_graph([path]), open_store(tmp_path / "st", [path], log=quiet))
+
+
+def test_the_store_drops_forgotten_codes_as_memory_does(tmp_path):
+    """An unlabelled catalogue code in a namespace of named nodes (kg2tool.graph.hygiene.is_forgotten_code): the
+    same nodes dropped in the store as in memory."""
+    th, ex = "http://ex.org/thesaurus#", "http://ex.org/"
+    lines = []
+    for k in range(30):
+        lines += [f'<{th}C{1000 + k}> <http://www.w3.org/2000/01/rdf-schema#label> "Concept {k}" .',
+                  f"<{th}C{1000 + k}> <{ex}inSubset> <{th}C{9000 + k % 3}> .",
+                  f"<{th}C{1000 + k}> <{ex}broader> <{th}C{1000 + (k + 1) % 30}> .",
+                  f"<{ex}wp/WP{1400 + k}> <{ex}about> <{th}C{1000 + k}> ."]  # fmt: skip
+    lines.append(f'<{th}C9001> <{ex}note> "a subset" .')
+    path = tmp_path / "codes.nt"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    mem = load_graph([path])
+    assert f"{ex}inSubset" not in mem.relations and "WP1400" in mem.names
+    same_graph(mem, open_store(tmp_path / "st", [path], log=quiet))

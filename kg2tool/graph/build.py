@@ -28,7 +28,7 @@ from pathlib import Path
 
 from ..common.errors import InputError
 from .blank import blank_names, is_text, literal_key
-from .hygiene import is_opaque_node, tidy_edges
+from .hygiene import is_forgotten_code, is_opaque_node, named_namespaces, tidy_edges
 from .model import (
     ALT_LABEL_PREDICATES,
     DESCRIPTION_PREDICATES,
@@ -331,14 +331,18 @@ def _tidy(got: _Triples, stats: LoadStats, rules: PredicateRules) -> None:
     for edges in got.rel_edges.values():
         subjects.update(s for s, _ in edges)
     labels = got.texts["label"]
-    tidy = tidy_edges(got.rel_edges, str, lambda n: bool(labels.get(n)), subjects.__contains__, rules.include)
+    nodes = {n for edges in got.rel_edges.values() for pair in edges for n in pair}
+    for by_s in list(got.attr_vals.values()) + list(got.str_attr_lang.values()):
+        nodes.update(by_s)
+    named = named_namespaces((n, bool(labels.get(n))) for n in nodes)
+    tidy = tidy_edges(got.rel_edges, str, lambda n: bool(labels.get(n)), subjects.__contains__, rules.include, named)
     got.rel_edges = defaultdict(set, {p: set(v) for p, v in tidy.edges.items()})
     for p, vals in tidy.links.items():
         for s, url in vals:
             got.str_attr_lang[p][s].append((url, None))
     dropped = set(tidy.opaque)
     for by_s in list(got.attr_vals.values()) + list(got.str_attr_lang.values()):
-        for s in [s for s in by_s if not labels.get(s) and is_opaque_node(s)]:
+        for s in [s for s in by_s if not labels.get(s) and (is_opaque_node(s) or is_forgotten_code(s, named))]:
             dropped.add(s)
             del by_s[s]
     stats.opaque_nodes_skipped += len(dropped)

@@ -6,6 +6,8 @@ Rules, applied after the pass over the triples (they need to know which nodes ha
   machine id, a UUID, a long hex string) is dropped with its edges and values: it would be an entity named "13951335" or
   "Q181795-7ED1FB19-...". Such nodes are mostly the intermediate nodes of reified n-ary relations (a film role,
   an award record, a statement).
+- So is an unlabelled node whose local part is a catalogue code (`C100110`) in a namespace whose other nodes are
+  labelled (`named_namespaces`): the graph forgot its name (a class outside a thesaurus subset).
 - A relation whose every object is a *link* becomes a string attribute holding the object IRIs (URLs): a link is
   an http(s) IRI without a label and without outgoing triples that names a document or image (by its file
   extension), a web site, or an opaque record on another host than its subject (a PubMed record, a Wikidata
@@ -77,6 +79,37 @@ def is_opaque_node(iri: str) -> bool:
     return is_opaque_id(local) or (len(local) <= 3 and bool(_CODE_LIST.search(iri)))
 
 
+# A catalogue code: up to three letters and three digits or more, maybe dotted or hyphenated further
+# (`C100110`, `D016027`, `B01.300.107`): what a thesaurus or catalogue calls its entries, not their names.
+_CODE = re.compile(r"[A-Za-z]{0,3}\d{3,}(?:[.-]\d+)*")
+_NAMED_SHARE, _NAMED_MIN = 0.8, 20
+
+
+def namespace(iri: str) -> str:
+    """An IRI without its local part (`local_part`)."""
+    return iri[: len(iri.rstrip("/#")) - len(local_part(iri))]
+
+
+def named_namespaces(nodes: Iterable[tuple[str, bool]]) -> frozenset[str]:
+    """The namespaces whose nodes the graph names: at least `_NAMED_MIN` of the (IRI, labelled) `nodes` in it and
+    `_NAMED_SHARE` of them labelled. A node there without a label is one the graph forgot to name (a class outside
+    a thesaurus subset, a descriptor the sample does not describe)."""
+    counts: dict = {}
+    for iri, labelled in nodes:
+        got = counts.setdefault(namespace(iri), [0, 0])
+        got[0] += labelled
+        got[1] += 1
+    return frozenset(ns for ns, (named, every) in counts.items() if every >= _NAMED_MIN and named >= _NAMED_SHARE * every)
+
+
+def is_forgotten_code(iri: str, named: frozenset[str]) -> bool:
+    """True for an unlabelled node whose local part is a catalogue code (`_CODE`) in a namespace whose other nodes
+    are named (`named_namespaces`): the code is all a user could call it (`C100110`), and the graph's own names say
+    the code is not what its entries are called. Where a namespace's nodes are mostly unlabelled, a code stays the
+    name (`WP1461`)."""
+    return bool(named) and _CODE.fullmatch(local_part(iri)) is not None and namespace(iri) in named
+
+
 # IRIs of public code lists: ISO 639 (languages) and ISO 3166 (countries), whatever the publisher.
 _CODE_LIST = re.compile(r"iso[-_]?639|iso[-_]?3166", re.I)
 
@@ -137,18 +170,20 @@ def tidy_edges(
     labelled: Callable[[Hashable], bool],
     has_out: Callable[[Hashable], bool],
     forced: frozenset = frozenset(),
+    named: frozenset = frozenset(),
 ) -> Tidied:
     """Apply the module's rules to relation edges (`rel_edges`: predicate -> (subject, object) node pairs; nodes
     are any hashable key, `iri(node)` its IRI). `labelled(node)`: the node has a label in any language;
     `has_out(node)`: the node is the subject of any triple. Predicates in `forced` (named by --include-predicate)
-    stay relations. Returns a `Tidied` whose dicts are in sorted predicate order, edges sorted."""
+    stay relations; `named`: the namespaces whose unlabelled codes are dropped too (`named_namespaces`). Returns a
+    `Tidied` whose dicts are in sorted predicate order, edges sorted."""
     out = Tidied()
     opaque_cache: dict = {}
 
     def opaque(n) -> bool:
         got = opaque_cache.get(n)
         if got is None:
-            got = opaque_cache[n] = not labelled(n) and is_opaque_node(iri(n))
+            got = opaque_cache[n] = not labelled(n) and (is_opaque_node(iri(n)) or is_forgotten_code(iri(n), named))
         return got
 
     for p in sorted(rel_edges):
@@ -173,4 +208,6 @@ def tidy_edges(
     return out
 
 
-__all__ = ["Tidied", "is_link", "is_opaque_id", "local_part", "tidy_edges"]
+__all__ = [
+    "Tidied", "is_forgotten_code", "is_link", "is_opaque_id", "local_part", "named_namespaces", "namespace", "tidy_edges",
+]  # fmt: skip

@@ -166,9 +166,31 @@ def without_codes(label: str) -> str:
 
 
 def clean_label(s: str) -> str:
-    """`clean_text` for a label or alternative label, without `_TRAILING` punctuation (unless nothing is left)."""
+    """`clean_text` for a label or alternative label, without `_TRAILING` punctuation (unless nothing is left), and
+    without the parts in another script of a label that joins one name in two scripts (`_one_script`)."""
     s = clean_text(s)
-    return _TRAILING.sub("", s) or s
+    s = _TRAILING.sub("", s) or s
+    return _one_script(s) if (" \u2014 " in s or " \u2013 " in s or " / " in s) else s
+
+
+_SCRIPT_SEP = re.compile(r" (?:\u2014|\u2013|/) ")
+
+
+def _latin(part: str) -> bool | None:
+    """Whether the letters of `part` are Latin (None when it has no letter, or letters of both kinds)."""
+    kinds = {unicodedata.name(ch, "").startswith("LATIN") for ch in part if ch.isalpha()}
+    return next(iter(kinds)) if len(kinds) == 1 else None
+
+
+def _one_script(s: str) -> str:
+    """A gazetteer's display label that joins a name in Latin letters and the same name in another script with a
+    spaced dash or slash ("Urmia \u2014 <the name in Syriac>") is said by its Latin part: a user types one
+    name, in the script of the question."""
+    parts = _SCRIPT_SEP.split(s)
+    kinds = [_latin(p) for p in parts]
+    if True in kinds and False in kinds and None not in kinds:
+        return " \u2014 ".join(p for p, k in zip(parts, kinds) if k)
+    return s
 
 
 # Name properties: literal properties that name their subject, by the English of their local name or label (a
@@ -248,6 +270,14 @@ def appellation_link(iri: str, label: str = "") -> bool:
     return any(t in _APPELLATION_LINKS for t in said)
 
 
+# Links from a thing to the record about its description (who catalogued it, when, under which rules, its
+# licence), not to the thing: BIBFRAME 2's administrative metadata (id.loc.gov/ontologies/bibframe), POWDER's
+# `describedby` (used by the GND and other authority files).
+RECORD_LINKS = frozenset(
+    ("http://id.loc.gov/ontologies/bibframe/adminMetadata", "http://www.w3.org/2007/05/powder-s#describedby")
+)
+
+
 def appellations(
     rel_edges: dict, pred_label: Callable[[str], str], type_labels: Callable, texts: Callable
 ) -> tuple[set, dict]:
@@ -255,12 +285,13 @@ def appellations(
     them, which are no entities; owner -> [(text, language tag)] of the names of its appellations). `rel_edges`:
     predicate -> (subject, object) pairs; `type_labels(node)`: its class labels; `texts(node)`: its label and
     `APPELLATION_TEXTS` values as (text, tag). An identifier (its class or link says "identifier", or its text is
-    an opaque id) names nothing: it is dropped without a name."""
+    an opaque id) names nothing: it is dropped without a name; so is the record about a description
+    (`RECORD_LINKS`), with what only it links to (the cataloguing agency, the rules it follows)."""
     owners: dict = defaultdict(set)
     ids: set = set()
     for p in sorted(rel_edges):
-        if appellation_link(p, pred_label(p)):
-            said = "identifier" in pred_label(p).lower() or "identifier" in p.lower()
+        if p in RECORD_LINKS or appellation_link(p, pred_label(p)):
+            said = p in RECORD_LINKS or "identifier" in pred_label(p).lower() or "identifier" in p.lower()
             for s, o in rel_edges[p]:
                 owners[o].add(s)
                 if said:

@@ -58,6 +58,7 @@ from ..names import (
     unique_names,
     without_codes,
 )
+from ..hygiene import named_namespaces
 from ..parse import detect_format
 from ..reify import FoldedRelation, fold_reified, label_tokens, value_parts
 from .arrays import save_array, save_strings, save_table
@@ -356,11 +357,19 @@ class IndexBuilder:
             has_out[pids] = True
         for s_arr, _ in self.rels.values():
             has_out[np.frombuffer(s_arr, dtype=np.int32)] = True
-        tidy, _ = tidy_arrays(self.rels, pid_iri, labelled, has_out, self.rules.include)
+        nodes = np.zeros(n, dtype=bool)
+        for s_arr, o_arr in self.rels.values():
+            nodes[np.frombuffer(s_arr, dtype=np.int32)] = nodes[np.frombuffer(o_arr, dtype=np.int32)] = True
+        for pids in val_pids:
+            nodes[pids] = True
+        named = named_namespaces((pid_iri[p], bool(labelled[p])) for p in np.flatnonzero(nodes).tolist())
+        tidy, _ = tidy_arrays(self.rels, pid_iri, labelled, has_out, self.rules.include, named)
         self.rels = tidy.edges
         for p, vals in tidy.links.items():
             self.str_vals[p].extend((s, url, None) for s, url in vals)
-        val_opaque = opaque_mask(np.concatenate(val_pids) if val_pids else np.zeros(0, np.int64), pid_iri, labelled)
+        val_opaque = opaque_mask(
+            np.concatenate(val_pids) if val_pids else np.zeros(0, np.int64), pid_iri, labelled, named
+        )
         dropped = set(tidy.opaque)
         for table in (self.attr_vals, self.str_vals):
             dropped |= drop_opaque_values(table, val_opaque.__getitem__)

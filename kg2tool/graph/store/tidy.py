@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..hygiene import Tidied, is_link, is_opaque_node
+from ..hygiene import Tidied, is_forgotten_code, is_link, is_opaque_node
 
 
-def opaque_mask(nodes, pid_iri: list[str], labelled):
+def opaque_mask(nodes, pid_iri: list[str], labelled, named: frozenset = frozenset()):
     """A boolean array over all provisional ids: True for the ids in `nodes` (a numpy array) that have no label
-    (`labelled`: boolean array) and whose IRI's local part is an opaque id."""
+    (`labelled`: boolean array) and whose IRI's local part is an opaque id, or a catalogue code in a namespace of
+    `named` (kg2tool.graph.hygiene.is_forgotten_code)."""
     import numpy as np
 
     mask = np.zeros(len(pid_iri), dtype=bool)
@@ -22,13 +23,15 @@ def opaque_mask(nodes, pid_iri: list[str], labelled):
     mask[:] = False
     if len(cand):
         mask[cand] = np.fromiter(
-            (is_opaque_node(pid_iri[p]) for p in cand.tolist()), dtype=bool, count=len(cand)
+            (is_opaque_node(pid_iri[p]) or is_forgotten_code(pid_iri[p], named) for p in cand.tolist()),
+            dtype=bool,
+            count=len(cand),
         )
     return mask
 
 
 def tidy_arrays(
-    rels: dict[str, tuple], pid_iri: list[str], labelled, has_out, forced: frozenset
+    rels: dict[str, tuple], pid_iri: list[str], labelled, has_out, forced: frozenset, named: frozenset = frozenset()
 ) -> tuple[Tidied, object]:
     """`tidy_edges` on `rels` (predicate -> (subjects, objects), int32 buffers of provisional ids; duplicates
     allowed). `labelled`, `has_out`: boolean arrays by provisional id. Returns (Tidied with `edges` as predicate
@@ -39,7 +42,7 @@ def tidy_arrays(
     n = len(pid_iri)
     cols = {p: (np.frombuffer(s, dtype=np.int32), np.frombuffer(o, dtype=np.int32)) for p, (s, o) in rels.items()}
     every = [a for pair in cols.values() for a in pair]
-    opaque = opaque_mask(np.concatenate(every) if every else np.zeros(0, np.int32), pid_iri, labelled)
+    opaque = opaque_mask(np.concatenate(every) if every else np.zeros(0, np.int32), pid_iri, labelled, named)
     out = Tidied()
     dropped = np.zeros(n, dtype=bool)
     for p in sorted(cols):

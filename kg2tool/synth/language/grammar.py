@@ -137,11 +137,19 @@ def the_name(name: str) -> str:
     return f"the {name}" if needs_the(name) else name
 
 
+# A heading and its subheading joined by a slash ("Abdomen/injuries": MeSH descriptor/qualifier pairs, paths): one
+# name whose last word is no owner ("Abdomen/injuries' descriptor" reads as the injuries' own).
+_SUBHEADING = re.compile(r"\w/[a-z]")
+
+
 def possessive(name: str, strict: bool = True, the: bool = False) -> str:
     """`Lewis Carroll's`, `Charles Dickens'`, `the United Kingdom's` (`the`: said with the article whatever the
     name); with `strict`, "" for a name that does not take one well (`Prussia (now Germany)`, `Smith, John`, names
-    ending with a mark or a digit: `Physics 1913`, a clause: `clause_name`)."""
-    if strict and (not name or any(c in name for c in "(),[]") or not name[-1].isalpha() or clause_name(name)):
+    ending with a mark or a digit: `Physics 1913`, a clause: `clause_name`, a pair of a heading and a subheading
+    joined by a slash: MeSH's `Acetaminophen/standards`)."""
+    if strict and (
+        not name or any(c in name for c in "(),[]") or not name[-1].isalpha() or clause_name(name) or _SUBHEADING.search(name)
+    ):
         return ""
     own = f"{name}'" if name.endswith("s") else f"{name}'s"
     return f"the {own}" if needs_the(name) or (the and not has_article(name)) else own
