@@ -35,6 +35,7 @@ from pathlib import Path
 from ...common.errors import InputError, UsageError
 from ..blank import blank_names, is_text, literal_key
 from ..build import ATTRIBUTE_KINDS
+from ..hygiene import named_namespaces
 from ..model import (
     ALT_LABEL_PREDICATES,
     DESCRIPTION_PREDICATES,
@@ -58,7 +59,6 @@ from ..names import (
     unique_names,
     without_codes,
 )
-from ..hygiene import named_namespaces
 from ..parse import detect_format
 from ..reify import FoldedRelation, fold_reified, label_tokens, value_parts
 from .arrays import save_array, save_strings, save_table
