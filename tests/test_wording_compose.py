@@ -382,3 +382,20 @@ def test_a_step_from_one_entity_of_an_intersection_is_two_sentences(prizes):
     many = SetOp("intersection", (Project(rel["won"], Anchor(kg.resolve("Physics 1956")), inverse=True),
                                   Project(rel["born in"], Anchor(kg.resolve("Paris")), inverse=True)))  # fmt: skip
     assert not sp.wh(Project(rel["affiliation"], SetOp("union", (who, many)))).startswith("Someone")
+
+
+def test_a_clause_inside_a_clause_is_asked_in_two_sentences(tmp_path):
+    """A forward step from what a name has by a relation said of its objects by a clause ("the places that X was
+    related to"), itself said by such a clause, would nest one clause in another ("Tell me the place that the places
+    that X was related to are part of": rejected by both blind readers): the set is said first, then asked about."""
+    ttl = """@prefix : <http://x.org/> . @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+:Place rdfs:label "place" . :relatedTo rdfs:label "related to" . :twin rdfs:label "twinned with" .
+""" + "".join(
+        f':p{k} a :Place ; rdfs:label "Town {k}" ; :relatedTo :p{(k + 1) % 12}, :p{(k + 5) % 12} ; :twin :r{k % 3} .\n'
+        for k in range(12)
+    ) + "".join(f':r{k} a :Place ; rdfs:label "Region {k}" .\n' for k in range(3))
+    kg, sp, rel = spoken(tmp_path, "places.ttl", ttl)
+    node = Project(rel["twinned with"], Project(rel["related to"], Anchor(kg.resolve("Town 0"))))
+    wh = sp.wh(node)
+    assert wh.startswith("Town 0 ") and ". Which place" in wh and " they " in wh, wh
+    assert "that the" not in wh

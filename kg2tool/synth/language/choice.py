@@ -11,7 +11,7 @@ import itertools
 
 from ..plans.index import sorted_keys
 from ..plans.tree import Anchor, Node, Project, SetOp
-from .grammar import a_kind, and_join, base, be, do, unprep
+from .grammar import a_kind, and_join, base, be, capfirst, do, unprep
 from .lexicon import PERSON_KINDS, PREPOSITIONS, SAMPLE, UNKNOWN_NOUN, plural
 
 
@@ -161,6 +161,36 @@ class ChoiceWording:
             return self.bare(node, n)
         return self.np(node, n)
 
+    def _said_first(self, node: Project) -> str:
+        """A forward step from what one name has by a relation said of its objects by a clause ("the places that X
+        was related to"), asked as two sentences, the set first: `X was related to some places. Which place are
+        they part of` ("Which place are the places that X was related to part of" ends on two prepositions, "the
+        place that the places that X was related to are part of" puts a clause inside a clause: readers rejected
+        both); "" for other steps and for kinds not known."""
+        inner = self.said_as(node.child)
+        if not (isinstance(inner, Project) and not inner.inverse and isinstance(inner.child, Anchor)):
+            return ""
+        k = self.kinds(node, 2 if self.size(node) > 1 else 1)
+        if UNKNOWN_NOUN in (self.kinds(inner, 1), self.kinds(node, 1)):
+            return ""
+        clause = self._clause(self.w(inner), False, self.name(inner.child.eid), 2, self.person(inner))
+        if not clause.startswith("that "):
+            return ""  # "where X was born", "spoken by X": said otherwise
+        m = 2 if self.size(inner) > 1 else 1
+        setup = clause[5:] + (f" some {self.kinds(inner, 2)}" if m > 1 else f" {a_kind(self.kinds(inner, 1))}")
+        they, w = ("they" if m > 1 else "it"), self.w(node)
+        which = "Who" if self.person(node) else f"Which {k}"
+        if w.form == "by":
+            ask = f"{which} {w.active} {'them' if m > 1 else 'it'}"
+        elif w.form == "verb":
+            ask = f"Where {do(m, w.tense)} {they} {unprep(base(w))}" if w.where else f"{which} {do(m, w.tense)} {they} {base(w)}"
+        elif w.form == "prep":
+            verb = w.verbs if m > 1 else w.verb
+            ask = f"Where {be(m, w.tense)} {they} {unprep(verb)}" if w.where else f"{which} {be(m, w.tense)} {they} {verb}"
+        else:
+            return ""
+        return f"{capfirst(setup)}. {ask}"
+
     def _wh_of_set(self, node: Node, n: int) -> str:
         """A forward step from a set asked with its verb: `Which languages do the people born in A speak`, `Which
         organizations were the people influenced by B members of`, `Who directed the films that C appears in`;
@@ -173,7 +203,10 @@ class ChoiceWording:
         if w.form == "noun" or len(sub.split()) > (10 if isinstance(node.child, SetOp) else 13) or " where " in sub:
             return ""  # a long subject loses the reader (a prize's laureates take 11 words; an intersection is split)
         if sub.split()[-1] in (*PREPOSITIONS, "about") and not w.where:
-            return ""  # "Which continents is the country that X is in in"; "Where were the films X appears in released"
+            # "Which continents is the country that X is in in"; "Where were the films X appears in released"; a
+            # noun phrase with a clause inside its clause is asked in two sentences, any other as a noun phrase
+            nested = self.bare(node, n).startswith(f"{k} that ")
+            return self._said_first(node) if nested else ""
         if w.where:  # Where did the people born in A die?
             if w.form == "verb":
                 return f"Where {do(sub_n, w.tense)} {sub} {unprep(base(w))}"
