@@ -336,6 +336,7 @@ def build_report(synth: Synthesizer, kept: dict[str, list[dict]], stats: ShardSt
         "tried_by_shape": dict(sorted(stats.tried.items())),
         "dropped": dict(sorted(stats.dropped.items())),
         "dropped_by_stage": dropped_by_stage(stats.dropped),
+        "redrawn": dict(sorted(stats.redrawn.items())),
         "dropped_by_shape": dict(sorted((f"{s}:{r}", v) for (s, r), v in stats.dropped_by_shape.items())),
         "no_kind_by_relation": dict(sorted(stats.no_kind.items(), key=lambda kv: (-kv[1], kv[0]))),
         "relation_coverage": {rel: coverage.get(rel, 0) for rel in all_rels},

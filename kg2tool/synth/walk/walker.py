@@ -64,7 +64,8 @@ class Walker:
         self.lex = lexicon or derive_lexicon(toolset.kg)
         self.kinds = StepKinds(self)
         kg = self.kg
-        self._adj = {(r, inv): rel.inverse if inv else rel.forward for r, rel in kg.relations.items() for inv in (False, True)}
+        self._adj = {(r, inv): rel.inverse if inv else rel.forward for r, rel in kg.relations.items()
+                     for inv in (False, True)}  # fmt: skip
         rel_words, attr_words = self.lex.relations, self.lex.attributes
         self.rels = sorted(  # questions are about things, not about the files that document them; nor by a
             r for r in toolset.forward_tool  # wording readers found vague (UNASKED_VERBS)
@@ -92,10 +93,12 @@ class Walker:
         # A graph in memory holds its edges anyway: its per-entity lists are kept for every entity (an LRU of 4,096
         # entities recomputed them again and again on Nobel's 9,834: ~10% of the walk). An on-disk graph
         # (`relations_of`) keeps the bounded cache. Cached or not, the lists are the same.
-        room = {} if getattr(kg, "relations_of", None) is not None else {"max_entries": len(kg) + 1, "max_weight": IN_MEMORY_WEIGHT}
+        on_disk = getattr(kg, "relations_of", None) is not None
+        room = {} if on_disk else {"max_entries": len(kg) + 1, "max_weight": IN_MEMORY_WEIGHT}
         self.options = PerEntity(self._options, **room)
         self.incoming = PerEntity(self._incoming, **room)
-        self.incoming_by = PerEntity(self._incoming_by, weigh=lambda d: sum(map(len, d.values())), **room)  # t -> {step: anchors}
+        weigh = lambda d: sum(map(len, d.values()))  # noqa: E731
+        self.incoming_by = PerEntity(self._incoming_by, weigh=weigh, **room)  # t -> {step: anchors}
         self._targets = bytearray(len(kg))  # per entity: 0 not known yet, 1 no target, 2 a target (`target`)
         # shape -> sampler (rng -> plan or None), for every shape of WALK_SHAPES
         self.samplers = {
