@@ -232,8 +232,8 @@ def merge_shards(
     total = 0
     bar = tqdm(total=config.n, disable=not progress, desc="synth", unit="conv", dynamic_ncols=True)
     for shard, candidates, st in shards:
+        before, counted = total, stats.dropped.copy()  # the shard's drops: its own and the merge's (saturation)
         stats.update(st)
-        before, counted = total, stats.dropped.copy()
         late = iter(st.late)
         drop = next(late, None)
         for cand in candidates:
