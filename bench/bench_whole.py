@@ -8,7 +8,8 @@ Graphs: `bundled` (examples/wiki.ttl), `nobel` (tests/data/real/nobelprize.nt.gz
 bench/gen_graph.py (`--gen-triples`, default 1,000,000: large enough not to run out of questions at 40,000 rows),
 read through `--store` (what the README tells users to do with a graph that size; the store is built once, before
 the timed runs, and its build is timed on its own line). Each run is `kg2tool synth --graph G --out DIR -n N --seed
-S --no-progress`: with 1 worker pinned to one core (`taskset -c 0`), with `--workers 2` on two (`taskset -c 0,1`).
+S --no-progress`: with 1 worker pinned to one core (`taskset -c 0`), with `--workers 2` on two (`taskset -c 0,1`);
+`--cores LIST` pins every run to LIST instead (`--cores 1` where another job holds core 0).
 
 Printed per run: rows made (a graph that runs out of questions stops early: exit 7, `partial`), wall seconds, CPU
 seconds of the command and its workers (`resource.getrusage` of the children: on a busy machine compare CPU, not
@@ -96,6 +97,9 @@ def main() -> None:
     ap.add_argument("--workers", default="1,2", help="worker counts, comma-separated (1 runs on one core)")
     ap.add_argument("--seed", type=int, default=5)
     ap.add_argument("--repeat", type=int, default=1, help="runs per configuration, alternating; best kept")
+    ap.add_argument("--cores", default=None, metavar="LIST",
+                    help="cores to pin to (taskset -c LIST), e.g. `1` where another job holds core 0; default: core 0 "
+                    "for 1 worker, cores 0..w-1 for w workers")  # fmt: skip
     ap.add_argument("--gen-triples", type=int, default=1_000_000, help="size of the generated graph")
     ap.add_argument("--dir", default="/tmp/kg2tool-bench", help="where the generated graph, its store and outputs go")
     ap.add_argument("--baseline", default=None, metavar="CHECKOUT",
@@ -120,7 +124,8 @@ def main() -> None:
         for n in sizes:
             for _ in range(args.repeat):
                 for w in workers:
-                    cores = "0" if w == 1 else ",".join(str(c) for c in range(min(w, os.cpu_count() or 1)))
+                    default = "0" if w == 1 else ",".join(str(c) for c in range(min(w, os.cpu_count() or 1)))
+                    cores = args.cores or default
                     if args.baseline:  # the same run of the baseline's package, just before
                         b = synth(graph, work / f"out-{name}", n, args.seed, w, store, cores, Path(args.baseline))
                         base = results.setdefault(("baseline", name, n, w), b)

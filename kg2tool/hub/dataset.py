@@ -83,8 +83,10 @@ def _encode_once(value, memo: dict) -> str:
     return text
 
 
-def write_parquet(rows: list[dict], folder: Path, stem: str, features) -> str:
-    """Write rows to `folder/<stem>-<content hash>.parquet`; return the file name.
+def write_parquet(rows: list[dict], folder: Path, stem: str, features, memo: dict | None = None) -> str:
+    """Write rows to `folder/<stem>-<content hash>.parquet`; return the file name. `memo`: the JSON texts of
+    objects encoded before (`encode_json`), shared by the files of one dataset (a DPO pair's prompt and chosen
+    turn are its row's own messages: encoded once for both files).
 
     The content hash in the name matters: `datasets.load_dataset(DIR, CONFIG)` caches a local folder under its
     base name and card metadata only, not the files' content, so two different folders both called `out`, or a
@@ -102,7 +104,7 @@ def write_parquet(rows: list[dict], folder: Path, stem: str, features) -> str:
     cols, schema = list(features), features.arrow_schema
     # Json columns go in as json.dumps strings: datasets' own encoder (ujson) keeps only 10 decimals of a float.
     json_cols = {k for k, f in features.items() if _is_json(f)}
-    memo: dict = {}  # each tool schema once, not once per row that offers it (see encode_json)
+    memo = {} if memo is None else memo  # each tool schema once, not once per row that offers it (see encode_json)
     data = {k: [encode_json(r[k], memo) if k in json_cols else r[k] for r in rows] for k in cols}
     # The table Dataset.from_list would make, without its second parse of every JSON string (kg2tool.common.arrow)
     table = pa.Table.from_arrays([column(data[k], schema.field(k).type) for k in cols], schema=schema)
@@ -123,7 +125,8 @@ def _write_parquets(tmp: Path, rows_by_split, pairs_by_split, processes: int) ->
     jobs = [("sft", s, rows_by_split.get(s) or [], sft_features()) for s in SPLITS]
     jobs += [("dpo", s, (pairs_by_split or {}).get(s) or [], dpo_features()) for s in SPLITS]
     jobs = [j for j in jobs if j[2]]
-    names = run_forked([lambda j=j: write_parquet(j[2], tmp / j[0], j[1], j[3]) for j in jobs], processes,
+    memo: dict = {}  # shared by the jobs a process runs (a forked one its own copy): the messages a row and its pairs share
+    names = run_forked([lambda j=j: write_parquet(j[2], tmp / j[0], j[1], j[3], memo) for j in jobs], processes,
                        [(1.0 if j[0] == "sft" else DPO_WEIGHT) * len(j[2]) for j in jobs])  # fmt: skip
     files: dict[str, dict[str, str]] = {"sft": {}} | ({"dpo": {}} if pairs_by_split else {})
     for (config, split, _, _), name in zip(jobs, names):

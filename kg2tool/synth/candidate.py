@@ -7,8 +7,8 @@ shards for the validation report.
 
 Checkpoints keep the format of earlier versions (a shard may also list its tool schemas once, in `tools`, its rows
 and pairs then holding their indices: kg2tool.synth.run.shards): a candidate is its row's columns plus `_split_key` and `_dpo`,
-and a shard's counts are one flat object with `tried:<shape>`, `dropped:<reason>` and
-`dropped_by_shape:<shape>:<reason>` keys.
+and a shard's counts are one flat object with `tried:<shape>`, `dropped:<reason>`,
+`dropped_by_shape:<shape>:<reason>`, `no_kind:<relation>` and `redrawn:<reason>` keys.
 """
 
 from __future__ import annotations
@@ -54,7 +54,8 @@ class Candidate:
 @dataclass
 class ShardStats:
     """Counts of one or more shards: candidates tried per shape, dropped per reason, and per (shape, reason); and
-    the relations of the candidates dropped because they could only call their entities "things" (`no_kind`); and, for a shard made
+    the relations of the candidates dropped because they could only call their entities "things" (`no_kind`); the plans
+    drawn again within a candidate, by the reason of the one before (`redrawn`: Synthesizer._drawn); and, for a shard made
     where the merge's gate was closed, the drops after the gate's point that the merge may count otherwise (`late`:
     [position, shape, reason, plan key, topic, no_kind relations] each; see Synthesizer.candidates)."""
 
@@ -63,6 +64,7 @@ class ShardStats:
     dropped_by_shape: Counter = field(default_factory=Counter)
     no_kind: Counter = field(default_factory=Counter)
     late: list = field(default_factory=list)
+    redrawn: Counter = field(default_factory=Counter)
 
     def drop(self, reason: str, shape: str | None = None) -> None:
         """Count one dropped candidate (of `shape`, when it is known: diversity drops count only by reason)."""
@@ -87,6 +89,7 @@ class ShardStats:
         self.dropped.update(other.dropped)
         self.dropped_by_shape.update(other.dropped_by_shape)
         self.no_kind.update(other.no_kind)
+        self.redrawn.update(other.redrawn)
 
     def to_json(self) -> dict:
         """The flat checkpoint form (see the module docstring), in the order the counts were first made."""
@@ -94,6 +97,7 @@ class ShardStats:
         out |= {f"dropped:{k}": v for k, v in self.dropped.items()}
         out |= {f"dropped_by_shape:{s}:{r}": v for (s, r), v in self.dropped_by_shape.items()}
         out |= {f"no_kind:{k}": v for k, v in self.no_kind.items()}
+        out |= {f"redrawn:{k}": v for k, v in self.redrawn.items()}
         if self.late:
             out["late"] = self.late
         return out
@@ -113,6 +117,8 @@ class ShardStats:
                 stats.dropped[rest] += value
             elif kind == "no_kind":
                 stats.no_kind[rest] += value
+            elif kind == "redrawn":
+                stats.redrawn[rest] += value
             else:
                 shape, reason = rest.split(":", 1)
                 stats.dropped_by_shape[(shape, reason)] += value

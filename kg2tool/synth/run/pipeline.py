@@ -232,8 +232,8 @@ def merge_shards(
     total = 0
     bar = tqdm(total=config.n, disable=not progress, desc="synth", unit="conv", dynamic_ncols=True)
     for shard, candidates, st in shards:
+        before, counted = total, stats.dropped.copy()  # the shard's drops: its own and the merge's (saturation)
         stats.update(st)
-        before, counted = total, stats.dropped.copy()
         late = iter(st.late)
         drop = next(late, None)
         for cand in candidates:
@@ -336,6 +336,7 @@ def build_report(synth: Synthesizer, kept: dict[str, list[dict]], stats: ShardSt
         "tried_by_shape": dict(sorted(stats.tried.items())),
         "dropped": dict(sorted(stats.dropped.items())),
         "dropped_by_stage": dropped_by_stage(stats.dropped),
+        "redrawn": dict(sorted(stats.redrawn.items())),
         "dropped_by_shape": dict(sorted((f"{s}:{r}", v) for (s, r), v in stats.dropped_by_shape.items())),
         "no_kind_by_relation": dict(sorted(stats.no_kind.items(), key=lambda kv: (-kv[1], kv[0]))),
         "relation_coverage": {rel: coverage.get(rel, 0) for rel in all_rels},

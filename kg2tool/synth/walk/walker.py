@@ -35,6 +35,7 @@ from .parallel import parallel, parallel_multiple, where_it_is
 from .union import share_small, union
 
 SHARE_MEMO = 1 << 18  # answers of `Walker._share_small` kept at most
+IN_MEMORY_WEIGHT = 2_000_000  # entries of per-entity lists a walker of an in-memory graph keeps (`PerEntity`)
 BETAE_SHAPES = ("1p", "2p", "3p", "2i", "3i", "ip", "pi", "2u", "up")
 NEGATION_SHAPES = ("2in", "3in", "inp", "pin", "pni")
 VAGUE_PLACES = frozenset(("place", "location", "item", "thing"))  # kinds too broad to ask what lies in a place
@@ -63,6 +64,8 @@ class Walker:
         self.lex = lexicon or derive_lexicon(toolset.kg)
         self.kinds = StepKinds(self)
         kg = self.kg
+        self._adj = {(r, inv): rel.inverse if inv else rel.forward for r, rel in kg.relations.items()
+                     for inv in (False, True)}  # fmt: skip
         rel_words, attr_words = self.lex.relations, self.lex.attributes
         self.rels = sorted(  # questions are about things, not about the files that document them; nor by a
             r for r in toolset.forward_tool  # wording readers found vague (UNASKED_VERBS)
@@ -87,9 +90,16 @@ class Walker:
         # (from the adjacency, in the order a full index built relation by relation would list them), so the
         # walker holds nothing per edge: an on-disk graph stays on disk.
         self.countable: dict[tuple[str, bool], bool] = {}  # steps compared by count (`walk_compare._countable`)
-        self.options = PerEntity(self._options)
-        self.incoming = PerEntity(self._incoming)
-        self.incoming_by = PerEntity(self._incoming_by, weigh=lambda d: sum(map(len, d.values())))  # t -> {step: anchors}
+        # A graph in memory holds its edges anyway: its per-entity lists are kept for every entity (an LRU of 4,096
+        # entities recomputed them again and again on Nobel's 9,834: ~10% of the walk). An on-disk graph
+        # (`relations_of`) keeps the bounded cache. Cached or not, the lists are the same.
+        on_disk = getattr(kg, "relations_of", None) is not None
+        room = {} if on_disk else {"max_entries": len(kg) + 1, "max_weight": IN_MEMORY_WEIGHT}
+        self.options = PerEntity(self._options, **room)
+        self.incoming = PerEntity(self._incoming, **room)
+        weigh = lambda d: sum(map(len, d.values()))  # noqa: E731
+        self.incoming_by = PerEntity(self._incoming_by, weigh=weigh, **room)  # t -> {step: anchors}
+        self._targets = bytearray(len(kg))  # per entity: 0 not known yet, 1 no target, 2 a target (`target`)
         # shape -> sampler (rng -> plan or None), for every shape of WALK_SHAPES
         self.samplers = {
             "simple": self.one_hop, "multiple": self.one_hop, "irrelevance": self.one_hop,
@@ -141,10 +151,12 @@ class Walker:
     def target(self, rng: random.Random) -> int | None:
         """A uniformly drawn entity reached from at least two different anchors (the target of an intersection),
         by rejection from all entities; None when `10 * tries` draws found none."""
-        n = len(self.kg)
+        n, known = len(self.kg), self._targets
         for _ in range(10 * self.cfg.tries):
             t = rng.randrange(n)
-            if two_anchors(self.incoming.get(t, ())):
+            if not known[t]:  # a graph fact, remembered (one byte an entity): most draws are of entities seen before
+                known[t] = 2 if two_anchors(self.incoming.get(t, ())) else 1
+            if known[t] == 2:
                 return t
         return None
 
@@ -166,8 +178,7 @@ class Walker:
     # -- primitives --------------------------------------------------------------------------------------
     def adj(self, rel: str, inverse: bool) -> dict[int, tuple[int, ...]]:
         """The adjacency of a relation: subject -> objects, or object -> subjects when `inverse`."""
-        r = self.kg.relations[rel]
-        return r.inverse if inverse else r.forward
+        return self._adj[(rel, inverse)]
 
     def project_ids(self, rel: str, inverse: bool, ids) -> set[int]:
         """The entities the relation leads to from any of `ids`."""
