@@ -259,6 +259,7 @@ def test_a_label_joining_one_name_in_two_scripts_is_said_in_latin_letters():
 
     assert clean_label("Urmia \u2014 \u0710\u0718\u072a\u0721\u071d\u0710") == "Urmia"
     assert clean_label("\u041c\u043e\u0441\u043a\u0432\u0430 / Moscow") == "Moscow"
+    assert clean_label("Tal\u02bfafar \u2014 \u072c\u0720 \u0725\u0726\u072a") == "Tal\u02bfafar"  # a modifier letter
     assert clean_label("War \u2014 Peace") == "War \u2014 Peace"  # one script: a title
     assert clean_label("AC/DC") == "AC/DC" and clean_label("\u0710\u0718\u072a\u0721\u071d\u0710") == "\u0710\u0718\u072a\u0721\u071d\u0710"
 

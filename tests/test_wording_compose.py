@@ -399,3 +399,5 @@ def test_a_clause_inside_a_clause_is_asked_in_two_sentences(tmp_path):
     wh = sp.wh(node)
     assert wh.startswith("Town 0 ") and ". Which place" in wh and " they " in wh, wh
     assert "that the" not in wh
+    said = sp.statement(node, ["Region 1"])  # the answer one clause deep too
+    assert said.startswith("The places that Town 0 is related to ") and said.endswith(" Region 1"), said

@@ -178,7 +178,9 @@ _SCRIPT_SEP = re.compile(r" (?:\u2014|\u2013|/) ")
 
 def _latin(part: str) -> bool | None:
     """Whether the letters of `part` are Latin (None when it has no letter, or letters of both kinds)."""
-    kinds = {unicodedata.name(ch, "").startswith("LATIN") for ch in part if ch.isalpha()}
+    kinds = {  # letters only: a modifier letter (the half ring of `Talʿafar`) belongs to no script
+        unicodedata.name(ch, "").startswith("LATIN") for ch in part if ch.isalpha() and unicodedata.category(ch) != "Lm"
+    }
     return next(iter(kinds)) if len(kinds) == 1 else None
 
 

@@ -170,6 +170,8 @@ class ChoiceWording:
         inner = self.said_as(node.child)
         if not (isinstance(inner, Project) and not inner.inverse and isinstance(inner.child, Anchor)):
             return ""
+        if self.w(inner).form not in ("verb", "prep"):
+            return ""  # "X's starships", "the director of X": no clause
         k = self.kinds(node, 2 if self.size(node) > 1 else 1)
         if UNKNOWN_NOUN in (self.kinds(inner, 1), self.kinds(node, 1)):
             return ""

@@ -527,6 +527,13 @@ class Speaker(CountWording, NegationWording, ChoiceWording, PlaceWording):
                 return f"{name} {w.verb if one == 1 else w.verbs} {ans}"
             if not node.inverse and w.form == "prep":
                 return f"{name} {be(one, w.tense)} {w.verb} {ans}"
+        if isinstance(node, Project) and not node.inverse and self._said_first(node):
+            w, sub_n = self.w(node), self.said_n(node.child)
+            if self.bare(node, n).startswith(f"{self.kinds(node, n)} that ") and w.form in ("verb", "prep"):
+                # asked in two sentences: "The places that X was related to are part of A", one clause deep
+                verb = w.verb if sub_n == 1 else w.verbs
+                sub = capfirst(self.np(node.child, sub_n))
+                return f"{sub} {verb} {ans}" if w.form == "verb" else f"{sub} {be(sub_n, w.tense)} {verb} {ans}"
         np = self.top_np(node, n)
         if len(np.split()) > LONG_NP or " but " in np:  # "... but the country that B is in is not is Asia": no
             return f"That's {ans}" if n == 1 else f"Those are {ans}"
