@@ -79,9 +79,10 @@ def is_opaque_node(iri: str) -> bool:
     return is_opaque_id(local) or (len(local) <= 3 and bool(_CODE_LIST.search(iri)))
 
 
-# A catalogue code: up to three letters and three digits or more, maybe dotted or hyphenated further
-# (`C100110`, `D016027`, `B01.300.107`): what a thesaurus or catalogue calls its entries, not their names.
-_CODE = re.compile(r"[A-Za-z]{0,3}\d{3,}(?:[.-]\d+)*")
+# A catalogue code: up to three letters and three digits or more, maybe dotted or hyphenated further, or two such
+# codes run together (`C100110`, `D016027`, `B01.300.107`, a descriptor-qualifier pair `D009921Q000031`): what a
+# thesaurus or catalogue calls its entries, not their names.
+_CODE = re.compile(r"[A-Za-z]{0,3}\d{3,}(?:[A-Za-z]{1,3}\d{3,})?(?:\.\d+)*|[A-Za-z]{1,3}\d{2,}(?:\.\d+)+")
 _NAMED_SHARE, _NAMED_MIN = 0.8, 20
 
 
