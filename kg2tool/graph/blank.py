@@ -16,6 +16,8 @@ IRI is a hash of the node's content, so it is the same whatever the parser or th
   kg2tool.graph.reify folds it into its owner as it folds `hadrian#death` (a part that holds values gives them to
   its owner; one that links named things gives its owner composed relations). The owner may be a part itself.
 - Any other node (no owner, or several) is `urn:kg2tool:genid:<hash>`.
+- Before that, `blank_names` takes out the value nodes (their texts go to their owner) and the anonymous PROV-O
+  provenance records (dropped).
 The hash is 16 hexadecimal digits, an opaque id (kg2tool.graph.hygiene.is_opaque_id): a node without a label is no
 entity of its own, one with a label (`[ foaf:name "Jane Doe" ]`) is named by it.
 """
@@ -98,9 +100,9 @@ def blank_names(
     ids across files) or None for any other term; `links_things(predicate)` is true for a predicate whose objects
     elsewhere in the graph are things (IRIs).
 
-    A *value node* (one owner, a text of its own, and a link into it whose other objects are no things: a description with its licence, a time interval labelled
-    "c. 325 BCE" with its year below it, an author `[ foaf:name "Jane Doe" ]`) is a value of its owner, not a
-    thing: its texts become the owner's values of the link into it, and the rest of it is dropped (what only it
+    A *value node* (one owner, a text of its own, and a link into it whose other objects are no things: a
+    description with its licence, a time interval labelled "c. 325 BCE" with its year below it, an author
+    `[ foaf:name "Jane Doe" ]`) is a value of its owner, not a thing: its texts become the owner's values of the link into it, and the rest of it is dropped (what only it
     links to is left without a link, and so dropped too where it has no name). Every other blank node gets an IRI
     (`blank_iris`). An *anonymous provenance record* (a node reached only by W3C PROV-O links: the activity that
     generated or invalidated a record, with its time and agent) says how the data was made, not what it

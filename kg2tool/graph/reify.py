@@ -445,9 +445,11 @@ def fold_reified(
     def is_agent(n) -> bool:
         return any(agent_type(t) for t in types.get(n, ()))
 
+    def anonymous(n) -> bool:  # a blank node (kg2tool.graph.blank): its own values stay with it
+        return is_blank_iri(iri(n))
+
     for (key, _), nodes in groups.items():
         part = all(n in parts_of for n in nodes)
-        anonymous = lambda n: is_blank_iri(iri(n))  # noqa: E731
         names = (type_label, pred_label, part, is_agent, anonymous)
         _fold_group(key, nodes, cands, rel_edges, made, names, attr_subjects)
     by_label: dict = {}
