@@ -17,9 +17,10 @@ $(VENV)/.core: pyproject.toml | $(BIN)/python
 	touch $@
 
 # Everything the tests need. torch is pinned first to its CPU wheel (an unpinned torch pulls a multi-GB CUDA build).
-$(VENV)/.full: pyproject.toml | $(BIN)/python
+# The training stack at the versions the suite last passed with (constraints.txt).
+$(VENV)/.full: pyproject.toml constraints.txt | $(BIN)/python
 	$(BIN)/pip install -q torch==2.13.0
-	$(BIN)/pip install -q -e '.[dev,train]'
+	$(BIN)/pip install -q -c constraints.txt -e '.[dev,train]'
 	if [ -f .ci/install-bfcl.sh ]; then PATH="$(CURDIR)/$(BIN):$$PATH" bash .ci/install-bfcl.sh; fi
 	touch $(VENV)/.core $@
 

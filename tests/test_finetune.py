@@ -200,9 +200,11 @@ def test_lora_sft_trains_adapters_and_merges_exactly(sft_lora, data_dir):
     assert report["loss_history"][-1][1] < report["loss_history"][0][1]
     adapter = json.loads((out / "adapter" / "adapter_config.json").read_text())
     # default targets: attention + the shared expert's projections; the router is never a target
-    assert set(adapter["target_modules"]) == {"q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj",
-                                              "down_proj"}  # fmt: skip
-    assert adapter["target_parameters"] == ["mlp.experts.gate_up_proj", "mlp.experts.down_proj"]
+    # (named with their parent, so that no PEFT version reads the shared expert's `down_proj` as the routed experts')
+    assert set(adapter["target_modules"]) == {"self_attn.q_proj", "self_attn.k_proj", "self_attn.v_proj",
+                                              "self_attn.o_proj", "shared_expert.gate_proj", "shared_expert.up_proj",
+                                              "shared_expert.down_proj"}  # fmt: skip
+    assert set(adapter["target_parameters"]) == {"mlp.experts.gate_up_proj", "mlp.experts.down_proj"}
     assert Path(adapter["base_model_name_or_path"]).is_absolute()
     # merged weights (top level) and base + adapter give the same logits
     tok = load_tokenizer(str(out))
@@ -592,3 +594,32 @@ def test_argument_pointing_and_typed_names_train_through_kg2tool_sft(pretrained,
     res = cli("sft", *kv({**args, "output_dir": str(tmp_path / "y")}), "--pointer_loss_weight", "1",
               "--pointer_head", "9")  # fmt: skip
     assert res.returncode == 2 and "--pointer_head 9" in res.stderr
+
+
+def test_default_lora_targets_are_the_linear_layers_named_with_their_parent(tmp_path):
+    """The default targets never reach the routed experts (PEFT 0.22 reads a bare `down_proj` of qwen2_moe as their
+    fused parameter too); parameter targets with dropout are refused with the flags named."""
+    from transformers import AutoModelForCausalLM, Qwen2MoeConfig
+
+    from kg2tool.common.errors import UsageError
+    from kg2tool.train import finetune as ft
+    from kg2tool.train.finetune_model import peft_config
+    from kg2tool.train.sft import KgSFTConfig
+
+    model = AutoModelForCausalLM.from_config(Qwen2MoeConfig(
+        vocab_size=64, hidden_size=16, num_hidden_layers=1, num_attention_heads=2, num_key_value_heads=1,
+        num_experts=4, num_experts_per_tok=2, moe_intermediate_size=8, shared_expert_intermediate_size=16))  # fmt: skip
+
+    def setup(*more):
+        argv = ["--model_name_or_path", "unused", "--dataset_name", "unused", "--output_dir", str(tmp_path / "o"),
+                "--use_cpu", "true", "--bf16", "false", "--use_peft", "true", *more]  # fmt: skip
+        return ft.parse_stage(KgSFTConfig, argv, "test")
+
+    config = peft_config(setup(), model)
+    assert sorted(config.target_modules) == sorted(
+        ["self_attn.q_proj", "self_attn.k_proj", "self_attn.v_proj", "self_attn.o_proj", "shared_expert.gate_proj",
+         "shared_expert.up_proj", "shared_expert.down_proj"])  # fmt: skip
+    experts = ["--lora_target_parameters", "mlp.experts.gate_up_proj", "mlp.experts.down_proj"]
+    with pytest.raises(UsageError, match="--lora_dropout 0 .*not 0.1"):
+        peft_config(setup(*experts, "--lora_dropout", "0.1"), model)
+    assert peft_config(setup(*experts, "--lora_dropout", "0"), model).target_parameters

@@ -130,6 +130,22 @@ def is_moe(model) -> bool:
     return bool(getattr(model.config, "num_experts", 0))
 
 
+def default_lora_targets(model) -> list[str]:
+    """The linear layers named in `DEFAULT_LORA_TARGETS`, each as `parent.name` (`self_attn.q_proj`,
+    `shared_expert.down_proj`), in the list's order. The parent is named because PEFT 0.22 reads a bare `down_proj`
+    of a fused-experts MoE as the routed experts' parameter too, and those are LoRA targets only when
+    `lora_target_parameters` names them."""
+    import torch
+
+    found: dict[str, set[str]] = {}
+    for name, module in model.named_modules():
+        leaf = name.rsplit(".", 1)[-1]
+        if leaf in DEFAULT_LORA_TARGETS and isinstance(module, torch.nn.Linear):
+            parts = name.split(".")
+            found.setdefault(leaf, set()).add(".".join(parts[-2:]) if len(parts) > 1 else leaf)
+    return [t for leaf in DEFAULT_LORA_TARGETS for t in sorted(found.get(leaf, ()))]
+
+
 def peft_config(setup: RunSetup, model):
     """TRL's LoRA config from the model arguments, with `DEFAULT_LORA_TARGETS` (those the model has) when no
     target modules are named; `lora_target_parameters` (routed experts) come on top."""
@@ -139,14 +155,18 @@ def peft_config(setup: RunSetup, model):
     if not margs.use_peft:
         return None
     if margs.lora_target_modules is None:
-        names = {name.rsplit(".", 1)[-1] for name, _ in model.named_modules()}
-        targets = [t for t in DEFAULT_LORA_TARGETS if t in names]
+        targets = default_lora_targets(model)
         if not targets:
             raise UsageError(
                 f"none of the default LoRA targets ({', '.join(DEFAULT_LORA_TARGETS)}) is a module of this model: "
                 "name them with --lora_target_modules"
             )
         margs.lora_target_modules = targets
+    if getattr(margs, "lora_target_parameters", None) and margs.lora_dropout:
+        raise UsageError(
+            f"--lora_target_parameters ({', '.join(margs.lora_target_parameters)}) takes --lora_dropout 0 "
+            f"(PEFT applies no dropout to parameter targets), not {margs.lora_dropout}"
+        )
     return get_peft_config(margs)
 
 
