@@ -136,10 +136,19 @@ def test_homonyms_are_not_told_apart_by_a_namespace_word():
     assert names == ["Drama (freebase)", "Drama (dbpedia)"], names
 
 
-def test_homonyms_told_apart_by_their_type_without_its_cidoc_code():
+def test_homonyms_told_apart_by_their_type_as_a_common_noun():
+    """As Wikipedia's "Mercury (planet)": the type without its CIDOC code, camelCase split, capitals lowered but
+    acronyms kept; both loaders name homonyms so."""
     from kg2tool.graph.model import _kind
 
-    assert _kind(("E22 Man-Made Object",)) == "Man-Made Object" and _kind(()) == ""
+    assert _kind(("E22 Man-Made Object",)) == "man-made object" and _kind(()) == ""
+    assert _kind(("TopicalDescriptor",)) == "topical descriptor" and _kind(("DNA Sequence",)) == "DNA sequence"
+    names = unique_names(["Heart", "Heart"], lambda i: "", ["http://ex.org/d/1", "http://ex.org/c/2"],
+                         lambda i: _kind((["TopicalDescriptor", "Concept"][i],)))  # fmt: skip
+    assert names == ["Heart (topical descriptor)", "Heart (concept)"]
+    noted = unique_names(["Unconscious (Psychology)"] * 2, lambda i: "", ["http://ex.org/d/1", "http://ex.org/c/2"],
+                         lambda i: ["concept", "term"][i])  # fmt: skip
+    assert noted == ["Unconscious (Psychology, concept)", "Unconscious (Psychology, term)"]  # one note, not two
 
 
 def test_code_list_nodes_are_ids_and_a_class_prefix_is_no_name():

@@ -330,3 +330,30 @@ def test_the_store_drops_forgotten_codes_as_memory_does(tmp_path):
     mem = load_graph([path])
     assert f"{ex}inSubset" not in mem.relations and "WP1400" in mem.names
     same_graph(mem, open_store(tmp_path / "st", [path], log=quiet))
+
+
+def test_a_relation_to_nodes_named_only_by_codes_is_a_string_value_in_the_store_as_in_memory(tmp_path):
+    """Nodes named only by a catalogue code (a label like `C10.597.690`, or no label and a code as local part:
+    `E05`) are identifiers: the relation to them becomes a string value of the code (kg2tool.graph.hygiene
+    `is_code_label`), in both loaders. A relation with one object named by words stays a relation, as does one
+    whose objects are years."""
+    ex, label = "http://ex.org/", "http://www.w3.org/2000/01/rdf-schema#label"
+    lines = []
+    for k in range(6):
+        lines += [f'<{ex}d{k}> <{label}> "Disease {k}" .',
+                  f'<{ex}tn{k}> <{label}> "C10.{597 + k}.690" .',
+                  f"<{ex}d{k}> <{ex}treeNumber> <{ex}tn{k}> .",
+                  f"<{ex}tn{k}> <{ex}parentTreeNumber> <{ex}E0{k}> .",
+                  f'<{ex}y{k}> <{label}> "19{90 + k}" .',
+                  f"<{ex}d{k}> <{ex}firstNamed> <{ex}y{k}> .",
+                  f"<{ex}d{k}> <{ex}relatedTo> <{ex}{'tn' if k else 'd'}{(k + 1) % 6}> ."]  # fmt: skip
+    path = tmp_path / "codes.nt"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    mem = load_graph([path])
+    assert f"{ex}treeNumber" not in mem.relations and f"{ex}parentTreeNumber" not in mem.relations
+    d0 = mem.resolve("Disease 0")
+    assert mem.attributes[f"{ex}treeNumber"].values[d0] == ("C10.597.690",)
+    assert mem.attributes[f"{ex}parentTreeNumber"].values[mem.resolve("C10.598.690")] == ("E01",)
+    assert f"{ex}firstNamed" in mem.relations and f"{ex}relatedTo" in mem.relations
+    assert mem.stats.code_relations == 2
+    same_graph(mem, open_store(tmp_path / "st", [path], log=quiet))

@@ -39,7 +39,27 @@ def test_an_answer_that_only_opens_a_name_is_dropped_whatever_its_homonym_note()
     (Category)" for a question that names "Physiology or Medicine 1913")."""
     from kg2tool.synth.run.synthesizer import answered_by_a_name
 
-    assert answered_by_a_name(["Physiology or Medicine (Category)"], ["Physiology or Medicine 1913"])
+    assert answered_by_a_name(["Physiology or Medicine (category)"], ["Physiology or Medicine 1913"])
+
+
+def test_a_step_to_namesakes_of_its_start_is_no_question(tmp_path):
+    """"The concept of Abdomen (topical descriptor) is Abdomen (concept)", "the siblings of X's children" (the
+    children themselves): a step whose every result is labelled as something it starts from gives itself away."""
+    from kg2tool.synth.run.synthesizer import restates_a_subject
+
+    kg, _ = turtle_graph(tmp_path, [
+        ':d1 a :Descriptor ; rdfs:label "Abdomen" ; :concept :c1, :c2 .', ':c1 a :Concept ; rdfs:label "Abdomen" .',
+        ':c2 a :Concept ; rdfs:label "Belly" .', ':d2 a :Descriptor ; rdfs:label "Heart" ; :concept :c3 .',
+        ':c3 a :Concept ; rdfs:label "Heart" .', ':p a :Pair ; rdfs:label "Heart/metabolism" ; :descriptor :d2 .',
+        ':m rdfs:label "Ann" ; :child :k1, :k2 .', ':k1 rdfs:label "Bo" ; :sibling :k2 .',
+        ':k2 rdfs:label "Cy" ; :sibling :k1 .'])  # fmt: skip
+    x = "http://x.org/"
+    ann = Anchor(kg.resolve("Ann"))
+    assert restates_a_subject(kg, Project(f"{x}concept", Anchor(kg.resolve("Heart (descriptor)"))))
+    assert not restates_a_subject(kg, Project(f"{x}concept", Anchor(kg.resolve("Abdomen (descriptor)"))))  # Belly
+    assert restates_a_subject(kg, Project(f"{x}concept", Project(f"{x}descriptor", Anchor(kg.resolve("Heart/metabolism")))))
+    assert restates_a_subject(kg, Project(f"{x}sibling", Project(f"{x}child", ann)))
+    assert not restates_a_subject(kg, Project(f"{x}child", ann))
 
 
 def test_chains_mostly_start_from_the_names_own_facts(example_kg):

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from ..common.errors import InputError
 from .blank import blank_names, is_text, literal_key
-from .hygiene import is_forgotten_code, is_opaque_node, named_namespaces, tidy_edges
+from .hygiene import is_code_label, is_forgotten_code, is_opaque_node, local_part, named_namespaces, tidy_edges
 from .model import (
     ALT_LABEL_PREDICATES,
     DESCRIPTION_PREDICATES,
@@ -335,11 +335,18 @@ def _tidy(got: _Triples, stats: LoadStats, rules: PredicateRules) -> None:
     for by_s in list(got.attr_vals.values()) + list(got.str_attr_lang.values()):
         nodes.update(by_s)
     named = named_namespaces((n, bool(labels.get(n))) for n in nodes)
-    tidy = tidy_edges(got.rel_edges, str, lambda n: bool(labels.get(n)), subjects.__contains__, rules.include, named)
+    def code_of(n) -> str:  # the label, or for a node without one its IRI's local part, when it is a code
+        label = clean_label(got.best("label", n)) if labels.get(n) else local_part(n)
+        return label if is_code_label(label) else ""
+
+    tidy = tidy_edges(
+        got.rel_edges, str, lambda n: bool(labels.get(n)), subjects.__contains__, rules.include, named, code_of
+    )
     got.rel_edges = defaultdict(set, {p: set(v) for p, v in tidy.edges.items()})
-    for p, vals in tidy.links.items():
-        for s, url in vals:
-            got.str_attr_lang[p][s].append((url, None))
+    for table in (tidy.links, tidy.codes):
+        for p, vals in table.items():
+            for s, text in vals:
+                got.str_attr_lang[p][s].append((text, None))
     dropped = set(tidy.opaque)
     for by_s in list(got.attr_vals.values()) + list(got.str_attr_lang.values()):
         for s in [s for s in by_s if not labels.get(s) and (is_opaque_node(s) or is_forgotten_code(s, named))]:
@@ -347,6 +354,7 @@ def _tidy(got: _Triples, stats: LoadStats, rules: PredicateRules) -> None:
             del by_s[s]
     stats.opaque_nodes_skipped += len(dropped)
     stats.link_relations += len(tidy.links)
+    stats.code_relations += len(tidy.codes)
 
 
 def _entities(got: _Triples) -> list[str]:

@@ -84,6 +84,15 @@ def is_opaque_node(iri: str) -> bool:
 # thesaurus or catalogue calls its entries, not their names.
 _CODE = re.compile(r"[A-Za-z]{0,3}\d{3,}(?:[A-Za-z]{1,3}\d{3,})?(?:\.\d+)*|[A-Za-z]{1,3}\d{2,}(?:\.\d+)+")
 _NAMED_SHARE, _NAMED_MIN = 0.8, 20
+# A code written as a label: a catalogue code with a letter in it, or a letter-prefixed number with two digits or
+# more (`E05`, `C10.597.690`, `D016027`): a year or a plain number is a value people name things by, not a code.
+_CODE_LABEL = re.compile(r"(?=.*[A-Za-z])(?:" + _CODE.pattern + r"|[A-Za-z]{1,3}\d{2,})")
+
+
+def is_code_label(text: str) -> bool:
+    """True when a node's label is a catalogue code (`_CODE_LABEL`: a MeSH tree number `C10.597.690`, `E05`), not
+    a name: a node the graph names only by a code is an identifier, and the link to it says a value."""
+    return _CODE_LABEL.fullmatch(text.strip()) is not None
 
 
 def namespace(iri: str) -> str:
@@ -156,11 +165,13 @@ def is_link(subject_iri: str, object_iri: str) -> bool:
 
 @dataclass
 class Tidied:
-    """What `tidy_edges` keeps: relation edges by predicate, URL values by predicate (subject node, IRI text), the
-    opaque nodes dropped, and the number of edges dropped with them."""
+    """What `tidy_edges` keeps: relation edges by predicate, URL values by predicate (subject node, IRI text), code
+    values by predicate (subject node, the code), the opaque nodes dropped, and the number of edges dropped with
+    them."""
 
     edges: dict = field(default_factory=dict)
     links: dict = field(default_factory=dict)
+    codes: dict = field(default_factory=dict)
     opaque: set = field(default_factory=set)
     opaque_edges: int = 0
 
@@ -172,12 +183,15 @@ def tidy_edges(
     has_out: Callable[[Hashable], bool],
     forced: frozenset = frozenset(),
     named: frozenset = frozenset(),
+    code_of: Callable[[Hashable], str] = lambda n: "",
 ) -> Tidied:
     """Apply the module's rules to relation edges (`rel_edges`: predicate -> (subject, object) node pairs; nodes
     are any hashable key, `iri(node)` its IRI). `labelled(node)`: the node has a label in any language;
     `has_out(node)`: the node is the subject of any triple. Predicates in `forced` (named by --include-predicate)
-    stay relations; `named`: the namespaces whose unlabelled codes are dropped too (`named_namespaces`). Returns a
-    `Tidied` whose dicts are in sorted predicate order, edges sorted."""
+    stay relations; `named`: the namespaces whose unlabelled codes are dropped too (`named_namespaces`);
+    `code_of(node)`: the node's label when it is a code (`is_code_label`), else "": a relation whose every object
+    is named by a code becomes a string attribute of those codes. Returns a `Tidied` whose dicts are in sorted
+    predicate order, edges sorted."""
     out = Tidied()
     opaque_cache: dict = {}
 
@@ -204,11 +218,14 @@ def tidy_edges(
         kept = [(s, o) for s, o in pairs if not opaque(o)]
         out.opaque_edges += len(pairs) - len(kept)
         out.opaque.update(o for s, o in pairs if opaque(o))
-        if kept:
+        codes = [code_of(o) for _, o in kept] if p not in forced else [""]
+        if kept and all(codes):
+            out.codes[p] = [(s, code) for (s, _), code in zip(kept, codes)]
+        elif kept:
             out.edges[p] = kept
     return out
 
 
 __all__ = [
-    "Tidied", "is_forgotten_code", "is_link", "is_opaque_id", "local_part", "named_namespaces", "namespace", "tidy_edges",
+    "Tidied", "is_code_label", "is_forgotten_code", "is_link", "is_opaque_id", "local_part", "named_namespaces", "namespace", "tidy_edges",
 ]  # fmt: skip

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from .names import EntityNames, normalize_name, unique_names, without_codes
+from .names import EntityNames, kind_qualifier, normalize_name, unique_names
 
 RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 RDF_PROPERTY = "http://www.w3.org/1999/02/22-rdf-syntax-ns#Property"
@@ -161,9 +161,9 @@ class PredicateRules:
 
 
 def _kind(types: tuple[str, ...] | list[str]) -> str:
-    """The type label that tells homonyms apart: the first of an entity's sorted type labels (without a CIDOC-CRM
-    code: "Man-Made Object"), or ""."""
-    return without_codes(types[0]) if types else ""
+    """The type label that tells homonyms apart, as a common noun (`kind_qualifier`): the first of an entity's
+    sorted type labels ("man-made object"), or ""."""
+    return kind_qualifier(types[0]) if types else ""
 
 
 @dataclass(frozen=True)
@@ -201,7 +201,8 @@ class Attribute:
 @dataclass
 class LoadStats:
     """What loading read and what it skipped: the files, triples read, relation edges and attribute values kept,
-    blank nodes named (kg2tool.graph.blank), literals with an invalid lexical form skipped, entities without a label, reified
+    blank nodes named (kg2tool.graph.blank), literals with an invalid lexical form skipped, entities without a label,
+    relations turned into string values (links to web pages, nodes named only by a code: kg2tool.graph.hygiene), reified
     nodes folded and the IRIs of the composed relations and attributes (kg2tool.graph.reify)."""
 
     files: list[str] = field(default_factory=list)
@@ -215,6 +216,7 @@ class LoadStats:
     schema_triples_skipped: int = 0
     opaque_nodes_skipped: int = 0
     link_relations: int = 0
+    code_relations: int = 0
     reified_nodes_folded: int = 0
     folded: list[str] = field(default_factory=list)
 

@@ -165,6 +165,17 @@ def without_codes(label: str) -> str:
     return _CODE.sub("", label).strip() or label
 
 
+def kind_qualifier(type_label: str) -> str:
+    """A type label as the qualifier that tells homonyms apart, a common noun as in Wikipedia's "Mercury
+    (planet)": without a CIDOC-CRM code, a one-word camelCase name split, capitalised words lowercased, acronyms
+    kept ("TopicalDescriptor" -> "topical descriptor", "E22 Man-Made Object" -> "man-made object", "DNA Sequence"
+    -> "DNA sequence")."""
+    label = without_codes(type_label.strip())
+    if " " not in label:
+        label = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", label.replace("_", " "))
+    return " ".join(w if (w.isupper() and len(w) > 1) or not w[:1].isupper() else w.lower() for w in label.split())
+
+
 def clean_label(s: str) -> str:
     """`clean_text` for a label or alternative label, without `_TRAILING` punctuation (unless nothing is left), and
     without the parts in another script of a label that joins one name in two scripts (`_one_script`)."""
@@ -420,6 +431,12 @@ def _numbered(name: str, k: int) -> str:
     return f"{name[:-1]}, no. {k})" if name.endswith(")") else f"{name} (no. {k})"
 
 
+def _noted(label: str, note: str) -> str:
+    """`label` with the homonym `note` in parentheses; a label that already ends with a note takes it inside
+    ("Unconscious (Psychology)" -> "Unconscious (Psychology, concept)"), as `_numbered` does."""
+    return f"{label[:-1]}, {note})" if label.endswith(")") and "(" in label else f"{label} ({note})"
+
+
 def unique_names(
     labels: Sequence[str],
     description: Callable[[int], str],
@@ -450,11 +467,11 @@ def unique_names(
                 if level not in counts:
                     counts[level] = Counter(cands[j][level] for j in ids)
                 if counts[level][c] == 1:
-                    names[i] = f"{lab} ({c})"
+                    names[i] = _noted(lab, c)
                     break
             else:
                 first = next((c for c in cands[i] if c), "")
-                names[i] = f"{lab} ({first})" if first else lab
+                names[i] = _noted(lab, first) if first else lab
     # last resort: anything still colliding gets an ordinal (rare: same label and the same texts everywhere)
     seen: dict[str, int] = {}
     taken = set(names)

@@ -35,7 +35,7 @@ from pathlib import Path
 from ...common.errors import InputError, UsageError
 from ..blank import blank_names, is_text, literal_key
 from ..build import ATTRIBUTE_KINDS
-from ..hygiene import named_namespaces
+from ..hygiene import is_code_label, local_part, named_namespaces
 from ..model import (
     ALT_LABEL_PREDICATES,
     DESCRIPTION_PREDICATES,
@@ -51,13 +51,13 @@ from ..names import (
     clean_label,
     clean_text,
     entity_name_from_iri,
+    kind_qualifier,
     lang_rank,
     name_property,
     normalize_name,
     relation_label,
     schema_name,
     unique_names,
-    without_codes,
 )
 from ..parse import detect_format
 from ..reify import FoldedRelation, fold_reified, label_tokens, value_parts
@@ -363,10 +363,15 @@ class IndexBuilder:
         for pids in val_pids:
             nodes[pids] = True
         named = named_namespaces((pid_iri[p], bool(labelled[p])) for p in np.flatnonzero(nodes).tolist())
-        tidy, _ = tidy_arrays(self.rels, pid_iri, labelled, has_out, self.rules.include, named)
+        def code_of(pid: int) -> str:  # as kg2tool.graph.build's: the label, else the IRI's local part, if a code
+            label = self._text(0, pid) if labelled[pid] else local_part(pid_iri[pid])
+            return label if is_code_label(label) else ""
+
+        tidy, _ = tidy_arrays(self.rels, pid_iri, labelled, has_out, self.rules.include, named, code_of)
         self.rels = tidy.edges
-        for p, vals in tidy.links.items():
-            self.str_vals[p].extend((s, url, None) for s, url in vals)
+        for table in (tidy.links, tidy.codes):
+            for p, vals in table.items():
+                self.str_vals[p].extend((s, text, None) for s, text in vals)
         val_opaque = opaque_mask(
             np.concatenate(val_pids) if val_pids else np.zeros(0, np.int64), pid_iri, labelled, named
         )
@@ -376,6 +381,7 @@ class IndexBuilder:
         self.tidy_stats |= {
             "opaque_nodes_skipped": len(dropped),
             "link_relations": len(tidy.links),
+            "code_relations": len(tidy.codes),
         }
 
     def _names_from_properties(self) -> None:
@@ -579,7 +585,7 @@ class IndexBuilder:
         types = self._write_types(out, ids)
         names = unique_names(
             labels, lambda i: self._text(2, ent_pid_list[i]), _Ids(ids.iris),
-            lambda i: without_codes(json.loads(types[i])[0]) if types[i] else "",
+            lambda i: kind_qualifier(json.loads(types[i])[0]) if types[i] else "",
         )  # fmt: skip
         self._write_names(out, labels, names, alts)
         save_strings(out, "desc", pa.array([self._text(2, p) for p in ent_pid_list], type=pa.large_string()))

@@ -31,12 +31,14 @@ def opaque_mask(nodes, pid_iri: list[str], labelled, named: frozenset = frozense
 
 
 def tidy_arrays(
-    rels: dict[str, tuple], pid_iri: list[str], labelled, has_out, forced: frozenset, named: frozenset = frozenset()
+    rels: dict[str, tuple], pid_iri: list[str], labelled, has_out, forced: frozenset, named: frozenset = frozenset(),
+    code_of: Callable[[int], str] = lambda pid: "",
 ) -> tuple[Tidied, object]:
     """`tidy_edges` on `rels` (predicate -> (subjects, objects), int32 buffers of provisional ids; duplicates
     allowed). `labelled`, `has_out`: boolean arrays by provisional id. Returns (Tidied with `edges` as predicate
-    -> (subjects, objects) deduplicated int32 numpy arrays and `links` as predicate -> [(subject, IRI)], both in
-    sorted predicate order; the opaque mask of every node seen)."""
+    -> (subjects, objects) deduplicated int32 numpy arrays, `links` as predicate -> [(subject, IRI)] and `codes`
+    as predicate -> [(subject, code)] (`code_of(pid)`: the node's label when it is a code, else ""), all in sorted
+    predicate order; the opaque mask of every node seen)."""
     import numpy as np
 
     n = len(pid_iri)
@@ -63,7 +65,10 @@ def tidy_arrays(
             out.opaque_edges += int(bad_o.sum())
             dropped[o[bad_o]] = True
             s, o = s[~bad_o], o[~bad_o]
-        if len(s):
+        codes = [code_of(b) for b in o.tolist()] if p not in forced else [""]
+        if len(s) and all(codes):
+            out.codes[p] = list(zip(s.tolist(), codes))
+        elif len(s):
             out.edges[p] = (s.astype(np.int32), o.astype(np.int32))
     out.opaque = set(np.flatnonzero(dropped).tolist())
     return out, opaque

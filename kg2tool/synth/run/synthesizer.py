@@ -183,6 +183,8 @@ class Synthesizer:
         said = [self.kg.name(e) for e in anchors(plan)]
         if answered_by_a_name(gold, said) or any(answered_by_a_name(p, said) for p in per_item):
             return None, "answer_in_question"
+        if restates_a_subject(self.kg, plan):
+            return None, "answer_in_question"
         extra: dict = {"per_item": per_item}
         if category == "irrelevance":
             trace_calls, needed = [], []
@@ -271,6 +273,8 @@ class Synthesizer:
         gold, _ = gold_answers(self.kg, plan)
         if not gold:
             return None, "empty_answer"
+        if restates_a_subject(self.kg, plan) or answered_by_a_name(gold, [self.kg.name(e) for e in anchors(plan)]):
+            return None, "answer_in_question"
         try:
             messages, calls = self.dialogue.build(shape, plan, gold, rng)
         except ToolError as exc:
@@ -428,7 +432,7 @@ class Synthesizer:
 _VAGUE = re.compile(rf"\b({UNKNOWN_NOUN}|{FALLBACK_KIND})s?\b", re.I)
 
 
-_NOTE = re.compile(r" \(\w+\)$")
+_NOTE = re.compile(r" \([^()]+\)$")  # a homonym note: "(category)", "(topical descriptor)"
 
 
 def answered_by_a_name(gold: list, names: list[str]) -> bool:
@@ -438,6 +442,20 @@ def answered_by_a_name(gold: list, names: list[str]) -> bool:
     question alone (one branch that gives itself away spoils the question)."""
     bare = [_NOTE.sub("", a) if isinstance(a, str) else a for a in gold]  # "Physiology or Medicine (Category)"
     return bool(gold) and all(isinstance(a, str) and a and any(_opens(n, a) for n in names) for a in bare)
+
+
+def restates_a_subject(kg: KnowledgeGraph, node: Node) -> bool:
+    """True when a step of the plan leads only to things labelled as what it starts from, homonyms of another
+    kind ("the concept of Abdomen (topical descriptor) is Abdomen (concept)", "the term of diacetamate (concept)
+    is diacetamate (term)"): the answer is its own question."""
+    if isinstance(node, Project):
+        got = execute(kg, node)
+        start = {kg.labels[e] for e in execute(kg, node.child)}
+        if got and all(kg.labels[e] in start for e in got):
+            return True
+    kids = getattr(node, "children", None) or getattr(node, "items", None) or ()
+    child = getattr(node, "child", None)
+    return any(restates_a_subject(kg, k) for k in (*kids, *([child] if child is not None else [])))
 
 
 def _opens(name: str, word: str) -> bool:
