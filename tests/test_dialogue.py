@@ -127,3 +127,15 @@ def test_missing_info_names_a_person_by_a_family_name_others_share(example_kg):
 
 TAILS = {"I can't remember the first name.", "I only know the last name.", "I forget the first name.",
          "Not sure of the first name."}  # templates/missing_info.yaml: surname_only
+
+
+def test_a_followup_says_a_quoted_clause_name_as_that_kind_without_its_quotes():
+    """A name that is a clause is said in quotes; the follow-up's "that <kind>" takes its place, quotes and all
+    (not 'Which controls controlled "that biochemical reaction"?')."""
+    from kg2tool.synth.language.render import swap_name
+
+    name = "MEK1 phosphorylates ERK-1"
+    assert swap_name(f'Which controls controlled "{name}"?', name, "that biochemical reaction") == (
+        "Which controls controlled that biochemical reaction?")  # fmt: skip
+    assert swap_name("What is the capital of the Netherlands?", "Netherlands", "that country") == (
+        "What is the capital of that country?")  # fmt: skip

@@ -304,3 +304,14 @@ def test_the_record_about_a_description_is_no_fact():
     kg = build_graph(g)
     assert set(kg.names) == {"Work 0", "Work 1", "Work 2", "Ann"}
     assert list(kg.relations) == [str(ex.author)] and not kg.attributes
+
+
+def test_relations_of_a_public_vocabulary_are_said_by_the_words_of_its_specification():
+    """BioPAX Level 3's `left`/`right` participants of a conversion are its inputs and outputs; a generic entity's
+    `memberPhysicalEntity` its members; a label the graph gives itself wins."""
+    from kg2tool.graph.names import relation_label
+
+    bp = "http://www.biopax.org/release/biopax-level3.owl#"
+    assert [relation_label(bp + p, "") for p in ("left", "right", "memberPhysicalEntity", "xref")] == [
+        "input", "output", "member", "cross-reference"]  # fmt: skip
+    assert relation_label(bp + "left", "reactant") == "reactant" and relation_label(bp + "controller", "") == "controller"

@@ -254,13 +254,35 @@ def name_property(iri: str, label: str = "") -> str:
     return ""
 
 
+# Relations of public vocabularies whose local names are no words a person says, with the words their
+# specifications define them by. BioPAX Level 3 (biopax.org/release/biopax-level3.owl, the exchange format of
+# Reactome, Pathway Commons and others): a conversion's `left` and `right` participants are its inputs and outputs
+# ("The participants on the left side of the conversion interaction"), a generic entity's `memberPhysicalEntity`
+# its members, `entityReference` the reference entity (sequence or molecule record) a physical entity is an
+# instance of, `xref` a cross-reference, a pathway's `pathwayOrder` its steps and a step's `stepProcess` its
+# processes.
+_BIOPAX = "http://www.biopax.org/release/biopax-level3.owl#"
+VOCABULARY_LABELS = {
+    _BIOPAX + "left": "input",
+    _BIOPAX + "right": "output",
+    _BIOPAX + "memberPhysicalEntity": "member",
+    _BIOPAX + "memberEntityReference": "member",
+    _BIOPAX + "entityReference": "reference entity",
+    _BIOPAX + "xref": "cross-reference",
+    _BIOPAX + "pathwayOrder": "step",
+    _BIOPAX + "stepProcess": "process",
+    _BIOPAX + "participantStoichiometry": "stoichiometry",
+}
+
+
 def relation_label(iri: str, label: str) -> str:
-    """The label of a relation (a property whose objects are things): `label`, else the readable local name
-    (`schema_name`); a label that says a name ("name", "title") of a property whose local name says another thing
-    is read by its local name (a name is text, no thing: a label copied from another property, as the Stardog
-    tutorial's `member` labelled "name")."""
+    """The label of a relation (a property whose objects are things): `label`, else the words a public
+    vocabulary's specification says it by (`VOCABULARY_LABELS`), else the readable local name (`schema_name`); a
+    label that says a name ("name", "title") of a property whose local name says another thing is read by its
+    local name (a name is text, no thing: a label copied from another property, as the Stardog tutorial's `member`
+    labelled "name")."""
     if not label:
-        return schema_name(iri)
+        return VOCABULARY_LABELS.get(iri) or schema_name(iri)
     local = schema_name(iri)
     if name_property("", label) and not name_property(iri) and not is_opaque_id(local):
         return local

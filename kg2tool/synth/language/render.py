@@ -369,12 +369,16 @@ def _each(sp: Speaker, kg: KnowledgeGraph, plan: SetOp, answers: list[str], most
 
 
 def swap_name(text: str, name: str, by: str) -> str:
-    """`text` with the last occurrence of the entity's name said as `by` (`this person`)."""
+    """`text` with the last occurrence of the entity's name said as `by` (`this person`); the quotes a clause name
+    is said in go with it (`"that biochemical reaction"` is no name)."""
     i = text.rfind(name)
     if i < 0:
         return text
+    end = i + len(name)
+    if text[i - 1 : i] == '"' and text[end : end + 1] == '"':
+        i, end = i - 1, end + 1
     start = i - 4 if text[:i].endswith(("the ", "The ")) else i  # the article the name was said with goes too
-    return text[:start] + (by[:1].upper() + by[1:] if text[start:i] == "The " else by) + text[i + len(name):]
+    return text[:start] + (by[:1].upper() + by[1:] if text[start:i] == "The " else by) + text[end:]
 
 
 
