@@ -270,3 +270,16 @@ def test_no_chain_walks_one_verb_forward_twice(tmp_path):
     assert odd_chain(kg, lex, Project(rel, Project(rel, p0)))
     assert not odd_chain(kg, lex, Project(rel, Project(part, p0)))
     assert not odd_chain(kg, lex, Project(rel, Project(rel, p0, inverse=True), inverse=True))
+
+
+def test_a_relative_clause_inside_another_is_not_asked():
+    """Center embedding ("the places that the places that X was related to are part of") is dropped as
+    `nested_clause`; a clause after a clause ("the places that are part of the places that X was related to") and
+    names holding "that" are not."""
+    from kg2tool.synth.run.synthesizer import nests_clauses
+
+    q = "What are the places that the places that the places that Rabban Hormizd is part of were related to are part of?"
+    assert nests_clauses(q, ["Rabban Hormizd"])
+    assert nests_clauses("Tell me the place that the places that Mar Quryaqos was related to are part of.", ["Mar Quryaqos"])
+    assert not nests_clauses("What are the places that are part of the places that Zāz was related to?", ["Zāz"])
+    assert not nests_clauses("Who directed That Thing That You Do?", ["That Thing That You Do"])

@@ -58,7 +58,7 @@ _STAGE_OF = {
     **dict.fromkeys(("mixed_kinds", "made_up_name", "annotated_name", "placeholder", "odd_count"), "plan"),
     **dict.fromkeys(("empty_answer", "answer_in_question"), "answer"),
     "no_unrelated_tools": "calls",
-    **dict.fromkeys(("too_long_to_say", "no_kind", "name_repeated"), "wording"),
+    **dict.fromkeys(("too_long_to_say", "nested_clause", "no_kind", "name_repeated"), "wording"),
     **dict.fromkeys(("duplicate_question", "duplicate_plan", "near_duplicate_question", "topic_cap"), "merge"),
 }
 
@@ -209,6 +209,8 @@ class Synthesizer:
         if len(question.split()) >= self.cfg.max_words * (2 if category.startswith("parallel") else 1):
             return None, "too_long_to_say"
         names = [self.kg.name(e) for e in anchors(plan)]
+        if nests_clauses(question, names):
+            return None, "nested_clause"
         if says_no_kind(question, names) or says_no_kind(answer, names + [str(a) for a in gold]):
             return self._no_kind(plan, shape)
         if shape == "parallel_multiple" and any(question.count(self.kg.name(e)) > 1 for e in anchors(plan)):
@@ -288,6 +290,8 @@ class Synthesizer:
         texts = [m["content"] for m in messages if m["role"] in ("user", "assistant") and m.get("content")]
         if any(says_no_kind(text, said) for text in texts):  # every turn, a misspelled name's too
             return self._no_kind(plan, shape)
+        if any(nests_clauses(m["content"], said) for m in messages if m["role"] == "user"):
+            return None, "nested_clause"
         needed = list(dict.fromkeys(c.name for c in calls))
         schemas = self.ts.schemas(self.offer(shape, plan, needed, rng))
         category = CATEGORY[shape]
@@ -461,6 +465,19 @@ def restates_a_subject(kg: KnowledgeGraph, node: Node) -> bool:
 def _opens(name: str, word: str) -> bool:
     """`name` starts with `word` and a word boundary follows (a space, '=', ':', ...; not a letter or digit)."""
     return len(name) > len(word) and name.startswith(word) and not name[len(word)].isalnum()
+
+
+# A relative clause that opens inside another one: "the places that the places that X is part of were related to"
+_NESTED_CLAUSE = re.compile(r"\bthat (?:the |some )?(?:[a-z][\w-]* ){0,3}that\b")
+
+
+def nests_clauses(question: str, names: list[str]) -> bool:
+    """True when the question, its names aside, puts a relative clause inside another ("What are the places that
+    the places that X was related to are part of?"): center embedding, which readers reject however short (an
+    English reader parses one such clause, not two)."""
+    for name in sorted(names, key=len, reverse=True):
+        question = question.replace(name, "X")
+    return _NESTED_CLAUSE.search(question) is not None
 
 
 def says_no_kind(question: str, names: list[str]) -> bool:
