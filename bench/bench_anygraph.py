@@ -11,7 +11,8 @@ CIDOC-CRM, YAGO3-10, the Health IT Ontology; kept blind, third batch: the Stardo
 CurriculumKG, GND person records; kept blind, fourth batch: the Unified Astronomy Thesaurus, Reactome pathways in
 BioPAX, the OSM Semantic Network; kept blind, fifth batch: OntoPiA's Italian territorial classifications, the
 Syriac Gazetteer, an NCI Thesaurus subset; kept blind, sixth batch: the SemOpenAlex data sample, MeSH RDF sample
-records, BIBFRAME 2 Library of Congress records, an Uberon fragment in OBO OWL), runs
+records, BIBFRAME 2 Library of Congress records, an Uberon fragment in OBO OWL; kept blind, seventh batch: the
+Archives nationales' RiC-O example dataset, Project Gutenberg catalogue records), runs
 `kg2tool synth --graph G --out TMP -n N --seed S --overwrite` in a subprocess, reads the rows of DIR/sft/*.parquet
 and prints per graph: rows written (a failed synth is reported with the tail of its stderr), rows with
 `schema_problems` (tests/lint.py: dotted paths, ids, underscore/camelCase words, placeholder kinds) and with
@@ -85,6 +86,9 @@ GRAPHS = {
     "mesh": ROOT / "tests" / "data" / "unseen" / "mesh-rdf-meshv.nt.gz",
     "bibframe": ROOT / "tests" / "data" / "unseen" / "loc-bibframe2-records.nt.gz",
     "uberon": ROOT / "tests" / "data" / "unseen" / "uberon-fragment-obo-owl.nt.gz",
+    # kept blind (added 2026-12-07, seventh batch): same rule, counts only until a blind reading is done
+    "rico": ROOT / "tests" / "data" / "unseen" / "anf-archives-rico.nt.gz",
+    "gutenberg": ROOT / "tests" / "data" / "unseen" / "gutenberg-catalog-pgterms.nt.gz",
 }
 
 

@@ -41,6 +41,8 @@ pinned commits below (``git --git-dir=... show COMMIT:PATH``). Get a snapshot wi
     git clone --bare https://github.com/HHS/meshrdf              MIRROR/HHS+meshrdf/repo
     git clone --bare https://github.com/lcnetdev/bibframe2marc   MIRROR/lcnetdev+bibframe2marc/repo
     git clone --bare https://github.com/ontodev/robot            MIRROR/ontodev+robot/repo
+    git clone --bare https://github.com/ICA-EGAD/RiC-O           MIRROR/ICA-EGAD+RiC-O/repo
+    git clone --bare https://github.com/rammmukul/guttenberg     MIRROR/rammmukul+guttenberg/repo
 
 then run
 
@@ -209,6 +211,12 @@ SOURCES = {
     "lcnetdev/bibframe2marc": ("fcd3a144544b8a8edbc9dfd48bef5f767e268c24", None),
     # an Uberon (OBO anatomy ontology) fragment kept as a documentation example by the ROBOT ontology tool
     "ontodev/robot": ("a67eed4823af7f5b7bb33ddd12f662adc4303cad", ["docs/examples/uberon_fragment.owl"]),
+    # added 2026-12-07, seventh batch, kept blind (README.md): the RiC-O 1.1 example dataset of the Archives nationales
+    # (France): agents, record resources, relations, rules and vocabularies; files listed by rico_files()
+    "ICA-EGAD/RiC-O": ("49db95e7474ad5ba786817ccdfced61b47967749", None),
+    # Project Gutenberg catalogue records (pgterms / DCMI terms RDF/XML, one file per ebook) as kept by a parser project;
+    # files chosen by gutenberg_files()
+    "rammmukul/guttenberg": ("d8d3a441f20a290ff3947b436e4b0e57d4ab83e9", None),
 }
 
 
@@ -1106,6 +1114,71 @@ def build_uberon(mirror: Path) -> Path:
     return whole_files(mirror, ROBOT, SOURCES[ROBOT][1], "xml", "uberon-fragment-obo-owl.nt.gz")
 
 
+# ---------------------------------------------------------------------------------------
+# Added 2026-12-07, seventh batch, kept blind (README.md)
+# ---------------------------------------------------------------------------------------
+
+# 27. Archives nationales (France) in RiC-O 1.1, the ICA Records in Contexts ontology: agents (persons, families,
+#     corporate bodies) with agent names, dates and places, record sets, records and instantiations nested in finding-aid
+#     trees, n-ary relation nodes (organic provenance, hierarchy, succession, agent-to-agent), rules, and SKOS vocabularies
+#     of document forms, subjects, occupations, activities, languages and corporate body types; RDF/XML
+
+RICO = "ICA-EGAD/RiC-O"
+RICO_DIR = "examples/examples_v1-1/NationalArchivesOfFrance/rdf-xml"
+
+
+def rico_files(mirror: Path) -> list[str]:
+    """Every RDF/XML file of the Archives nationales example set for RiC-O 1.1 (128 files)."""
+    commit, _ = SOURCES[RICO]
+    names = subprocess.run(
+        ["git", f"--git-dir={git_dir(mirror, RICO)}", "ls-tree", "-r", "--name-only", commit, RICO_DIR],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.split()
+    return sorted(n for n in names if n.endswith(".rdf"))
+
+
+def build_rico(mirror: Path) -> Path:
+    files = rico_files(mirror)
+    assert len(files) == 128, len(files)
+    return whole_files(mirror, RICO, files, "xml", "anf-archives-rico.nt.gz")
+
+
+# 28. Project Gutenberg catalogue: ebooks in the pgterms vocabulary with DCMI terms (titles, issued dates, rights,
+#     subjects, languages, types and formats as blank nodes with a value and a vocabulary), agents (authors,
+#     translators, illustrators, editors... as MARC relator properties) with names, aliases, birth and death years and
+#     Wikipedia pages, files of each format with extents and dates; RDF/XML, one file per ebook
+
+GUTENBERG = "rammmukul/guttenberg"
+GUTENBERG_STEP = 100  # every 100th ebook file in ebook-number order (ebook 0, a placeholder, left out)
+_PG_FILE = re.compile(r"cache/epub/(\d+)/pg\1\.rdf")
+
+
+def gutenberg_files(mirror: Path) -> list[str]:
+    commit, _ = SOURCES[GUTENBERG]
+    names = subprocess.run(
+        ["git", f"--git-dir={git_dir(mirror, GUTENBERG)}", "ls-tree", "-r", "--name-only", commit, "cache/epub"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.split()
+    numbered = sorted((int(m.group(1)), n) for n in names if (m := _PG_FILE.fullmatch(n)) and m.group(1) != "0")
+    return [n for _, n in numbered][::GUTENBERG_STEP]
+
+
+def build_gutenberg(mirror: Path) -> Path:
+    """Every GUTENBERG_STEP-th catalogue record, each file whole (each one states CC0 for itself)."""
+    files = gutenberg_files(mirror)
+    assert len(files) == 577, len(files)
+    g = rdflib.Graph()
+    for path in files:
+        data = read_source(mirror, GUTENBERG, path)
+        assert "https://creativecommons.org/publicdomain/zero/1.0/" in data, path
+        g.parse(data=data, format="xml")
+    return write(tree_bnode_labels(cleaned(g)), "gutenberg-catalog-pgterms.nt.gz", "nt", gz=True)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument(
@@ -1117,6 +1190,7 @@ def main(argv=None) -> int:
     keys += ["uat", "reactome", "osn"]
     keys += ["ontopia", "syriaca", "ncit"]
     keys += ["semopenalex", "mesh", "bibframe", "uberon"]
+    keys += ["rico", "gutenberg"]
     ap.add_argument("--only", choices=keys, action="append")
     args = ap.parse_args(argv)
     todo = args.only or keys
@@ -1147,6 +1221,8 @@ def main(argv=None) -> int:
         "mesh": build_mesh,
         "bibframe": build_bibframe,
         "uberon": build_uberon,
+        "rico": build_rico,
+        "gutenberg": build_gutenberg,
     }
     for key in todo:
         path = builders[key](args.mirror)
