@@ -315,3 +315,37 @@ def test_relations_of_a_public_vocabulary_are_said_by_the_words_of_its_specifica
     assert [relation_label(bp + p, "") for p in ("left", "right", "memberPhysicalEntity", "xref")] == [
         "input", "output", "member", "cross-reference"]  # fmt: skip
     assert relation_label(bp + "left", "reactant") == "reactant" and relation_label(bp + "controller", "") == "controller"
+
+
+def test_a_zero_padded_counter_joined_to_keys_or_a_class_word_is_an_id():
+    """A zero-padded number is a record counter, never how a name writes a number: joined to numbers, keys, a short
+    class word or a fonds' code it is an id (archival records' `009663-005075`, `top-059801`); a name with a
+    number (`ISO-8859-1`, `B-52`, a year range, `Apollo 011`) stays a name."""
+    from kg2tool.graph.hygiene import is_opaque_id
+
+    assert all(map(is_opaque_id, ["009663-005075", "top-059801", "051211-c1nnlr73poqk--1gz4re3oz7wxp-i2",
+                                  "003971-d3nyuic5p0-ktmsglhlnhvr", "FRAN RI 001-d3nd8cllvy-1f7jrhcdttmq4"]))  # fmt: skip
+    assert not any(map(is_opaque_id, ["ISO-8859-1", "B-52", "1939-1945", "Apollo 011", "Route 066", "007-GoldenEye",
+                                      "route-066-history"]))  # fmt: skip
+
+
+def test_two_tenses_of_one_verb_are_said_in_one():
+    """ICA's Records in Contexts says a fact may be past or present ("is or was regulated by", "has or had
+    holder"): said by the first tense, in a relation's words and in a folded relation's label; "or" between two
+    verbs stays."""
+    from kg2tool.graph.names import one_tense
+    from kg2tool.synth.language.lexicon import split_label, word_relation
+
+    assert split_label("isOrWasRegulatedBy") == "is regulated by" and split_label("hasOrHadHolder") == "has holder"
+    assert one_tense("performs or performed") == "performs" and one_tense("buys or sells") == "buys or sells"
+    w = word_relation("is or was regulated by")[0]
+    assert (w.form, w.verb, w.active) == ("by", "regulated by", "regulated") and w.label == "is or was regulated by"
+
+
+def test_marc_relator_codes_are_said_by_their_terms():
+    """A catalogue's relator code (`edt`, `trl`, `ill`, MARC Code List for Relators) is said by its term."""
+    from kg2tool.graph.names import relation_label
+
+    rel = "http://id.loc.gov/vocabulary/relators/"
+    assert [relation_label(rel + c, "") for c in ("edt", "trl", "ill", "ctb", "aui")] == [
+        "editor", "translator", "illustrator", "contributor", "author of introduction"]  # fmt: skip

@@ -283,3 +283,16 @@ def test_a_relative_clause_inside_another_is_not_asked():
     assert nests_clauses("Tell me the place that the places that Mar Quryaqos was related to are part of.", ["Mar Quryaqos"])
     assert not nests_clauses("What are the places that are part of the places that Zāz was related to?", ["Zāz"])
     assert not nests_clauses("Who directed That Thing That You Do?", ["That Thing That You Do"])
+
+
+def test_an_answer_that_is_a_word_of_its_question_is_not_asked():
+    """"What is the license of X?" -> "license" (a node named by the word of the link to it) tells nothing; a name
+    the question asks about (a comparison's winner) is no such word."""
+    from kg2tool.synth.run.synthesizer import answered_by_its_words
+
+    assert answered_by_its_words(["license"], "What is the license of The Witness?", ["The Witness"])
+    assert answered_by_its_words(["license"], "What are the licenses of ebooks created by X?", ["X"])
+    assert not answered_by_its_words(["will.i.am"], "Who has more record labels, will.i.am or Lily Allen?",
+                                     ["will.i.am", "Lily Allen"])  # fmt: skip
+    assert not answered_by_its_words(["rock", "license"], "What is the genre and license of X?", ["X"])
+    assert not answered_by_its_words(["Paris"], "Where was Paris Hilton born?", ["Paris Hilton"])

@@ -42,7 +42,8 @@ def is_opaque_id(text: str) -> bool:
     item/property/statement id, a UUID, a long hex string, alone or after a class word
     (`membership_bd17e2d21cbc5a487c852bea4809dbbe`), a short hex key (`a130a`), a name around a number of seven
     digits or more (`IT-0100127432_parthood`), hex letters that are no word (`bdafb`), or such keys and numbers
-    joined (`ide660d29b_2`)."""
+    joined (`ide660d29b_2`), or a zero-padded counter joined to numbers, keys or a short class word (`009663-005075`,
+    `top-059801`, `051211-c1nnlr73poqk--1gz4re3oz7wxp-i2`)."""
     text = text.strip()
     if _COUNTED_CLASS.fullmatch(text):  # `68322PathwayStep920`: a record's numbers around its class word
         return True
@@ -54,6 +55,8 @@ def is_opaque_id(text: str) -> bool:
         return not lemminflect.getAllLemmas(text)
     parts = [p for p in re.split(r"[-_ ]+", text) if p]
     keys = [p for p in parts if not p.isdigit()]  # `ide660d29b_2`; not a year range `1939-1945`
+    if len(parts) > 1 and any(_PADDED.fullmatch(p) for p in parts):  # `009663-005075`, `top-059801`
+        return all(is_opaque_id(k) or len(k) <= 3 or _CLASS_WORD.fullmatch(k) or _KEYISH.fullmatch(k) for k in keys)
     return len(parts) > 1 and bool(keys) and all(map(is_opaque_id, keys))
 
 
@@ -63,6 +66,13 @@ _SHORT_HEX = re.compile(r"(?:id)?(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{5,
 _HEX_LETTERS = re.compile(r"[a-f]{5,}")
 _LONG_NUMBER = re.compile(r"\d{7,}")
 _COUNTED_CLASS = re.compile(r"\d+[A-Z][a-z]+(?:[A-Z][a-z]+)*\d+")
+# A zero-padded number (`005075`): a record counter, never how a name writes a number (`ISO-8859-1`, `B-52`,
+# `1939-1945` have none); joined to other numbers, keys, short codes or a short lower-case class word it is an id.
+_PADDED = re.compile(r"0\d{2,}")
+_CLASS_WORD = re.compile(r"[a-z]{1,5}|[A-Z]{1,4}")  # a class word or a fonds' code beside a counter: `top`, `FRAN`
+# a lower-case key beside a counter: letters and digits mixed (`zu0efiq3ap4v`), or letters with at most one vowel
+# (`ktmsglhlnhvr`)
+_KEYISH = re.compile(r"(?=[a-z0-9]{6,}$)(?:(?=.*\d)(?=.*[a-z]).*|[^aeiouy]*(?:[aeiouy][^aeiouy]*)?)")
 # Names are short: a local part of more than this many words is a text (a listing, a description), no name.
 MAX_NAME_WORDS = 12
 _WORD = re.compile(r"[^\W_]+")

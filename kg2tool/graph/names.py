@@ -165,6 +165,30 @@ def without_codes(label: str) -> str:
     return _CODE.sub("", label).strip() or label
 
 
+_TENSES = re.compile(r"\b([a-z]+) or ([a-z]+)\b")
+
+
+def one_tense(words: str) -> str:
+    """`words` with each pair of two forms of one verb joined by "or" said by its first ("is or was regulated by"
+    -> "is regulated by", "has or had holder" -> "has holder", "performs or performed" -> "performs"): a vocabulary
+    that leaves open whether a fact still holds (ICA's Records in Contexts) says it once, where a person says one
+    tense."""
+    if " or " not in words:
+        return words
+
+    def one(m: re.Match) -> str:
+        a, b = m[1], m[2]
+        if a == b:
+            return m[0]
+        from lemminflect import getAllLemmas
+
+        la = {x for v in getAllLemmas(a, "VERB").values() for x in v} | ({"be"} if a in ("is", "are", "was", "were") else set())
+        lb = {x for v in getAllLemmas(b, "VERB").values() for x in v} | ({"be"} if b in ("is", "are", "was", "were") else set())
+        return a if la & lb else m[0]
+
+    return _TENSES.sub(one, words)
+
+
 def kind_qualifier(type_label: str) -> str:
     """A type label as the qualifier that tells homonyms apart, a common noun as in Wikipedia's "Mercury
     (planet)": without a CIDOC-CRM code, a one-word camelCase name split, capitalised words lowercased, acronyms
@@ -273,6 +297,28 @@ VOCABULARY_LABELS = {
     _BIOPAX + "stepProcess": "process",
     _BIOPAX + "participantStoichiometry": "stoichiometry",
 }
+# MARC Code List for Relators (Library of Congress, id.loc.gov/vocabulary/relators): library catalogues (MARC,
+# BIBFRAME, Dublin Core exports such as Project Gutenberg's) link a work to a person by the role's three-letter code
+# (`edt`, `trl`, `ill`); each code is said by the term the list gives it.
+_MARC_RELATORS = {
+    "abr": "abridger", "act": "actor", "adp": "adapter", "anl": "analyst", "ann": "annotator", "app": "applicant",
+    "aqt": "author in quotations", "arc": "architect", "arr": "arranger", "art": "artist", "asn": "associated name",
+    "att": "attributed name", "auc": "auctioneer", "aud": "author of dialog", "aui": "author of introduction",
+    "aus": "screenwriter", "aut": "author", "bnd": "binder", "bsl": "bookseller", "chr": "choreographer",
+    "cll": "calligrapher", "clr": "colorist", "cmm": "commentator", "cmp": "composer", "cmt": "compositor",
+    "cnd": "conductor", "cng": "cinematographer", "com": "compiler", "cre": "creator", "crp": "correspondent",
+    "ctb": "contributor", "ctg": "cartographer", "cur": "curator", "cwt": "commentator for written text",
+    "dnr": "donor", "drt": "director", "dsr": "designer", "dte": "dedicatee",
+    "dto": "dedicator", "dub": "dubious author", "edt": "editor", "egr": "engraver", "fmo": "former owner",
+    "fnd": "funder", "ill": "illustrator", "ilu": "illuminator", "inv": "inventor", "itr": "instrumentalist",
+    "ive": "interviewee", "ivr": "interviewer", "lbt": "librettist", "lyr": "lyricist", "mus": "musician",
+    "nrt": "narrator", "oth": "other", "own": "owner", "pat": "patron", "pbl": "publisher", "pht": "photographer",
+    "prf": "performer", "pro": "producer", "prt": "printer", "rcp": "addressee", "red": "redaktor",
+    "res": "researcher", "rev": "reviewer", "scl": "sculptor", "sng": "singer", "spk": "speaker",
+    "ths": "thesis advisor", "trc": "transcriber", "trl": "translator", "tyd": "type designer", "voc": "vocalist",
+    "wam": "writer of accompanying material", "wpr": "writer of preface",
+}
+VOCABULARY_LABELS.update({f"http://id.loc.gov/vocabulary/relators/{code}": term for code, term in _MARC_RELATORS.items()})
 
 
 def relation_label(iri: str, label: str) -> str:

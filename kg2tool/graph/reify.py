@@ -64,7 +64,7 @@ from urllib.parse import quote
 
 from .blank import is_blank_iri
 from .hygiene import is_opaque_id, local_part
-from .names import without_codes
+from .names import one_tense, without_codes
 
 FOLD_PREFIX = "urn:kg2tool:fold"
 # RDF containers (RDF Schema 1.1, 5.1): a Seq, Bag or Alt holds its members by rdf:_1, rdf:_2, ..., each a
@@ -153,7 +153,7 @@ def _words(label: str) -> tuple[str, ...]:
 
 def _said(label: str) -> list[str]:
     """The words of a predicate label without a leading has/is (`hasCountry` -> [country])."""
-    got = words_of(label)
+    got = one_tense(" ".join(words_of(label))).split()  # "is or was regulated by": said in one tense first
     return got[1:] if len(got) > 1 and got[0] in ("has", "is") else got
 
 

@@ -32,7 +32,7 @@ from dataclasses import asdict, dataclass, replace
 from functools import lru_cache
 
 from ...graph.model import KnowledgeGraph
-from ...graph.names import without_codes
+from ...graph.names import one_tense, without_codes
 from ..plans.index import sorted_keys
 from .known_wordings import ATTRIBUTE_NOUNS, CONTAINING, GROUP_ONLY, KIND_NAMES, KNOWN, SUBJECT_KINDS, WORK_PLACES
 from .mirror import mirrors
@@ -148,7 +148,12 @@ def article(noun: str) -> str:
 def split_label(label: str) -> str:
     """Words of a relation label: a one-token label's camelCase and snake_case split and lowercased except acronyms
     (`hasMaker` -> `has maker`); a label that already has spaces is kept as written, one space apart; a CIDOC-CRM
-    code in front is dropped ("P52 has current owner" -> `has current owner`, "E39 Actor" -> `actor`)."""
+    code in front is dropped ("P52 has current owner" -> `has current owner`, "E39 Actor" -> `actor`); two tenses
+    of one verb joined by "or" are said by the first (`one_tense`: `isOrWasRegulatedBy` -> `is regulated by`)."""
+    return one_tense(_split_label(label))
+
+
+def _split_label(label: str) -> str:
     coded = without_codes(label.strip())
     if coded != label.strip():
         label = " ".join(w.lower() if w[:1].isupper() and not w.isupper() else w for w in coded.split())
@@ -228,7 +233,8 @@ def word_relation(label: str) -> tuple[Wording, str]:
     citizenship`; "" when the label says none; a leading `!` marks a strong hint, the head of `X of Y`, and a
     leading `~` a weak one, a by-relation's agent noun). Labels people say with a verb of their own
     (kg2tool.synth.language.known_wordings) get that wording."""
-    w, hint = _word_relation(label)
+    w, hint = _word_relation(one_tense(label))  # "is or was regulated by": a label with spaces is not split
+    w.label = label
     if hint.lstrip("!~") in PREPOSITIONS:  # `isAbout`: "about" is no kind of thing
         hint = ""
     # a kind is a common noun however the label capitalises it ("published In Journal": journals)

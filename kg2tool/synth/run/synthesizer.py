@@ -211,6 +211,8 @@ class Synthesizer:
         names = [self.kg.name(e) for e in anchors(plan)]
         if nests_clauses(question, names):
             return None, "nested_clause"
+        if category != "irrelevance" and any(answered_by_its_words(g, question, names) for g in [gold, *per_item]):
+            return None, "answer_in_question"
         if says_no_kind(question, names) or says_no_kind(answer, names + [str(a) for a in gold]):
             return self._no_kind(plan, shape)
         if shape == "parallel_multiple" and any(question.count(self.kg.name(e)) > 1 for e in anchors(plan)):
@@ -292,6 +294,8 @@ class Synthesizer:
             return self._no_kind(plan, shape)
         if any(nests_clauses(m["content"], said) for m in messages if m["role"] == "user"):
             return None, "nested_clause"
+        if answered_by_its_words(gold, " ".join(m["content"] for m in messages if m["role"] == "user"), said[len(named):]):
+            return None, "answer_in_question"
         needed = list(dict.fromkeys(c.name for c in calls))
         schemas = self.ts.schemas(self.offer(shape, plan, needed, rng))
         category = CATEGORY[shape]
@@ -460,6 +464,18 @@ def restates_a_subject(kg: KnowledgeGraph, node: Node) -> bool:
     kids = getattr(node, "children", None) or getattr(node, "items", None) or ()
     child = getattr(node, "child", None)
     return any(restates_a_subject(kg, k) for k in (*kids, *([child] if child is not None else [])))
+
+
+def answered_by_its_words(gold: list, question: str, names: list[str]) -> bool:
+    """True when every answer is a lower-case common word the question already says outside its `names` ("What is
+    the license of X?" -> "license": a node named by the word of the link to it, which tells nothing); a name the
+    question asks about (a comparison's "will.i.am") is no such word."""
+    for name in sorted(names, key=len, reverse=True):
+        question = question.replace(name, " ")
+    low = question.lower()
+    return bool(gold) and all(
+        isinstance(a, str) and a and a == a.lower() and re.search(rf"\b{re.escape(a)}s?\b", low) for a in gold
+    )
 
 
 def _opens(name: str, word: str) -> bool:
