@@ -28,7 +28,7 @@ from pathlib import Path
 
 from ..common.errors import InputError
 from .blank import blank_names, is_text, literal_key
-from .hygiene import is_code_label, is_forgotten_code, is_opaque_node, local_part, named_namespaces, tidy_edges
+from .hygiene import code_name, is_forgotten_code, is_opaque_node, named_namespaces, tidy_edges
 from .model import (
     ALT_LABEL_PREDICATES,
     DESCRIPTION_PREDICATES,
@@ -335,10 +335,7 @@ def _tidy(got: _Triples, stats: LoadStats, rules: PredicateRules) -> None:
     for by_s in list(got.attr_vals.values()) + list(got.str_attr_lang.values()):
         nodes.update(by_s)
     named = named_namespaces((n, bool(labels.get(n))) for n in nodes)
-    def code_of(n) -> str:  # the label, or for a node without one its IRI's local part, when it is a code
-        label = clean_label(got.best("label", n)) if labels.get(n) else local_part(n)
-        return label if is_code_label(label) else ""
-
+    code_of = lambda n: code_name(got.best("label", n) if labels.get(n) else "", n)  # noqa: E731
     tidy = tidy_edges(
         got.rel_edges, str, lambda n: bool(labels.get(n)), subjects.__contains__, rules.include, named, code_of
     )

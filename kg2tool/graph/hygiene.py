@@ -105,6 +105,13 @@ def is_code_label(text: str) -> bool:
     return _CODE_LABEL.fullmatch(text.strip()) is not None
 
 
+def code_name(label: str, iri: str) -> str:
+    """The code a node is named by: its label (`label`, "" when it has none: then its IRI's local part) when that
+    is a code (`is_code_label`), else "". Both loaders ask it of relation objects (`tidy_edges`' `code_of`)."""
+    text = label or local_part(iri)
+    return text if is_code_label(text) else ""
+
+
 def namespace(iri: str) -> str:
     """An IRI without its local part (`local_part`)."""
     return iri[: len(iri.rstrip("/#")) - len(local_part(iri))]
@@ -228,14 +235,13 @@ def tidy_edges(
         kept = [(s, o) for s, o in pairs if not opaque(o)]
         out.opaque_edges += len(pairs) - len(kept)
         out.opaque.update(o for s, o in pairs if opaque(o))
-        codes = [code_of(o) for _, o in kept] if p not in forced else [""]
-        if kept and all(codes):
-            out.codes[p] = [(s, code) for (s, _), code in zip(kept, codes)]
+        if kept and p not in forced and all(code_of(o) for _, o in kept):  # stops at the first object named by words
+            out.codes[p] = [(s, code_of(o)) for s, o in kept]
         elif kept:
             out.edges[p] = kept
     return out
 
 
 __all__ = [
-    "Tidied", "is_code_label", "is_forgotten_code", "is_link", "is_opaque_id", "local_part", "named_namespaces", "namespace", "tidy_edges",
+    "Tidied", "code_name", "is_code_label", "is_forgotten_code", "is_link", "is_opaque_id", "local_part", "named_namespaces", "namespace", "tidy_edges",
 ]  # fmt: skip

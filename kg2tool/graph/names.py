@@ -177,17 +177,12 @@ def one_tense(words: str) -> str:
     if " or " not in words:
         return words
 
-    def one(m: re.Match) -> str:
-        a, b = m[1], m[2]
-        if a == b:
-            return m[0]
-        from lemminflect import getAllLemmas
+    from lemminflect import getAllLemmas
 
-        la = {x for v in getAllLemmas(a, "VERB").values() for x in v} | ({"be"} if a in ("is", "are", "was", "were") else set())
-        lb = {x for v in getAllLemmas(b, "VERB").values() for x in v} | ({"be"} if b in ("is", "are", "was", "were") else set())
-        return a if la & lb else m[0]
+    def lemmas(word: str) -> set[str]:
+        return {x for forms in getAllLemmas(word, "VERB").values() for x in forms}
 
-    return _TENSES.sub(one, words)
+    return _TENSES.sub(lambda m: m[1] if m[1] != m[2] and lemmas(m[1]) & lemmas(m[2]) else m[0], words)
 
 
 def kind_qualifier(type_label: str) -> str:

@@ -35,7 +35,7 @@ from pathlib import Path
 from ...common.errors import InputError, UsageError
 from ..blank import blank_names, is_text, literal_key
 from ..build import ATTRIBUTE_KINDS
-from ..hygiene import is_code_label, local_part, named_namespaces
+from ..hygiene import code_name, named_namespaces
 from ..model import (
     ALT_LABEL_PREDICATES,
     DESCRIPTION_PREDICATES,
@@ -363,10 +363,7 @@ class IndexBuilder:
         for pids in val_pids:
             nodes[pids] = True
         named = named_namespaces((pid_iri[p], bool(labelled[p])) for p in np.flatnonzero(nodes).tolist())
-        def code_of(pid: int) -> str:  # as kg2tool.graph.build's: the label, else the IRI's local part, if a code
-            label = self._text(0, pid) if labelled[pid] else local_part(pid_iri[pid])
-            return label if is_code_label(label) else ""
-
+        code_of = lambda pid: code_name(self._text(0, pid), pid_iri[pid])  # noqa: E731
         tidy, _ = tidy_arrays(self.rels, pid_iri, labelled, has_out, self.rules.include, named, code_of)
         self.rels = tidy.edges
         for table in (tidy.links, tidy.codes):

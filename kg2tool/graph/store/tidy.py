@@ -65,9 +65,8 @@ def tidy_arrays(
             out.opaque_edges += int(bad_o.sum())
             dropped[o[bad_o]] = True
             s, o = s[~bad_o], o[~bad_o]
-        codes = [code_of(b) for b in o.tolist()] if p not in forced else [""]
-        if len(s) and all(codes):
-            out.codes[p] = list(zip(s.tolist(), codes))
+        if len(s) and p not in forced and all(code_of(b) for b in o.tolist()):  # stops at the first named by words
+            out.codes[p] = [(a, code_of(b)) for a, b in zip(s.tolist(), o.tolist())]
         elif len(s):
             out.edges[p] = (s.astype(np.int32), o.astype(np.int32))
     out.opaque = set(np.flatnonzero(dropped).tolist())

@@ -277,7 +277,8 @@ class Synthesizer:
         gold, _ = gold_answers(self.kg, plan)
         if not gold:
             return None, "empty_answer"
-        if restates_a_subject(self.kg, plan) or answered_by_a_name(gold, [self.kg.name(e) for e in anchors(plan)]):
+        anchor_names = [self.kg.name(e) for e in anchors(plan)]
+        if restates_a_subject(self.kg, plan) or answered_by_a_name(gold, anchor_names):
             return None, "answer_in_question"
         try:
             messages, calls = self.dialogue.build(shape, plan, gold, rng)
@@ -288,13 +289,14 @@ class Synthesizer:
         named = [a for x in [gold, *(c.result for c in calls)] for a in (x if isinstance(x, list) else [x])]
         if any(isinstance(a, str) and is_placeholder(a) for a in named):  # "Finn comes from unknown-planet"
             return None, "placeholder"
-        said = [str(a) for a in named] + [self.kg.name(e) for e in anchors(plan)]
+        said = [str(a) for a in named] + anchor_names
         texts = [m["content"] for m in messages if m["role"] in ("user", "assistant") and m.get("content")]
         if any(says_no_kind(text, said) for text in texts):  # every turn, a misspelled name's too
             return self._no_kind(plan, shape)
-        if any(nests_clauses(m["content"], said) for m in messages if m["role"] == "user"):
+        asked = [m["content"] for m in messages if m["role"] == "user"]
+        if any(nests_clauses(text, said) for text in asked):
             return None, "nested_clause"
-        if answered_by_its_words(gold, " ".join(m["content"] for m in messages if m["role"] == "user"), said[len(named):]):
+        if answered_by_its_words(gold, " ".join(asked), anchor_names):
             return None, "answer_in_question"
         needed = list(dict.fromkeys(c.name for c in calls))
         schemas = self.ts.schemas(self.offer(shape, plan, needed, rng))
@@ -470,9 +472,7 @@ def answered_by_its_words(gold: list, question: str, names: list[str]) -> bool:
     """True when every answer is a lower-case common word the question already says outside its `names` ("What is
     the license of X?" -> "license": a node named by the word of the link to it, which tells nothing); a name the
     question asks about (a comparison's "will.i.am") is no such word."""
-    for name in sorted(names, key=len, reverse=True):
-        question = question.replace(name, " ")
-    low = question.lower()
+    low = _without_names(question, names, " ").lower()
     return bool(gold) and all(
         isinstance(a, str) and a and a == a.lower() and re.search(rf"\b{re.escape(a)}s?\b", low) for a in gold
     )
@@ -491,16 +491,20 @@ def nests_clauses(question: str, names: list[str]) -> bool:
     """True when the question, its names aside, puts a relative clause inside another ("What are the places that
     the places that X was related to are part of?"): center embedding, which readers reject however short (an
     English reader parses one such clause, not two)."""
-    for name in sorted(names, key=len, reverse=True):
-        question = question.replace(name, "X")
-    return _NESTED_CLAUSE.search(question) is not None
+    return _NESTED_CLAUSE.search(_without_names(question, names, "X")) is not None
 
 
 def says_no_kind(question: str, names: list[str]) -> bool:
     """True when the question calls entities `thing(s)` (no kind known) outside the entity names it quotes."""
+    return bool(_VAGUE.search(_without_names(question, names, " ")))
+
+
+def _without_names(text: str, names: list[str], by: str) -> str:
+    """`text` with each of `names` (longest first, so a name inside another goes with it) replaced by `by`: what
+    a check of the wording reads, the graph's own words aside."""
     for name in sorted(names, key=len, reverse=True):
-        question = question.replace(name, " ")
-    return bool(_VAGUE.search(question))
+        text = text.replace(name, by)
+    return text
 
 
 def _one_hop(node: Node) -> tuple[str, int] | None:
