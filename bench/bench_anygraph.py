@@ -89,6 +89,9 @@ GRAPHS = {
     # kept blind (added 2026-12-07, seventh batch): same rule, counts only until a blind reading is done
     "rico": ROOT / "tests" / "data" / "unseen" / "anf-archives-rico.nt.gz",
     "gutenberg": ROOT / "tests" / "data" / "unseen" / "gutenberg-catalog-pgterms.nt.gz",
+    # kept blind (added 2026-12-07, eighth batch): same rule, counts only until a blind reading is done
+    "wikidata": ROOT / "tests" / "data" / "unseen" / "wikidata-entities-wikibase.nt.gz",
+    "datagovbe": ROOT / "tests" / "data" / "unseen" / "datagovbe-dcat-ldes.nt.gz",
 }
 
 

@@ -43,6 +43,9 @@ pinned commits below (``git --git-dir=... show COMMIT:PATH``). Get a snapshot wi
     git clone --bare https://github.com/ontodev/robot            MIRROR/ontodev+robot/repo
     git clone --bare https://github.com/ICA-EGAD/RiC-O           MIRROR/ICA-EGAD+RiC-O/repo
     git clone --bare https://github.com/rammmukul/guttenberg     MIRROR/rammmukul+guttenberg/repo
+    git clone --bare https://github.com/dpriskorn/entitybase-backend \
+        MIRROR/dpriskorn+entitybase-backend/repo
+    git clone --bare https://github.com/Fedict/dcat              MIRROR/Fedict+dcat/repo
 
 then run
 
@@ -217,6 +220,18 @@ SOURCES = {
     # Project Gutenberg catalogue records (pgterms / DCMI terms RDF/XML, one file per ebook) as kept by a parser project;
     # files chosen by gutenberg_files()
     "rammmukul/guttenberg": ("d8d3a441f20a290ff3947b436e4b0e57d4ab83e9", None),
+    # added 2026-12-07, eighth batch, kept blind (README.md): nine Wikidata items as Wikidata's own entity RDF export
+    # (Special:EntityData Turtle, fetched 2025-12) kept as test data by a Wikibase backend project
+    "dpriskorn/entitybase-backend": (
+        "d87c41286165385791c895d4bb2bd9ce30609408",
+        [
+            f"test_data/rdf/ttl/{q}.ttl"
+            for q in ("Q1", "Q42", "Q8413", "Q53713", "Q182397", "Q17633526", "Q17948861", "Q51605722", "Q120248304")
+        ],
+    ),
+    # the data.gov.be (Belgium) DCAT-AP catalogue as the LDES feed (TriG pages, one named graph per member event)
+    # that the repository kept under docs/ for the European Data Portal; pages chosen by datagovbe_files()
+    "Fedict/dcat": ("b2e3280fcb24afd2ab4a2d1d9d2db5c371b9ced4", None),
 }
 
 
@@ -1179,6 +1194,60 @@ def build_gutenberg(mirror: Path) -> Path:
     return write(tree_bnode_labels(cleaned(g)), "gutenberg-catalog-pgterms.nt.gz", "nt", gz=True)
 
 
+# ---------------------------------------------------------------------------------------
+# Added 2026-12-07, eighth batch, kept blind (README.md)
+# ---------------------------------------------------------------------------------------
+
+# 29. Wikidata entity RDF (Special:EntityData Turtle, the Wikibase RDF mapping): Q-id items with labels, descriptions
+#     and aliases in many languages, truthy wdt: claims beside full statement nodes (p:/ps:/pq:/pr:, ranks, references
+#     as nodes of their own, full values as value nodes), the referenced properties as entities with labels and their
+#     wikibase:directClaim/claim/... links, sitelinks as schema:Article nodes, a schema:Dataset node per export
+
+ENTITYBASE = "dpriskorn/entitybase-backend"
+
+
+def build_wikidata(mirror: Path) -> Path:
+    files = SOURCES[ENTITYBASE][1]
+    for path in files:  # each export states CC0 for itself
+        assert "<http://creativecommons.org/publicdomain/zero/1.0/>" in read_source(mirror, ENTITYBASE, path), path
+    return whole_files(mirror, ENTITYBASE, files, "turtle", "wikidata-entities-wikibase.nt.gz")
+
+
+# 30. data.gov.be DCAT-AP catalogue as a Linked Data Event Stream: TREE/LDES pages in TriG, each member an
+#     ActivityStreams event whose named graph holds one DCAT-AP description (datasets, distributions, data services,
+#     agents, contact points, licences, EU authority-table IRIs for themes, formats, languages, frequencies)
+
+DATAGOVBE = "Fedict/dcat"
+DATAGOVBE_STEP = 50  # every 50th feed page in path order
+DATAGOVBE_BASE = "https://fedict.github.io/dcat/"  # docs/ is served by GitHub Pages here; pages use relative IRIs
+
+
+def datagovbe_files(mirror: Path) -> list[str]:
+    commit, _ = SOURCES[DATAGOVBE]
+    names = subprocess.run(
+        ["git", f"--git-dir={git_dir(mirror, DATAGOVBE)}", "ls-tree", "-r", "--name-only", commit, "docs"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.split()
+    return sorted(n for n in names if n.endswith("index.trig"))[::DATAGOVBE_STEP]
+
+
+def build_datagovbe(mirror: Path) -> Path:
+    """Every DATAGOVBE_STEP-th LDES page, each whole; every quad's triple kept (member graph names dropped)."""
+    files = datagovbe_files(mirror)
+    assert len(files) == 20, len(files)
+    g = rdflib.Graph()
+    for path in files:
+        ds = rdflib.Dataset()
+        ds.parse(
+            data=read_source(mirror, DATAGOVBE, path), format="trig", publicID=DATAGOVBE_BASE + path[len("docs/") :]
+        )
+        for s, p, o, _ in ds.quads((None, None, None, None)):
+            g.add((s, p, o))
+    return write(tree_bnode_labels(cleaned(g)), "datagovbe-dcat-ldes.nt.gz", "nt", gz=True)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument(
@@ -1191,6 +1260,7 @@ def main(argv=None) -> int:
     keys += ["ontopia", "syriaca", "ncit"]
     keys += ["semopenalex", "mesh", "bibframe", "uberon"]
     keys += ["rico", "gutenberg"]
+    keys += ["wikidata", "datagovbe"]
     ap.add_argument("--only", choices=keys, action="append")
     args = ap.parse_args(argv)
     todo = args.only or keys
@@ -1223,6 +1293,8 @@ def main(argv=None) -> int:
         "uberon": build_uberon,
         "rico": build_rico,
         "gutenberg": build_gutenberg,
+        "wikidata": build_wikidata,
+        "datagovbe": build_datagovbe,
     }
     for key in todo:
         path = builders[key](args.mirror)
