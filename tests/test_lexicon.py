@@ -405,3 +405,36 @@ def test_words_that_name_no_kind_are_no_kind_and_the_doer_is_asked_with_who(tmp_
     assert lex.kind_of(kg.resolve("Agency 1")) != "agent"
     sp = Speaker(kg, lex)
     assert sp.wh(Project("http://purl.org/dc/terms/creator", Anchor(kg.resolve("Vocabulary 1")))) == "Who created Vocabulary 1"
+
+
+def test_a_label_shaped_as_a_sentence_is_said_without_its_subject():
+    """English puts the subject first: the nouns that open "relation has source", "thing is target of relation" or
+    "relation connects" name the subject's kind, not the relation; nouns between "is" and a participle with its
+    preposition too ("is agent associated with agent"). A noun that is a verb too opens a compound, not a
+    sentence ("works for", "record label")."""
+    def said(label):
+        w, hint = word_relation(label)
+        return w.form, w.noun or w.verb, hint
+
+    assert said("relationHasSource") == ("noun", "source", "source")
+    assert said("thingIsTargetOfRelation") == ("prep", "a target of", "relation")  # X *is* a target of Y
+    assert said("relationConnects") == ("verb", "connects", "")
+    assert said("isAgentAssociatedWithAgent") == ("prep", "associated with", "agent")
+    assert said("isRecordResourceAssociatedWithRecordResource") == ("prep", "associated with", "record resource")
+    assert said("record label") == ("noun", "record label", "record label")
+    assert said("worksFor")[0] == "verb" and said("isPartOf") == ("prep", "part of", "")
+
+
+def test_an_adverb_before_a_verb_leaves_the_verb_to_agree():
+    """"directly includes": the verb after an adverb agrees with its subject ("Which record resources does X
+    directly include?"), the adverb stays in front."""
+    w = word_relation("directlyIncludes")[0]
+    assert (w.form, w.verb, w.verbs, w.base) == ("verb", "directly includes", "directly include", "directly include")
+    assert word_relation("directlyFollowsInSequence")[0].base == "directly follow in sequence"
+    assert word_relation("isDirectlyIncludedIn")[0].verb == "directly included in"
+
+
+def test_a_noun_of_type_is_said_by_its_noun():
+    """"has occupation of type": the objects are types of occupation, each said as the occupation it is."""
+    w, hint = word_relation("hasOrHadOccupationOfType")
+    assert (w.form, w.noun, w.plural, hint) == ("noun", "occupation", "occupations", "!occupation")

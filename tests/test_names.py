@@ -349,3 +349,23 @@ def test_marc_relator_codes_are_said_by_their_terms():
     rel = "http://id.loc.gov/vocabulary/relators/"
     assert [relation_label(rel + c, "") for c in ("edt", "trl", "ill", "ctb", "aui")] == [
         "editor", "translator", "illustrator", "contributor", "author of introduction"]  # fmt: skip
+
+
+def test_a_has_name_link_points_at_a_name(tmp_path):
+    """A link named "has" and a noun phrase whose head is "name" ("has or had agent name", `hasName`) points at a
+    name of its subject: the name node is no entity of its own, its text an alternative label of the subject."""
+    from kg2tool.graph.build import load_graph
+    from kg2tool.graph.names import appellation_link
+
+    assert appellation_link("http://x.org/o#hasOrHadAgentName") and appellation_link("http://x.org/o#has_name")
+    assert not appellation_link("http://x.org/o#name") and not appellation_link("http://x.org/o#nameOf")
+    ttl = tmp_path / "g.ttl"
+    ttl.write_text(
+        '@prefix : <http://x.org/o#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n'
+        ':bnf a :CorporateBody ; rdfs:label "Bibliothèque nationale (France)" ; :hasOrHadAgentName :n1, :n2 ;\n'
+        '  :hasOrHadLocation :paris .\n'
+        ':n1 a :AgentName ; rdfs:label "Bibliothèque nationale (France)" .\n:n2 a :AgentName ; rdfs:label "BN" .\n'
+        ':paris rdfs:label "Paris" .\n', encoding="utf-8")
+    kg = load_graph(str(ttl))
+    assert sorted(kg.names) == ["Bibliothèque nationale (France)", "Paris"]
+    assert "BN" in kg.alt_labels[kg.resolve("Bibliothèque nationale (France)")]

@@ -15,7 +15,8 @@ from checks import check_row
 from kg2tool.cli import main
 from kg2tool.graph.build import load_graph
 from kg2tool.graph.model import PredicateRules
-from kg2tool.graph.reify import FOLD_PREFIX, _is_record_label, words_of
+from kg2tool.graph.reify import FOLD_PREFIX, words_of
+from kg2tool.graph.records import is_record_label as _is_record_label
 from kg2tool.synth.run.synthesizer import SynthConfig, Synthesizer
 
 REAL = Path(__file__).parent / "data" / "real"
@@ -416,4 +417,43 @@ def test_events_fold_into_their_owner_as_the_vocabulary_means_them(tmp_path):
     assert kg.alt_labels[kg.resolve("John Dulles")] == ("Dulles, John Foster",)
     assert kg.resolve("NPG.77.12") is None and kg.resolve("Dulles") is None
     assert facts(kg, "produced by") == {("Grant and His Family", "Ann Grant"), ("Kane", "John Dulles")}
+    same_graph(kg, open_store(tmp_path / "st", [path], log=quiet))
+
+
+RELATIONS = """@prefix : <http://x.org/o#> .
+@prefix d: <http://x.org/d/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+d:a rdfs:label "Ministry A (1959-....)" . d:b rdfs:label "Office B (1945-1975)" . d:c rdfs:label "Office C" .
+d:e rdfs:label "Office E" . d:f rdfs:label "School F" .
+""" + "".join(
+    f'd:{s}{t} a :AgentHierarchicalRelation{", :GroupSubdivisionRelation" if sub else ""} ; rdfs:label '
+    f'"Relation {"de subdivision" if sub else "hiérarchique"} entre \\"{names[s]}\\" et \\"{names[t]}\\", début : 1959" ;\n'
+    f"  :relationHasSource d:{s} ; :relationHasTarget d:{t} .\n"
+    f"d:{s} :thingIsSourceOfRelation d:{s}{t} . d:{t} :thingIsTargetOfRelation d:{s}{t} .\n"
+    for s, t, sub in [("a", "b", 1), ("a", "c", 1), ("a", "e", 1), ("b", "c", 0), ("b", "e", 0)]
+    for names in [{"a": "Ministry A (1959-....)", "b": "Office B (1945-1975)", "c": "Office C", "e": "Office E"}]
+) + "".join(
+    f'd:x{i} a :AgentToAgentRelation ; rdfs:label "Associative relation between “{x}” and “School F”" ;\n'
+    f"  :relationConnects d:{k}, d:f . d:{k} :thingIsConnectedToRelation d:x{i} . d:f :thingIsConnectedToRelation d:x{i} .\n"
+    for i, (k, x) in enumerate([("a", "Ministry A (1959-....)"), ("c", "Office C")])
+)
+
+
+def test_relation_nodes_that_quote_their_participants_fold_into_related_to(tmp_path):
+    """A node whose label quotes two of the names it links is a record of their link in any language ("Relation de
+    subdivision entre "A" et "B""), even where each links to it (a symmetric relation); a class is folded when
+    half of the nodes whose most specific type it is are records (a node typed by a subclass too counts for the
+    subclass); a fact between a relation's source and target says only that they are related ("related to"). The
+    on-disk store folds the same."""
+    from test_store import quiet, same_graph
+
+    from kg2tool.graph.store import open_store
+
+    path = tmp_path / "relations.ttl"
+    path.write_text(RELATIONS, encoding="utf-8")
+    kg = load_graph([path])
+    assert sorted(kg.names) == ["Ministry A (1959-....)", "Office B (1945-1975)", "Office C", "Office E", "School F"]
+    related = facts(kg, "related to")
+    assert {("Office B (1945-1975)", "Ministry A (1959-....)"), ("Office C", "Office B (1945-1975)")} <= related
+    assert {("Ministry A (1959-....)", "School F"), ("Office C", "School F")} <= related
     same_graph(kg, open_store(tmp_path / "st", [path], log=quiet))

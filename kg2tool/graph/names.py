@@ -291,6 +291,7 @@ def relation_label(iri: str, label: str) -> str:
 # Links from a thing to its appellations (CIDOC-CRM, ISO 21127: P1 is identified by, P131 is identified by, P102
 # has title, P48 has preferred identifier): nodes that hold one of its names or identifiers, no things of their own.
 _APPELLATION_LINKS = frozenset(("is identified by", "identified by", "has title", "has preferred identifier"))
+_APPELLATION_NOUNS = frozenset(("name", "appellation"))
 # The text of an appellation node beside its label: RDF's main value (`rdf:value`), CIDOC-CRM's P190 has symbolic
 # content.
 APPELLATION_TEXTS = ("http://www.w3.org/1999/02/22-rdf-syntax-ns#value",
@@ -300,8 +301,14 @@ APPELLATION_TEXTS = ("http://www.w3.org/1999/02/22-rdf-syntax-ns#value",
 def appellation_link(iri: str, label: str = "") -> bool:
     """True for a link from a thing to its appellations (`_APPELLATION_LINKS`, by the words of its label or local
     name without a CIDOC-CRM code: `P131_is_identified_by`, `P102_has_title`)."""
-    said = (" ".join(without_codes(t).lower().replace("_", " ").split()) for t in (label, schema_name(iri)) if t)
-    return any(t in _APPELLATION_LINKS for t in said)
+    said = [" ".join(without_codes(t).lower().replace("_", " ").split()) for t in (label, schema_name(iri)) if t]
+    if any(t in _APPELLATION_LINKS for t in said):
+        return True
+    # a link named by "has" and a noun phrase whose head is "name" ("has or had agent name", "has variant name"):
+    # what it points at is a name of the subject
+    text = label or schema_name(iri)
+    words = one_tense(" ".join(w.lower() for w in (text.split() if " " in text else _camel_words(text)))).split()
+    return len(words) >= 2 and words[0] == "has" and words[-1] in _APPELLATION_NOUNS
 
 
 # Links from a thing to the record about its description (who catalogued it, when, under which rules, its

@@ -14,8 +14,10 @@ Rules, applied after the pass over the triples and before kg2tool.graph.hygiene'
   usable name of its own: no label
   and an opaque id as its local name (a Wikidata statement id, a number), or a *record label* that only restates
   its participants (it has the words of a participant's label, and the words left are numbers and words of its
-  class and link labels: "Physics 1901, Wilhelm Conrad Röntgen", "ABN AMRO Bank N.V. legal address"), for a typed
-  node only (a class can be checked for a consistent shape). A class is folded as a whole (below), so an instance
+  class and link labels: "Physics 1901, Wilhelm Conrad Röntgen", "ABN AMRO Bank N.V. legal address"; or a label
+  that quotes two participants' whole names, in any language: "Relation de subdivision entre "A" et "B"",
+  kg2tool.graph.records), for a typed node only (a class can be checked for a consistent shape). A node whose
+  label quotes the names it links is a record even where several things link to it (a symmetric relation). A class is folded as a whole (below), so an instance
   named otherwise ("Citibank, N.A headquarters address" for the participant "Citibank, N.A. US-DE") goes with it.
   Blank nodes are named by their content when the graph is read (kg2tool.graph.blank) and folded like any node,
   but a folded blank node's own literal values stay with it (a provenance record's time, a name's parts): its
@@ -29,7 +31,7 @@ Rules, applied after the pass over the triples and before kg2tool.graph.hygiene'
   "location lat"), whatever its class.
 - Candidates are grouped by class: the node's most specific type (the one with the fewest instances in the graph,
   ties by IRI), or, for untyped nodes, the sorted set of their roles. A class is folded when at least half of its
-  instances are candidates (a consistent shape, not a few odd nodes), with every instance that has two
+  instances (the nodes whose most specific type it is) are candidates (a consistent shape, not a few odd nodes), with every instance that has two
   participants; untyped groups need two nodes. Within a class, nodes are grouped by the links that point into them.
 - The *owner* role of a group is a link into the node (the laureate that `laureateAward` points from, the company
   of `hasLegalAddress`), else an outgoing role (the `person` of a film role): the one present in the most nodes of
@@ -42,7 +44,9 @@ Rules, applied after the pass over the triples and before kg2tool.graph.hygiene'
   into the node and shares a word with the class label ("legal address", "laureate award"), else the class label
   ("film role"); a leading has/is of a predicate label is dropped and a word the two parts share at the seam is
   said once ("laureate award" + "award file" -> "laureate award file"). Composed relations with the same label
-  (the same link through two classes: a physical and a street address) are one relation, under the first IRI. The
+  (the same link through two classes: a physical and a street address) are one relation, under the first IRI.
+  Where the owner's link and the role name only positions in a relation (source, target, subject, object) or say
+  only that things are linked (connects, is connected to), the label is "related to": the class says how. The
   lexicon (kg2tool.synth.language.lexicon) words it like any other label.
 - IRIs, so that the dataset's lexicon and load report say what was folded:
   `urn:kg2tool:fold?class=<C>&from=<owner role>&to=<role>` for a relation and `...&attr=<P>` for an attribute,
@@ -65,6 +69,8 @@ from urllib.parse import quote
 from .blank import is_blank_iri
 from .hygiene import is_opaque_id, local_part
 from .names import one_tense, without_codes
+from .predicates import predicate_of_sentence
+from .records import is_record_label, label_tokens, quotes_two
 
 FOLD_PREFIX = "urn:kg2tool:fold"
 # RDF containers (RDF Schema 1.1, 5.1): a Seq, Bag or Alt holds its members by rdf:_1, rdf:_2, ..., each a
@@ -79,7 +85,6 @@ _PREPOSITIONS = frozenset("at by of in on to for with from into as under within 
 # Words a link to a container ends with that name the container, not its members ("authorList": the authors).
 _LIST_WORDS = frozenset(("list", "seq", "sequence", "bag", "set", "collection", "array"))
 _WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
-_FILLER = {"has", "is", "the", "a", "an", "of", "for", "and", "in", "by", "at", "to"}
 # Events of CIDOC-CRM (ISO 21127) and the models built on it, by the link from a thing to its event (its words
 # without the code): the event's noun for a person or group (`_AGENT_WORDS`) and for other things, and the passive
 # that says the event's agent ("produced by": a production carried out by Y is the thing produced by Y).
@@ -154,6 +159,7 @@ def _words(label: str) -> tuple[str, ...]:
 def _said(label: str) -> list[str]:
     """The words of a predicate label without a leading has/is (`hasCountry` -> [country])."""
     got = one_tense(" ".join(words_of(label))).split()  # "is or was regulated by": said in one tense first
+    got = predicate_of_sentence(got) or got  # "relation has source": the subject's own kind is no role
     return got[1:] if len(got) > 1 and got[0] in ("has", "is") else got
 
 
@@ -162,6 +168,21 @@ def _join(prefix: list[str], rest: list[str]) -> str:
     if prefix and rest and prefix[-1] == rest[0]:
         rest = rest[1:]
     return " ".join(prefix + rest) if rest else " ".join(prefix)
+
+
+# Words that name a position in a relation, not a role in it (W3C's n-ary relation patterns, ICA's Records in
+# Contexts relations, graph-edge vocabularies), and verbs that say only that things are linked: a fact between a
+# relation's source and target, or between two things it connects, is said "related to".
+_POSITIONS = frozenset("source target subject object domain range".split())
+_LINKING = frozenset("connect link relate associate join".split())
+
+
+def _positional(words: list[str]) -> bool:
+    if not words:
+        return False
+    from lemminflect import getLemma
+
+    return words[0] in _POSITIONS or (getLemma(words[0], "VERB") or ("",))[0] in _LINKING
 
 
 def _role_iri(role: tuple[str, bool]) -> str:
@@ -182,44 +203,6 @@ class _Adjacency:
                         self.links[s][(p, False)].add(o)
                     if only is None or o in only:
                         self.links[o][(p, True)].add(s)
-
-
-@lru_cache(maxsize=262144)
-def _tokens(text: str) -> tuple[str, ...]:
-    """The words of a label, lower-cased (cached: participants are shared by many nodes)."""
-    return tuple(re.findall(r"[^\W_]+", text.lower()))
-
-
-def _is_record_label(text: str, parts: Iterable[str], allowed: set[str]) -> bool:
-    """True when `text` restates participant labels `parts`: a participant is *found* when the words of its label
-    are all in `text`, or for a label of three words or more, its leading words, at least half of them, with no
-    number left out ("Citibank, N.A. US-DE" in "Citibank, N.A headquarters address"), and `text` has other words
-    (a bank is no record of its "<bank> date established"). What is left without the found participants' words
-    must be numbers and `allowed` words only, with two participants found or at least one allowed word."""
-    words = set(_tokens(text))
-    found, used = 0, set()
-    for part in set(parts):
-        toks = _tokens(part)
-        lead = 0
-        while lead < len(toks) and toks[lead] in words:
-            lead += 1
-        whole = lead == len(toks) or (
-            len(toks) >= 3 and 2 * lead >= len(toks) and not any(t.isdigit() for t in toks[lead:])
-        )
-        if toks and whole and not words <= set(toks):  # a name the participant extends is no record
-            found += 1
-            used.update(toks[:lead])
-    rest = [w for w in words - used if not w.isdigit()]
-    if not found or any(w not in allowed and w not in _FILLER for w in rest):
-        return False
-    return found >= 2 or any(w in allowed for w in rest)
-
-
-def label_tokens(text: str) -> tuple[str, ...]:
-    """The words of a label as record labels are compared (cached). A node labelled T can be the record of a
-    participant labelled P only when P's first word is one of T's (`_is_record_label` finds a participant by its
-    leading words): a caller can find the `maybe` set of `fold_reified` with it, without examining every node."""
-    return _tokens(text)
 
 
 def dependent_on(n, roles: dict, iri) -> Hashable | None:
@@ -287,13 +270,15 @@ def _candidates(adj: _Adjacency, iri, label, named, types, type_label, pred_labe
         if not any(not into for _, into in roles):
             continue  # a node with no edge of its own is a plain object
         shared = any(into and len(ms) > 1 for (_, into), ms in roles.items())  # an office many people work at
+        if shared and text and quotes_two(text, [label(m) for ms in roles.values() for m in ms]):
+            shared = False  # a record that quotes the names it links, linked from each (a symmetric relation)
         opaque = not text and (base is not None or (not shared and is_opaque_id(local_part(iri(n)))))
         opaque = opaque or (not shared and _is_container(n, roles, types))
         if opaque or (not shared and text and types.get(n)):  # may be a candidate: its participants decide
             parts = _participants(roles, named)
             if parts is not None and (
                 opaque
-                or _is_record_label(
+                or is_record_label(
                     text,
                     [label(m) for ms in parts.values() for m in ms],
                     _allowed(n, parts, types, type_label, pred_label),
@@ -334,12 +319,16 @@ def _classes(cands: dict, types: dict, parts_of: set) -> tuple[Callable, set]:
         ts = types.get(n)
         return min(ts, key=lambda t: (count[t], t)) if ts else tuple(sorted(cands[n]))
 
+    # the instances of a class key are the nodes whose most specific type it is (a node typed by a subclass too
+    # counts for the subclass)
+    keyed = Counter(min(ts, key=lambda t: (count[t], t)) for ts in types.values() if ts)
+
     by_class: dict = defaultdict(list)
     for n in cands:
         by_class[cls(n)].append(n)
     keep = {
         k for k, nodes in by_class.items()
-        if (len(nodes) >= 2 or nodes[0] in parts_of) and (isinstance(k, tuple) or 2 * len(nodes) >= count[k])
+        if (len(nodes) >= 2 or nodes[0] in parts_of) and (isinstance(k, tuple) or 2 * len(nodes) >= keyed[k])
     }
     return cls, keep
 
@@ -559,6 +548,8 @@ def _fold_group(key, nodes, cands, rel_edges, made: dict, names, attr_subjects) 
                 label = said
             if event := event_label(pred_label(owner[0]), pred_label(role[0]), agents):
                 label = event
+            elif _positional(_said(pred_label(owner[0]))) and _positional(words):
+                label = "related to"  # "target of relation" + "source": the class says how; the words say only that
             if role[0] == RDFS_MEMBER and owner[1]:  # a container's members: the link without its list word
                 link = _said(pred_label(owner[0]))
                 label = " ".join(w for w in link if w.lower() not in _LIST_WORDS) or " ".join(link)

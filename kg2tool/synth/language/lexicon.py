@@ -33,6 +33,7 @@ from functools import lru_cache
 
 from ...graph.model import KnowledgeGraph
 from ...graph.names import one_tense, without_codes
+from ...graph.predicates import is_adverb, predicate_of_sentence
 from ..plans.index import sorted_keys
 from .known_wordings import ATTRIBUTE_NOUNS, CONTAINING, GROUP_ONLY, KIND_NAMES, KNOWN, SUBJECT_KINDS, WORK_PLACES
 from .mirror import mirrors
@@ -265,12 +266,21 @@ def _word_relation(label: str) -> tuple[Wording, str]:
         # "has part" (the rest read as any label); `concept of X` stays a noun
         w, hint = _word_relation(" ".join(words[1:]))
         return replace(w, label=label), hint
+    if (rest := predicate_of_sentence(words)) is not None:  # "relation has source": the subject is no relation
+        w, hint = _word_relation(" ".join(rest))
+        return replace(w, label=label), hint
+    if len(words) >= 2 and is_adverb(words[0]) and third_person(words[1]):  # "directly includes": the verb is next
+        w, hint = _word_relation(" ".join(words[1:]))
+        if w.form == "verb":
+            return replace(w, label=label, verb=f"{words[0]} {w.verb}", verbs=f"{words[0]} {w.verbs}",
+                           base=f"{words[0]} {w.base or w.verbs}"), hint
     perfect = False
+    copula = False
     if words[0].lower() in ("has", "have") and len(words) > 1:
         words = words[1:]
         perfect = len(words) > 1 and _participle(words[0]) and all(_noun(x) for x in words[1:])
     elif words[0].lower() in ("is", "was", "were", "are") and len(words) > 1:  # `isPartOf`, YAGO's `wasBornIn`
-        words = words[1:]
+        words, copula = words[1:], True
     text = " ".join(words)
     last = words[-1]
     if perfect:  # "has won prize": Which prizes did X win?
@@ -281,9 +291,10 @@ def _word_relation(label: str) -> tuple[Wording, str]:
         return Wording(label, "verb", verb=text, verbs=text, base=" ".join([lemma, *words[1:]]), tense="past"), ""
     if words[0] in PREPOSITIONS and len(words) > 1:  # "in region": X is in Y, and Y is a region
         return Wording(label, "prep", verb=words[0], verbs=words[0]), singular(" ".join(words[1:]))
-    if len(words) > 1 and words[1] == "of" and (words[0] in ROLE_NOUNS or (len(words) == 2 and _noun(words[0]))):
+    if len(words) > 1 and words[1] == "of" and (words[0] in ROLE_NOUNS or ((len(words) == 2 or copula) and _noun(words[0]))):
         # a role in another thing: "member of", and any "NOUN of" label (`capital_of`: Berlin is a capital of
-        # Germany; `derive_lexicon` says "the" where each object has one)
+        # Germany; `derive_lexicon` says "the" where each object has one), with the kind after it when the label
+        # says the subject *is* one ("is source of relation": X is a source of Y, and Y is a relation)
         rest = " ".join(words[2:])
         head = f"{words[0]} of"
         verb = head if words[0] in MASS_ROLES else f"{article(words[0]).split()[0]} {head}"
@@ -336,6 +347,10 @@ def _word_relation(label: str) -> tuple[Wording, str]:
         return Wording(label, "noun", noun=noun, plural=nouns), ROLE_KINDS[noun]
     if len(words) > 1 and words[0].lower() in SEQUENCE_WORDS:  # "previous event": an event, in a series
         return Wording(label, "noun", noun=noun, plural=nouns), singular(" ".join(words[1:]))
+    if len(words) > 2 and words[-2:] in (["of", "type"], ["of", "kind"]):
+        # "occupation of type": its objects are types of occupation, each said as the occupation it is
+        head = " ".join(words[:-2])
+        return Wording(label, "noun", noun=singular(head), plural=plural(singular(head))), "!" + singular(head)
     if " of " in noun:
         return Wording(label, "noun", noun=noun, plural=nouns), "!" + noun.split(" of ", 1)[0]
     if "," in noun and " " in noun:
