@@ -9,7 +9,7 @@ from synth_rows import turtle_graph
 
 from kg2tool.common.errors import InputError
 from kg2tool.graph.build import load_graph
-from kg2tool.synth.language.lexicon import derive_lexicon, split_label, word_relation
+from kg2tool.synth.language.lexicon import derive_lexicon, plural, singular, split_label, word_relation
 from kg2tool.synth.language.lexicon_file import load_lexicon
 from kg2tool.synth.language.wording import Speaker
 from kg2tool.synth.plans.tree import Anchor, Project
@@ -438,3 +438,11 @@ def test_a_noun_of_type_is_said_by_its_noun():
     """"has occupation of type": the objects are types of occupation, each said as the occupation it is."""
     w, hint = word_relation("hasOrHadOccupationOfType")
     assert (w.form, w.noun, w.plural, hint) == ("noun", "occupation", "occupations", "!occupation")
+
+
+def test_an_optional_plural_and_an_acronym_take_the_sentence_s_number():
+    """"has part(s)": the parenthesis leaves the number open, the sentence says it ("parts", "part"); an acronym's
+    plural takes a lower-case s ("URLs", "CDs")."""
+    w, hint = word_relation("has part(s)")
+    assert (w.noun, w.plural, hint) == ("part", "parts", "part")
+    assert plural("URL") == "URLs" and plural("CD") == "CDs" and singular("part(s)") == "part"

@@ -369,3 +369,79 @@ def test_a_has_name_link_points_at_a_name(tmp_path):
     kg = load_graph(str(ttl))
     assert sorted(kg.names) == ["Bibliothèque nationale (France)", "Paris"]
     assert "BN" in kg.alt_labels[kg.resolve("Bibliothèque nationale (France)")]
+
+
+WIKIBASE_TTL = """@prefix wd: <http://www.wikidata.org/entity/> .
+@prefix wdt: <http://www.wikidata.org/prop/direct/> .
+@prefix p: <http://www.wikidata.org/prop/> .
+@prefix ps: <http://www.wikidata.org/prop/statement/> .
+@prefix pq: <http://www.wikidata.org/prop/qualifier/> .
+@prefix wdno: <http://www.wikidata.org/prop/novalue/> .
+@prefix wds: <http://www.wikidata.org/entity/statement/> .
+@prefix wikibase: <http://wikiba.se/ontology#> .
+@prefix schema: <http://schema.org/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix cc: <http://creativecommons.org/ns#> .
+wd:Q42 a wikibase:Item, wdno:P40 ; rdfs:label "Douglas Adams"@mul, "دوغلاس آدمز"@ar ;
+  wdt:P31 wd:Q5 ; wdt:P19 wd:Q350 ; wdt:P69 wd:Q691283 ; p:P69 wds:Q42-1 .
+wds:Q42-1 a wikibase:Statement, wikibase:BestRank ; ps:P69 wd:Q691283 ; pq:P580 wd:Q1 ; wikibase:rank wikibase:NormalRank .
+wd:Q1 rdfs:label "1971"@en .
+wd:Q5 rdfs:label "human"@en . wd:Q350 rdfs:label "Cambridge"@en ; wdt:P31 wd:Q515 . wd:Q515 rdfs:label "city"@en .
+wd:Q691283 rdfs:label "St John's College"@en .
+wd:Q7 a wikibase:Item ; rdfs:label "Ada Lovelace"@en ; wdt:P31 wd:Q5 ; wdt:P19 wd:Q84 . wd:Q84 rdfs:label "London"@en ; wdt:P31 wd:Q515 .
+wd:P19 a wikibase:Property ; rdfs:label "place of birth"@en ; wikibase:directClaim wdt:P19 ; wikibase:claim p:P19 ;
+  wikibase:statementProperty ps:P19 ; wikibase:novalue wdno:P19 .
+wd:P69 a wikibase:Property ; rdfs:label "educated at"@en ; wikibase:directClaim wdt:P69 ; wikibase:claim p:P69 ;
+  wikibase:statementProperty ps:P69 ; wikibase:qualifier pq:P69 .
+wd:P31 a wikibase:Property ; rdfs:label "instance of"@en ; wikibase:directClaim wdt:P31 .
+<https://en.wikipedia.org/wiki/Douglas_Adams> a schema:Article ; schema:about wd:Q42 ; schema:name "Douglas Adams"@en ;
+  schema:isPartOf <https://en.wikipedia.org/> .
+<https://www.wikidata.org/wiki/Special:EntityData/Q42> a schema:Dataset ; schema:about wd:Q42 ;
+  cc:license <http://creativecommons.org/publicdomain/zero/1.0/> ; wikibase:statements 332 .
+"""
+
+
+def test_wikidata_rdf_says_claims_by_their_properties(tmp_path):
+    """Wikidata's RDF format (the Wikibase RDF mapping): the truthy claims are the facts, each said by the label of
+    its property entity; the full statements, ranks, qualifiers and the ontology's own links are skipped; the
+    pages about an entity (sitelinks, the entity-data document) are no entities; a label for many languages
+    (`mul`) is a label in the preferred one; Wikibase's own classes and no-value classes are no kind. The on-disk
+    store gives the same graph."""
+    from test_store import quiet, same_graph
+
+    from kg2tool.graph.build import load_graph
+    from kg2tool.graph.store import open_store
+    from kg2tool.synth.language.lexicon import derive_lexicon
+
+    path = tmp_path / "wikidata.ttl"
+    path.write_text(WIKIBASE_TTL, encoding="utf-8")
+    kg = load_graph([path])
+    assert sorted(r.label for r in kg.relations.values()) == ["educated at", "place of birth"]
+    assert "Douglas Adams" in kg.names and not any("wiki" in n.lower() or "1971" == n for n in kg.names), kg.names
+    adams = kg.resolve("Douglas Adams")
+    assert "human" in kg.types[adams] and not {"Item", "P40"} & set(kg.types[adams])
+    lex = derive_lexicon(kg)
+    born = next(w for w in lex.relations.values() if w.label == "place of birth")
+    assert (born.subject, born.object) == ("human", "city")
+    same_graph(kg, open_store(tmp_path / "st", [path], log=quiet))
+
+
+def test_public_code_lists_name_their_codes():
+    """Things a catalogue names only by a code of a public code list (the EU Vocabularies' authority tables that
+    DCAT-AP prescribes, and national mirrors of its data themes; the INSPIRE themes) are named as the list names
+    them; languages by ISO 639 (pycountry); other IRIs are left to the usual rules."""
+    from kg2tool.graph.names import entity_name_from_iri
+    from kg2tool.graph.vocabularies import code_list_name
+
+    eu = "http://publications.europa.eu/resource/authority/"
+    said = {x: entity_name_from_iri(eu + x) for x in (
+        "language/FRA", "language/NLD", "frequency/IRREG", "access-right/PUBLIC", "data-theme/GOVE",
+        "licence/CC_BY_4_0", "licence/CC_BYNC_4_0", "licence/CC0", "file-type/WMS_SRVC", "file-type/RDF_XML")}
+    assert said == {
+        "language/FRA": "French", "language/NLD": "Dutch", "frequency/IRREG": "irregular",
+        "access-right/PUBLIC": "public", "data-theme/GOVE": "government and public sector",
+        "licence/CC_BY_4_0": "CC BY 4.0", "licence/CC_BYNC_4_0": "CC BY-NC 4.0", "licence/CC0": "CC0",
+        "file-type/WMS_SRVC": "WMS service", "file-type/RDF_XML": "RDF/XML"}  # fmt: skip
+    assert entity_name_from_iri("http://inspire.ec.europa.eu/theme/mr") == "mineral resources"
+    assert entity_name_from_iri("http://vocab.belgif.be/auth/datatheme/REGI") == "regions and cities"
+    assert code_list_name("http://example.org/codes/language/FRA") == "" and code_list_name(eu + "language/XX") == ""

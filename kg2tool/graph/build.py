@@ -29,6 +29,7 @@ from pathlib import Path
 from ..common.errors import InputError
 from .blank import blank_names, is_text, literal_key
 from .hygiene import code_name, is_forgotten_code, is_opaque_node, named_namespaces, tidy_edges
+from .wikibase import SCHEMA_ABOUT, documents, property_entity
 from .model import (
     ALT_LABEL_PREDICATES,
     DESCRIPTION_PREDICATES,
@@ -235,6 +236,11 @@ def _names_from_properties(got: _Triples) -> None:
     vocabulary's own `name` or `preferredNameForThePerson`) read as texts, in place: a whole name is the label of
     a subject that has none (else one of its alternative labels), another name an alternative label; the property
     is then no attribute (not "the name of X")."""
+    if drop := documents((s, o) for p in SCHEMA_ABOUT for s, o in got.rel_edges.get(p, ())):
+        _drop_nodes(got, drop)  # Wikibase: the pages about an entity (kg2tool.graph.wikibase)
+    for p in sorted({*got.rel_edges, *got.attr_vals, *got.str_attr_lang}):  # Wikibase: a property names its claims
+        if not got.texts["label"].get(p) and got.texts["label"].get(entity := property_entity(p)):
+            got.texts["label"][p] = list(got.texts["label"][entity])
     labelled = {s for s, vals in got.texts["label"].items() if vals}
     for p in sorted(got.str_attr_lang):
         role = name_property(p, got.best("label", p))

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from .names import EntityNames, kind_qualifier, normalize_name, unique_names
+from .wikibase import is_statement_predicate
 
 RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 RDF_PROPERTY = "http://www.w3.org/1999/02/22-rdf-syntax-ns#Property"
@@ -72,7 +73,8 @@ YAGO_CLASSES = ("http://dbpedia.org/class/yago/", "http://yago-knowledge.org/res
 def kept_types(iris) -> list[str]:
     """The type IRIs of one entity that may name its kind: without the schema languages' classes and upper
     ontologies, and without YAGO's when it has a type of another vocabulary."""
-    kept = [t for t in iris if t not in SCHEMA_CLASSES and not t.startswith(UPPER_ONTOLOGIES)]
+    kept = [t for t in iris if t not in SCHEMA_CLASSES and not t.startswith(UPPER_ONTOLOGIES)
+            and not is_statement_predicate(t)]  # Wikibase's own classes (Item) and no-value classes (`wdno:P102`)
     own = [t for t in kept if not t.startswith(YAGO_CLASSES)]
     return own or kept
 
@@ -156,6 +158,8 @@ class PredicateRules:
         if p in self.include:
             return ""
         if p in AXIOM_PREDICATES or is_freebase_system(p) or p.startswith(SCHEMA_LANGUAGES):
+            return "skip"
+        if is_statement_predicate(p):  # a Wikibase statement's record of a truthy claim (kg2tool.graph.wikibase)
             return "skip"
         return "link" if p in LINK_PREDICATES or is_link_name(p) else ""
 

@@ -19,7 +19,7 @@ from functools import lru_cache
 from urllib.parse import unquote
 
 from .hygiene import is_opaque_id
-from .vocabularies import VOCABULARY_LABELS
+from .vocabularies import VOCABULARY_LABELS, code_list_name
 
 # Fragments that say "the thing this document describes" by the hash-URI convention of Linked Data (W3C, "Cool
 # URIs for the Semantic Web", 2008: `http://www.example.com/about#alice`, FOAF's `#me`, `#this`, `#i`, `#id`): the
@@ -88,6 +88,8 @@ def entity_name_from_iri(iri: str) -> str:
     `Zinfandel 1998`; `ZeroX`, `iPhone`, `R2D2` stay), camelCase of English words said in lower case (`notKnown`
     -> `not known`; `eBay`, `iPhone` stay), and never the
     IRI itself (an IRI without a readable local part gives its host)."""
+    if said := code_list_name(iri):  # a public code list's code (`.../authority/language/FRA`: French)
+        return said
     local = readable_local_name(iri)
     if (m := _CLASS_PREFIX.match(local)) and local != iri:  # `Topic.Graph`, `Media.MongoDB`: the class, then the name
         local = local[m.end() :]
@@ -123,12 +125,13 @@ def _english(word: str) -> bool:
 
 def lang_rank(lang: str | None, pref: str) -> int:
     """How well a language tag fits the preferred language `pref` (lower is better): 0 the same tag, 1 the same
-    base language, 2 no tag, 3 another language. Only ranks below 3 count as the preferred languages."""
+    base language, 2 no tag or ISO 639's `mul` (a text for many languages: Wikidata's default labels), 3 another
+    language. Only ranks below 3 count as the preferred languages."""
     if lang and lang.lower() == pref.lower():
         return 0
     if lang and lang.lower().split("-")[0] == pref.lower().split("-")[0]:
         return 1
-    if not lang:
+    if not lang or lang.lower() == "mul":
         return 2
     return 3
 
@@ -447,9 +450,13 @@ def qualifier(desc: str, label: str) -> str:
     """A description as the qualifier in parentheses after a shared name, by the convention of Wikipedia's
     disambiguated titles ("Mercury (planet)"): a noun phrase, not a definition. Its first sentence only, without
     a final stop or a leading article ("A class of road between X and Y." -> "class of road between X and Y"); ""
-    when it opens with the name itself ("historic (historic For historic places ...)" repeats the name)."""
+    when it opens with the name itself ("historic (historic For historic places ...)" repeats the name); without
+    a parenthesis of its own (parentheses are not nested)."""
     first = re.sub(r"(?<=[a-z]{2})\.$", "", _SENTENCE_END.split(desc, maxsplit=1)[0].strip())
     first = _ARTICLE.sub("", first)
+    # a parenthesis inside the parentheses nests them, which English typography avoids: the note goes without it
+    # ("British science fiction writer and humorist (1952–2001)" -> "British science fiction writer and humorist")
+    first = re.sub(r"\s*\([^()]*\)", "", first).strip() if "(" in first else first
     repeats = (first.lower() + " ").startswith(label.lower() + " ")
     return "" if not first or repeats else first
 

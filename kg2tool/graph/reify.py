@@ -185,6 +185,13 @@ def _positional(words: list[str]) -> bool:
     return words[0] in _POSITIONS or (getLemma(words[0], "VERB") or ("",))[0] in _LINKING
 
 
+def _names_part(label: str) -> bool:
+    """A link to a part of its subject's name ("given name", "family name"): a label
+    made of such parts ("Olof Palme" from "Olof" and "Palme") is the name of a thing, no record of a fact."""
+    words = _said(label)
+    return bool(words) and words[-1] == "name"
+
+
 def _role_iri(role: tuple[str, bool]) -> str:
     return ("^" if role[1] else "") + role[0]
 
@@ -280,7 +287,7 @@ def _candidates(adj: _Adjacency, iri, label, named, types, type_label, pred_labe
                 opaque
                 or is_record_label(
                     text,
-                    [label(m) for ms in parts.values() for m in ms],
+                    [label(m) for r, ms in parts.items() if not _names_part(pred_label(r[0])) for m in ms],
                     _allowed(n, parts, types, type_label, pred_label),
                 )
             ):

@@ -60,6 +60,7 @@ from ..names import (
     unique_names,
 )
 from ..parse import detect_format
+from ..wikibase import SCHEMA_ABOUT, documents, property_entity
 from ..reify import FoldedRelation, fold_reified, label_tokens, value_parts
 from .arrays import save_array, save_strings, save_table
 from .source import OX_FORMATS, HashingReader, ox_literal_value
@@ -385,6 +386,15 @@ class IndexBuilder:
         """The string values of name properties read as texts (as kg2tool.graph.build._names_from_properties): a
         whole name is the label of a subject that has none (else an alternative label), another name an
         alternative label; the property is then no attribute."""
+        pid_iri = list(self.ids)
+        pages = documents((pid_iri[s], pid_iri[o]) for p in SCHEMA_ABOUT for s, o in self._pairs().get(p, ()))
+        if pages:  # Wikibase: the pages about an entity (kg2tool.graph.wikibase)
+            self._drop_nodes({self.ids[iri] for iri in pages})
+        for p in sorted({*self.rels, *self.attr_vals, *self.str_vals}):  # Wikibase: a property names its claims
+            entity = self.ids.get(property_entity(p))
+            if entity in self.best[0] and self.ids.get(p) not in self.best[0]:
+                pid = self.ids.setdefault(p, len(self.ids))
+                self.best[0][pid] = self.best[0][entity]
         labelled = set(self.best[0])
         for p in sorted(self.str_vals):
             role = name_property(p, self._text(0, self.ids.get(p)))

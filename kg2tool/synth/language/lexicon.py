@@ -116,6 +116,11 @@ def plural(noun: str) -> str:
     `data` stay (`_numberless`)."""
     if _numberless(noun):
         return noun
+    if noun.endswith("(s)"):  # "part(s)": the plural the parenthesis leaves open
+        return noun[:-3] + "s"
+    last = noun.rsplit(" ", 1)[-1]
+    if len(last) > 1 and last.isupper() and last.isalpha():  # an acronym takes a lower-case s: URLs, CDs
+        return noun + "s"
     try:
         return _inflect().plural_noun(noun) or noun
     except Exception:  # inflect refuses some strings (empty, odd characters): keep the text as it is
@@ -127,6 +132,8 @@ def singular(noun: str) -> str:
     """The singular of a noun (unchanged when it is not a plural): `languages` -> `language`; a last word in -us,
     -ss or -is is singular already (`genus`, `campus`, `census`, `class`, `thesis`: inflect would cut its s), and
     so is a `_numberless` one (`olympics`, `data`)."""
+    if noun.endswith("(s)"):  # "part(s)": one part
+        return noun[:-3]
     if noun.rsplit(" ", 1)[-1].lower().endswith(("us", "ss", "is")) or _numberless(noun):
         return noun
     try:
@@ -258,7 +265,8 @@ def _word_relation(label: str) -> tuple[Wording, str]:
     Long because the label forms are one ordered list of rules, each a few lines, tried first to last (the first
     that fits the label's words decides): a reading of one is only right after the ones above it failed.
     """
-    words = split_label(label).split()
+    # "part(s)": the plural the parenthesis leaves open is said by the sentence's number
+    words = [w[:-3] if w.endswith("(s)") and len(w) > 3 else w for w in split_label(label).split()]
     if not words:
         return Wording(label, "noun", "relation", "relations"), ""
     if len(words) >= 3 and words[0].lower() in PLACEHOLDER_SUBJECTS and words[1].lower() != "of":
@@ -275,9 +283,9 @@ def _word_relation(label: str) -> tuple[Wording, str]:
             return replace(w, label=label, verb=f"{words[0]} {w.verb}", verbs=f"{words[0]} {w.verbs}",
                            base=f"{words[0]} {w.base or w.verbs}"), hint
     perfect = False
-    copula = False
+    copula = had = False
     if words[0].lower() in ("has", "have") and len(words) > 1:
-        words = words[1:]
+        words, had = words[1:], True
         perfect = len(words) > 1 and _participle(words[0]) and all(_noun(x) for x in words[1:])
     elif words[0].lower() in ("is", "was", "were", "are") and len(words) > 1:  # `isPartOf`, YAGO's `wasBornIn`
         words, copula = words[1:], True
@@ -291,10 +299,12 @@ def _word_relation(label: str) -> tuple[Wording, str]:
         return Wording(label, "verb", verb=text, verbs=text, base=" ".join([lemma, *words[1:]]), tense="past"), ""
     if words[0] in PREPOSITIONS and len(words) > 1:  # "in region": X is in Y, and Y is a region
         return Wording(label, "prep", verb=words[0], verbs=words[0]), singular(" ".join(words[1:]))
-    if len(words) > 1 and words[1] == "of" and (words[0] in ROLE_NOUNS or ((len(words) == 2 or copula) and _noun(words[0]))):
+    if len(words) > 1 and words[1] == "of" and not had and (
+            words[0] in ROLE_NOUNS or ((len(words) == 2 or copula) and _noun(words[0]))):
         # a role in another thing: "member of", and any "NOUN of" label (`capital_of`: Berlin is a capital of
         # Germany; `derive_lexicon` says "the" where each object has one), with the kind after it when the label
-        # says the subject *is* one ("is source of relation": X is a source of Y, and Y is a relation)
+        # says the subject *is* one ("is source of relation": X is a source of Y, and Y is a relation); not after
+        # "has" ("has part of the class": X has parts)
         rest = " ".join(words[2:])
         head = f"{words[0]} of"
         verb = head if words[0] in MASS_ROLES else f"{article(words[0]).split()[0]} {head}"
