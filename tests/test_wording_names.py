@@ -74,3 +74,14 @@ def test_institutions_are_said_with_the():
     assert the_name("German Cancer Research Center") == "the German Cancer Research Center"
     assert the_name("Italian National Council of Research") == "the Italian National Council of Research"
     assert the_name("Harvard University") == "Harvard University" and the_name("Mayo Clinic") == "Mayo Clinic"
+
+
+def test_a_heavy_name_goes_after_of_not_before_s():
+    """English puts a heavy owner after "of" (the end-weight principle): a title with a subtitle or a name of more
+    than six words takes no possessive ("the planets of Star Wars: The Force Awakens", "the compiler of Life of
+    Harriet Beecher Stowe Compiled From Her Letters ..."); a short name does ("Lewis Carroll's")."""
+    from kg2tool.synth.language.grammar import possessive
+
+    assert possessive("Lewis Carroll") == "Lewis Carroll's" and possessive("A Divided Heart and Other Stories")
+    assert possessive("Star Wars: The Force Awakens") == ""
+    assert possessive("Life of Harriet Beecher Stowe Compiled From Her Letters and Journals") == ""

@@ -142,13 +142,20 @@ def the_name(name: str) -> str:
 _SUBHEADING = re.compile(r"\w/[a-z]")
 
 
+HEAVY_NAME = 6
+
+
 def possessive(name: str, strict: bool = True, the: bool = False) -> str:
     """`Lewis Carroll's`, `Charles Dickens'`, `the United Kingdom's` (`the`: said with the article whatever the
     name); with `strict`, "" for a name that does not take one well (`Prussia (now Germany)`, `Smith, John`, names
     ending with a mark or a digit: `Physics 1913`, a clause: `clause_name`, a pair of a heading and a subheading
-    joined by a slash: MeSH's `Acetaminophen/standards`)."""
+    joined by a slash: MeSH's `Acetaminophen/standards`, a heavy name: a title with a subtitle, or more than
+    `HEAVY_NAME` words, which English puts after "of": "the compiler of Life of Harriet Beecher Stowe Compiled From
+    Her Letters ...", the end-weight principle of Quirk et al., A Comprehensive Grammar of the English Language,
+    17.41)."""
     if strict and (
         not name or any(c in name for c in "(),[]") or not name[-1].isalpha() or clause_name(name) or _SUBHEADING.search(name)
+        or ": " in name or len(name.split()) > HEAVY_NAME
     ):
         return ""
     own = f"{name}'" if name.endswith("s") else f"{name}'s"

@@ -84,7 +84,8 @@ KNOWN: dict[str, dict] = {
                     {"noun": "narrower concept", "kind": "", "form": "verb", "verb": "includes", "verbs": "include",
                      "base": "include"}),
     **dict.fromkeys(("related", "related match", "relation", "is related to"),
-                    {"noun": "related concept", "kind": "", "form": "prep", "verb": "related to", "verbs": "related to"}),
+                    {"noun": "related concept", "kind": "", "form": "prep", "verb": "related to", "verbs": "related to",
+                     "tense": "present"}),  # a state that holds: "What is X related to?"
     **dict.fromkeys(("spatial", "spatial coverage", "coverage"),
                     {"noun": "place", "form": "verb", "verb": "covers", "verbs": "cover", "base": "cover",
                      "kind": "place"}),
