@@ -92,6 +92,8 @@ GRAPHS = {
     # kept blind (added 2026-12-07, eighth batch): same rule, counts only until a blind reading is done
     "wikidata": ROOT / "tests" / "data" / "unseen" / "wikidata-entities-wikibase.nt.gz",
     "datagovbe": ROOT / "tests" / "data" / "unseen" / "datagovbe-dcat-ldes.nt.gz",
+    # kept blind (added 2026-12-07, ninth batch): same rule, counts only until a blind reading is done
+    "bhl": ROOT / "tests" / "data" / "unseen" / "bhl-pages-schemaorg.nt.gz",
 }
 
 

@@ -46,6 +46,7 @@ pinned commits below (``git --git-dir=... show COMMIT:PATH``). Get a snapshot wi
     git clone --bare https://github.com/dpriskorn/entitybase-backend \
         MIRROR/dpriskorn+entitybase-backend/repo
     git clone --bare https://github.com/Fedict/dcat              MIRROR/Fedict+dcat/repo
+    git clone --bare https://github.com/rdmpage/bhl-rdf          MIRROR/rdmpage+bhl-rdf/repo
 
 then run
 
@@ -232,6 +233,9 @@ SOURCES = {
     # the data.gov.be (Belgium) DCAT-AP catalogue as the LDES feed (TriG pages, one named graph per member event)
     # that the repository kept under docs/ for the European Data Portal; pages chosen by datagovbe_files()
     "Fedict/dcat": ("b2e3280fcb24afd2ab4a2d1d9d2db5c371b9ced4", None),
+    # added 2026-12-07, ninth batch, kept blind (README.md): two Biodiversity Heritage Library titles (their scanned
+    # volumes, parts and pages) as schema.org N-Triples, written by a BHL-in-RDF experiment
+    "rdmpage/bhl-rdf": ("05526cc2a72bd403fa1f79e409c8657f0d541d9f", ["triples/116503.nt", "triples/68619.nt"]),
 }
 
 
@@ -1248,6 +1252,20 @@ def build_datagovbe(mirror: Path) -> Path:
     return write(tree_bnode_labels(cleaned(g)), "datagovbe-dcat-ldes.nt.gz", "nt", gz=True)
 
 
+# ---------------------------------------------------------------------------------------
+# Added 2026-12-07, ninth batch, kept blind (README.md)
+# ---------------------------------------------------------------------------------------
+
+# 31. Biodiversity Heritage Library as schema.org N-Triples: titles, scanned volumes (items), articles found in them and
+#     every scanned page, linked upward by one part-of property, pages with thumbnail addresses
+
+BHL = "rdmpage/bhl-rdf"
+
+
+def build_bhl(mirror: Path) -> Path:
+    return whole_files(mirror, BHL, SOURCES[BHL][1], "nt", "bhl-pages-schemaorg.nt.gz")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument(
@@ -1261,6 +1279,7 @@ def main(argv=None) -> int:
     keys += ["semopenalex", "mesh", "bibframe", "uberon"]
     keys += ["rico", "gutenberg"]
     keys += ["wikidata", "datagovbe"]
+    keys += ["bhl"]
     ap.add_argument("--only", choices=keys, action="append")
     args = ap.parse_args(argv)
     todo = args.only or keys
@@ -1295,6 +1314,7 @@ def main(argv=None) -> int:
         "gutenberg": build_gutenberg,
         "wikidata": build_wikidata,
         "datagovbe": build_datagovbe,
+        "bhl": build_bhl,
     }
     for key in todo:
         path = builders[key](args.mirror)
