@@ -17,6 +17,7 @@ def _lemmas(word: str) -> dict:
     return lemminflect.getAllLemmas(word)
 
 
+@lru_cache(maxsize=8192)
 def _participle(word: str) -> bool:
     """A past participle: a verb form in -ed or -en, or one lemminflect inflects as VBN (`held`, `made`)."""
     import lemminflect
@@ -27,10 +28,12 @@ def _participle(word: str) -> bool:
     return word.endswith(("ed", "en")) or word in lemminflect.getInflection(verbs[0], "VBN")
 
 
+@lru_cache(maxsize=8192)
 def _noun(word: str) -> bool:
     return "NOUN" in _lemmas(word) and not _participle(word) and word not in AUXILIARIES
 
 
+@lru_cache(maxsize=8192)
 def _third_person(word: str) -> bool:
     lemmas = _lemmas(word)
     return word.endswith("s") and not word.endswith("ss") and "VERB" in lemmas and "NOUN" not in lemmas

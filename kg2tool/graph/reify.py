@@ -158,9 +158,14 @@ def _words(label: str) -> tuple[str, ...]:
 
 def _said(label: str) -> list[str]:
     """The words of a predicate label without a leading has/is (`hasCountry` -> [country])."""
+    return list(_said_words(label))
+
+
+@lru_cache(maxsize=65536)
+def _said_words(label: str) -> tuple[str, ...]:
     got = one_tense(" ".join(words_of(label))).split()  # "is or was regulated by": said in one tense first
     got = predicate_of_sentence(got) or got  # "relation has source": the subject's own kind is no role
-    return got[1:] if len(got) > 1 and got[0] in ("has", "is") else got
+    return tuple(got[1:] if len(got) > 1 and got[0] in ("has", "is") else got)
 
 
 def _join(prefix: list[str], rest: list[str]) -> str:
