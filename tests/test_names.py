@@ -405,7 +405,8 @@ def test_wikidata_rdf_says_claims_by_their_properties(tmp_path):
     """Wikidata's RDF format (the Wikibase RDF mapping): the truthy claims are the facts, each said by the label of
     its property entity; the full statements, ranks, qualifiers and the ontology's own links are skipped; the
     pages about an entity (sitelinks, the entity-data document) are no entities; a label for many languages
-    (`mul`) is a label in the preferred one; Wikibase's own classes and no-value classes are no kind. The on-disk
+    (`mul`) is a label in the preferred one; Wikibase's own classes and no-value classes are no kind; Q5 "human" is
+    asked about as a person. The on-disk
     store gives the same graph."""
     from test_store import quiet, same_graph
 
@@ -422,7 +423,7 @@ def test_wikidata_rdf_says_claims_by_their_properties(tmp_path):
     assert "human" in kg.types[adams] and not {"Item", "P40"} & set(kg.types[adams])
     lex = derive_lexicon(kg)
     born = next(w for w in lex.relations.values() if w.label == "place of birth")
-    assert (born.subject, born.object) == ("human", "city")
+    assert (born.subject, born.object) == ("person", "city")  # Q5 "human": English asks about people
     same_graph(kg, open_store(tmp_path / "st", [path], log=quiet))
 
 

@@ -65,9 +65,13 @@ PASSIVE_IN = frozenset(("feature", "include", "contain"))  # "featured in X"; an
 def passive(w: Wording) -> str:
     """The passive of a one-word verb relation said of its objects: `played by`, `spoken by`, `featured in`; ""
     for a verb with a preposition (`appears in`) or none lemminflect knows."""
+    return _passive_of(base(w))
+
+
+@lru_cache(maxsize=4096)  # asked per phrase made (lemminflect copies its tables on every call)
+def _passive_of(verb: str) -> str:
     import lemminflect
 
-    verb = base(w)
     if " " in verb or verb in ("have", "be"):  # "the condition that X had", never "had by X"
         return ""
     done = lemminflect.getInflection(verb, "VBN")

@@ -170,7 +170,10 @@ KIND_NAMES = {"laureate award": "prize", "citytown": "city",
               "masters thesis": "thesis", "mastersthesis": "thesis",
               # DBpedia's ontology: dbo:Eukaryote is a subclass of dbo:Species (a living thing's class, not a word
               # people ask with: "Which species have Squirrel as their family?")
-              "eukaryote": "species"}  # fmt: skip
+              "eukaryote": "species",
+              # Wikidata's class of people (Q5 "human"): English asks about people as persons ("Who are the children
+              # of people who lived in Cambridge?", not "of humans who lived in Cambridge"); "Who" asks for them
+              "human": "person", "human being": "person"}  # fmt: skip
 # The kind of a relation's subjects, where the relation says it (the subjects of `cast member` are films).
 SUBJECT_KINDS = {
     **dict.fromkeys(("cast member", "director", "directed by", "starring", "screenwriter", "filming location",

@@ -6,6 +6,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 
+@lru_cache(maxsize=8192)  # asked per label word; lemminflect copies its tables on every call
 def is_participle(word: str) -> bool:
     import lemminflect
 
