@@ -232,3 +232,26 @@ def test_a_choice_among_a_names_set_is_never_garbled(swapi_kg):
     text = [question(r) for r in rows]
     assert any(q.lower().startswith("which of ") for q in text)
     assert not any(re.search(r"\b(has|have) as ", q) for q in text), [q for q in text if " as " in q][:3]
+
+
+def test_no_others_share_the_one_thing_every_one_of_them_has(tmp_path):
+    """"Which other pronunciation audios share a universe with X?": where one thing alone has the relation, every
+    other object shares it, and the question offers no choice; co asks only along a relation that several things
+    have (here the two films' casts, not the one universe's audios)."""
+    from kg2tool.graph.build import load_graph
+    from kg2tool.synth.walk.co import sample_co
+
+    ttl = tmp_path / "g.ttl"
+    ttl.write_text(
+        "@prefix : <http://x.org/> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+        ':universe rdfs:label "Universe" ; :audio :a1, :a2, :a3, :a4, :a5 .\n'
+        + "".join(f':a{i} rdfs:label "Audio {i}" .\n' for i in range(1, 6))
+        + ':f1 rdfs:label "Film One" ; :cast :p1, :p2, :p4 .\n:f2 rdfs:label "Film Two" ; :cast :p2, :p3, :p5 .\n'
+        + "".join(f':p{i} rdfs:label "Actor {i}" .\n' for i in range(1, 6)),
+        encoding="utf-8",
+    )
+    walker = Walker(ToolSet.from_graph(load_graph(str(ttl))))
+    rng = random.Random(0)
+    plans = [p for p in (sample_co(walker, rng) for _ in range(60)) if p is not None]
+    rels = {co_parts(p)[1].rel for p in plans}
+    assert plans and rels == {"http://x.org/cast"}, rels

@@ -165,8 +165,8 @@ def sample_co(walker, rng: random.Random, hi: int | None = None) -> SetOp | None
         src = walker.sources[(rel, inv)]
         if not src:
             continue
-        if _unsaid(walker.lex.relations.get(rel), rel, inv):
-            continue
+        if _unsaid(walker.lex.relations.get(rel), rel, inv) or len(walker.sources[(rel, not inv)]) < 2:
+            continue  # one thing that all share ("the other pronunciation audios that share a universe") is no choice
         x = rng.choice(src)
         mids = walker.adj(rel, inv)[x]
         if len(mids) > cfg.max_fanout:
