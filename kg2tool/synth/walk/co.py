@@ -165,12 +165,12 @@ def sample_co(walker, rng: random.Random, hi: int | None = None) -> SetOp | None
         src = walker.sources[(rel, inv)]
         if not src:
             continue
-        if _unsaid(walker.lex.relations.get(rel), rel, inv) or len(walker.sources[(rel, not inv)]) < 2:
-            continue  # one thing that all share ("the other pronunciation audios that share a universe") is no choice
+        if _unsaid(walker.lex.relations.get(rel), rel, inv):
+            continue
         x = rng.choice(src)
         mids = walker.adj(rel, inv)[x]
-        if len(mids) > cfg.max_fanout:
-            continue
+        if len(mids) > cfg.max_fanout or any(_alone(walker, rel, inv, m) for m in mids):
+            continue  # one thing that all share ("the other pronunciation audios that share a universe") is no choice
         others = walker.project_ids(rel, not inv, mids)
         others.discard(x)
         kind = walker.lex.kind_of(x)  # "which other films ...": the others are of the topic's kind
@@ -182,6 +182,16 @@ def sample_co(walker, rng: random.Random, hi: int | None = None) -> SetOp | None
 
 
 HUB_KINDS = frozenset(("country", "continent", "state", "sovereign state"))
+
+
+def _alone(walker, rel: str, inv: bool, mid: int) -> bool:
+    """True when `mid` is the only thing of its kind that has `rel` (walked back from the topic's side): the
+    question "which other ... share a <kind> with X" then has no other <kind> to tell apart."""
+    cache = walker.__dict__.setdefault("_co_kinds", {})
+    key = (rel, inv)
+    if key not in cache:
+        cache[key] = Counter(walker.lex.kind_of(m) for m in walker.sources[(rel, not inv)])
+    return cache[key][walker.lex.kind_of(mid)] < 2
 
 
 def _unsaid(w, rel: str, inverse: bool) -> bool:
