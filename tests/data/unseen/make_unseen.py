@@ -244,6 +244,13 @@ def git_dir(mirror: Path, repo: str) -> Path:
     return base / ".git" if (base / ".git").is_dir() else base
 
 
+def tree_paths(mirror: Path, repo: str, folder: str = "") -> list[str]:
+    """The paths of the files of `repo` at its pinned commit (under `folder`, when given)."""
+    commit, _ = SOURCES[repo]
+    cmd = ["git", f"--git-dir={git_dir(mirror, repo)}", "ls-tree", "-r", "--name-only", commit] + ([folder] if folder else [])
+    return subprocess.run(cmd, check=True, capture_output=True, text=True).stdout.split()
+
+
 def read_source(mirror: Path, repo: str, path: str) -> str:
     commit, files = SOURCES[repo]
     assert files is None or path in files, path
@@ -500,13 +507,7 @@ ESBM_DIR = "v1.2/ESBM_benchmark_v1.2/dbpedia_data"
 
 def esbm_files(mirror: Path) -> list[str]:
     """The 125 `N_desc.nt` files (full description of entity N), in numeric order."""
-    commit, _ = SOURCES["nju-websoft/ESBM"]
-    names = subprocess.run(
-        ["git", f"--git-dir={git_dir(mirror, 'nju-websoft/ESBM')}", "ls-tree", "-r", "--name-only", commit, ESBM_DIR],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout.split()
+    names = tree_paths(mirror, "nju-websoft/ESBM", ESBM_DIR)
     desc = [n for n in names if n.endswith("_desc.nt")]
     return sorted(desc, key=lambda n: int(n.rsplit("/", 1)[1].split("_")[0]))
 
@@ -632,13 +633,7 @@ NOMISMA_HOPS = 2
 
 
 def nomisma_ids(mirror: Path) -> list[str]:
-    commit, _ = SOURCES[NOMISMA]
-    names = subprocess.run(
-        ["git", f"--git-dir={git_dir(mirror, NOMISMA)}", "ls-tree", "-r", "--name-only", commit, "id"],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout.split()
+    names = tree_paths(mirror, NOMISMA, "id")
     return sorted(n[len("id/") : -len(".rdf")] for n in names if n.startswith("id/") and n.endswith(".rdf"))
 
 
@@ -752,13 +747,7 @@ WP_SKIP = {"WP2279.ttl"}  # the largest (42k triples): without it the graph stay
 
 
 def wikipathways_files(mirror: Path) -> list[str]:
-    commit, _ = SOURCES[WIKIPATHWAYS]
-    names = subprocess.run(
-        ["git", f"--git-dir={git_dir(mirror, WIKIPATHWAYS)}", "ls-tree", "-r", "--name-only", commit, WP_DIR],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout.split()
+    names = tree_paths(mirror, WIKIPATHWAYS, WP_DIR)
     return sorted(n for n in names if n.endswith(".ttl") and n.rsplit("/", 1)[1] not in WP_SKIP)
 
 
@@ -900,13 +889,7 @@ HITO = "hitontology/ontology"
 
 
 def hito_files(mirror: Path) -> list[str]:
-    commit, _ = SOURCES[HITO]
-    names = subprocess.run(
-        ["git", f"--git-dir={git_dir(mirror, HITO)}", "ls-tree", "-r", "--name-only", commit],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout.split()
+    names = tree_paths(mirror, HITO)
     return sorted(n for n in names if n.endswith(".ttl"))
 
 
@@ -957,13 +940,7 @@ GND_DIR = "sample-data/GND"
 
 
 def gnd_files(mirror: Path) -> list[str]:
-    commit, _ = SOURCES[GND]
-    names = subprocess.run(
-        ["git", f"--git-dir={git_dir(mirror, GND)}", "ls-tree", "-r", "--name-only", commit, GND_DIR],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout.split()
+    names = tree_paths(mirror, GND, GND_DIR)
     return sorted(n for n in names if n.endswith(".rdf"))
 
 
@@ -1107,13 +1084,7 @@ BIBFRAME_DIR = "rules/test/data/exemplars"
 
 def bibframe_files(mirror: Path) -> list[str]:
     """The 34 `decomposed` record files (`NAME.rdf`; not `raw.NAME.rdf` nor the id.loc.gov `id.NAME.rdf`)."""
-    commit, _ = SOURCES[BIBFRAME]
-    names = subprocess.run(
-        ["git", f"--git-dir={git_dir(mirror, BIBFRAME)}", "ls-tree", "-r", "--name-only", commit, BIBFRAME_DIR],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout.split()
+    names = tree_paths(mirror, BIBFRAME, BIBFRAME_DIR)
     return sorted(n for n in names if n.endswith(".rdf") and not n.rsplit("/", 1)[1].startswith(("raw.", "id.")))
 
 
@@ -1148,13 +1119,7 @@ RICO_DIR = "examples/examples_v1-1/NationalArchivesOfFrance/rdf-xml"
 
 def rico_files(mirror: Path) -> list[str]:
     """Every RDF/XML file of the Archives nationales example set for RiC-O 1.1 (128 files)."""
-    commit, _ = SOURCES[RICO]
-    names = subprocess.run(
-        ["git", f"--git-dir={git_dir(mirror, RICO)}", "ls-tree", "-r", "--name-only", commit, RICO_DIR],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout.split()
+    names = tree_paths(mirror, RICO, RICO_DIR)
     return sorted(n for n in names if n.endswith(".rdf"))
 
 
@@ -1175,13 +1140,7 @@ _PG_FILE = re.compile(r"cache/epub/(\d+)/pg\1\.rdf")
 
 
 def gutenberg_files(mirror: Path) -> list[str]:
-    commit, _ = SOURCES[GUTENBERG]
-    names = subprocess.run(
-        ["git", f"--git-dir={git_dir(mirror, GUTENBERG)}", "ls-tree", "-r", "--name-only", commit, "cache/epub"],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout.split()
+    names = tree_paths(mirror, GUTENBERG, "cache/epub")
     numbered = sorted((int(m.group(1)), n) for n in names if (m := _PG_FILE.fullmatch(n)) and m.group(1) != "0")
     return [n for _, n in numbered][::GUTENBERG_STEP]
 
@@ -1227,13 +1186,7 @@ DATAGOVBE_BASE = "https://fedict.github.io/dcat/"  # docs/ is served by GitHub P
 
 
 def datagovbe_files(mirror: Path) -> list[str]:
-    commit, _ = SOURCES[DATAGOVBE]
-    names = subprocess.run(
-        ["git", f"--git-dir={git_dir(mirror, DATAGOVBE)}", "ls-tree", "-r", "--name-only", commit, "docs"],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout.split()
+    names = tree_paths(mirror, DATAGOVBE, "docs")
     return sorted(n for n in names if n.endswith("index.trig"))[::DATAGOVBE_STEP]
 
 
