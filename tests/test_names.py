@@ -444,5 +444,7 @@ def test_public_code_lists_name_their_codes():
         "licence/CC_BY_4_0": "CC BY 4.0", "licence/CC_BYNC_4_0": "CC BY-NC 4.0", "licence/CC0": "CC0",
         "file-type/WMS_SRVC": "WMS service", "file-type/RDF_XML": "RDF/XML"}  # fmt: skip
     assert entity_name_from_iri("http://inspire.ec.europa.eu/theme/mr") == "mineral resources"
+    category = "http://inspire.ec.europa.eu/metadata-codelist/SpatialDataServiceCategory/"
+    assert entity_name_from_iri(category + "infoFeatureAccessService") == "feature access service"
     assert entity_name_from_iri("http://vocab.belgif.be/auth/datatheme/REGI") == "regions and cities"
     assert code_list_name("http://example.org/codes/language/FRA") == "" and code_list_name(eu + "language/XX") == ""

@@ -59,7 +59,8 @@ __all__ = ["VOCABULARY_LABELS"]
 # DCAT-AP, the EU's profile of W3C DCAT, prescribes for open-data catalogues; national profiles mirror them, e.g.
 # Belgium's `vocab.belgif.be/auth/datatheme/`): data themes, update frequencies, access rights, planned
 # availability; languages by their ISO 639-3 code (named by `pycountry`'s ISO 639 table); licences and file types
-# by their codes written out. The INSPIRE themes (Directive 2007/2/EC, Annexes I-III; inspire.ec.europa.eu/theme).
+# by their codes written out. The INSPIRE themes (Directive 2007/2/EC, Annexes I-III; inspire.ec.europa.eu/theme) and
+# spatial data service categories (ISO 19119, inspire.ec.europa.eu/metadata-codelist/SpatialDataServiceCategory).
 _EU_TABLES = {
     "data-theme": {
         "AGRI": "agriculture, fisheries, forestry and food", "ECON": "economy and finance",
@@ -96,6 +97,9 @@ _INSPIRE_THEMES = {
     "af": "agricultural and aquaculture facilities",
 }  # fmt: skip
 _EU_AUTHORITY = "http://publications.europa.eu/resource/authority/"
+# The groups of ISO 19119's geographic service taxonomy, which INSPIRE's SpatialDataServiceCategory codes open with
+# (`infoFeatureAccessService`: the feature access service of the information management group).
+_ISO19119_GROUPS = frozenset("human info task chain system comm".split())
 _FILE_WORDS = {"SRVC": "service", "JSON_LD": "JSON-LD", "RDF_XML": "RDF/XML", "N_TRIPLES": "N-Triples"}
 
 
@@ -105,6 +109,9 @@ def code_list_name(iri: str) -> str:
     table = head.rpartition("/")[2]
     if head == "http://inspire.ec.europa.eu/theme":
         return _INSPIRE_THEMES.get(code, "")
+    if table == "SpatialDataServiceCategory":  # ISO 19119's service categories: a group word, then the category
+        words = re.findall(r"[A-Z]?[a-z]+", code)
+        return " ".join(w.lower() for w in words[1:]) if len(words) > 1 and words[0] in _ISO19119_GROUPS else ""
     if table in ("data-theme", "datatheme"):
         return _EU_TABLES["data-theme"].get(code, "")
     if not head.startswith(_EU_AUTHORITY):
