@@ -396,6 +396,7 @@ wd:P69 a wikibase:Property ; rdfs:label "educated at"@en ; wikibase:directClaim 
 wd:P31 a wikibase:Property ; rdfs:label "instance of"@en ; wikibase:directClaim wdt:P31 .
 <https://en.wikipedia.org/wiki/Douglas_Adams> a schema:Article ; schema:about wd:Q42 ; schema:name "Douglas Adams"@en ;
   schema:isPartOf <https://en.wikipedia.org/> .
+<http://x.org/diary> a schema:Book ; schema:name "A Diary" ; schema:about wd:Q42, wd:Q7 .
 <https://www.wikidata.org/wiki/Special:EntityData/Q42> a schema:Dataset ; schema:about wd:Q42 ;
   cc:license <http://creativecommons.org/publicdomain/zero/1.0/> ; wikibase:statements 332 .
 """
@@ -417,7 +418,8 @@ def test_wikidata_rdf_says_claims_by_their_properties(tmp_path):
     path = tmp_path / "wikidata.ttl"
     path.write_text(WIKIBASE_TTL, encoding="utf-8")
     kg = load_graph([path])
-    assert sorted(r.label for r in kg.relations.values()) == ["educated at", "place of birth"]
+    assert sorted(r.label for r in kg.relations.values()) == ["about", "educated at", "place of birth"]
+    assert "A Diary" in kg.names  # a book about an entity is no page of the Wikibase
     assert "Douglas Adams" in kg.names and not any("wiki" in n.lower() or "1971" == n for n in kg.names), kg.names
     adams = kg.resolve("Douglas Adams")
     assert "human" in kg.types[adams] and not {"Item", "P40"} & set(kg.types[adams])

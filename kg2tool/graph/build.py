@@ -236,7 +236,8 @@ def _names_from_properties(got: _Triples) -> None:
     vocabulary's own `name` or `preferredNameForThePerson`) read as texts, in place: a whole name is the label of
     a subject that has none (else one of its alternative labels), another name an alternative label; the property
     is then no attribute (not "the name of X")."""
-    if drop := documents((s, o) for p in SCHEMA_ABOUT for s, o in got.rel_edges.get(p, ())):
+    about = [(s, o) for p in SCHEMA_ABOUT for s, o in got.rel_edges.get(p, ())]
+    if drop := documents(about, lambda s: got.type_links.get(s, ())):
         _drop_nodes(got, drop)  # Wikibase: the pages about an entity (kg2tool.graph.wikibase)
     for p in sorted({*got.rel_edges, *got.attr_vals, *got.str_attr_lang}):  # Wikibase: a property names its claims
         if not got.texts["label"].get(p) and got.texts["label"].get(entity := property_entity(p)):

@@ -10,7 +10,7 @@ ontology's and `schema:about`; so do the sitelinks, the articles about an entity
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 WIKIBASE = "http://wikiba.se/ontology#"
 # `<base>/prop/P31` (claim), `/prop/statement/P31`, `/prop/qualifier/P31`, `/prop/reference/P31`, `/prop/novalue/P31`,
@@ -36,8 +36,13 @@ SCHEMA_ABOUT = ("http://schema.org/about", "https://schema.org/about")
 _ENTITY = re.compile(r".*/entity/[QPL]\d+")
 
 
-def documents(about: Iterable[tuple[str, str]]) -> set[str]:
-    """The documents about Wikibase entities among the subjects of `schema:about` pairs (subject IRI, object IRI):
-    a sitelink (the Wikipedia article about an item) or the entity-data document; the mapping links nothing else
-    to an entity (`<base>/entity/Q42`) by `schema:about`. They are pages about the entity, no things to ask about."""
-    return {s for s, o in about if _ENTITY.fullmatch(o)}
+_PAGES = frozenset(s + c for s in ("http://schema.org/", "https://schema.org/") for c in ("Article", "Dataset"))
+
+
+def documents(about: Iterable[tuple[str, str]], types: Callable[[str], Iterable[str]]) -> set[str]:
+    """The pages about Wikibase entities among the subjects of `schema:about` pairs (subject IRI, object IRI): a
+    sitelink (a `schema:Article`, the Wikipedia article about an item) or the entity-data document (a
+    `schema:Dataset`) about an entity (`<base>/entity/Q42`), as the mapping writes them; `types(subject)` its type
+    IRIs. Pages about the entity, no things to ask about. Other things about an entity (a book about a person the
+    graph names by its Wikidata IRI) stay."""
+    return {s for s, o in about if _ENTITY.fullmatch(o) and _PAGES.intersection(types(s))}

@@ -387,7 +387,9 @@ class IndexBuilder:
         whole name is the label of a subject that has none (else an alternative label), another name an
         alternative label; the property is then no attribute."""
         pid_iri = list(self.ids)
-        pages = documents((pid_iri[s], pid_iri[o]) for p in SCHEMA_ABOUT for s, o in self._pairs().get(p, ()))
+        about = [(s, o) for p in SCHEMA_ABOUT for s, o in self._pairs().get(p, ())]
+        typed = self._type_iris(pid_iri) if about else {}
+        pages = documents(((pid_iri[s], pid_iri[o]) for s, o in about), lambda s: typed.get(self.ids[s], ()))
         if pages:  # Wikibase: the pages about an entity (kg2tool.graph.wikibase)
             self._drop_nodes({self.ids[iri] for iri in pages})
         for p in sorted({*self.rels, *self.attr_vals, *self.str_vals}):  # Wikibase: a property names its claims
