@@ -29,7 +29,6 @@ from pathlib import Path
 from ..common.errors import InputError
 from .blank import blank_names, is_text, literal_key
 from .hygiene import code_name, is_forgotten_code, is_opaque_node, named_namespaces, tidy_edges
-from .wikibase import SCHEMA_ABOUT, documents, property_entity
 from .model import (
     ALT_LABEL_PREDICATES,
     DESCRIPTION_PREDICATES,
@@ -58,6 +57,7 @@ from .names import (
 )
 from .parse import parse_files
 from .reify import fold_reified, value_parts
+from .wikibase import SCHEMA_ABOUT, documents, property_entity
 
 _INTEGER_TYPES = {
     "integer", "int", "long", "short", "byte", "nonNegativeInteger", "positiveInteger",

@@ -17,8 +17,10 @@ Rules, applied after the pass over the triples and before kg2tool.graph.hygiene'
   class and link labels: "Physics 1901, Wilhelm Conrad Röntgen", "ABN AMRO Bank N.V. legal address"; or a label
   that quotes two participants' whole names, in any language: "Relation de subdivision entre "A" et "B"",
   kg2tool.graph.records), for a typed node only (a class can be checked for a consistent shape). A node whose
-  label quotes the names it links is a record even where several things link to it (a symmetric relation). A class is folded as a whole (below), so an instance
-  named otherwise ("Citibank, N.A headquarters address" for the participant "Citibank, N.A. US-DE") goes with it.
+  label quotes the names it links is a record even where several things link to it (a symmetric relation);
+  participants linked by a "... name" link (given name, family name) restate no record. A class is folded as a
+  whole (below), so an instance named otherwise ("Citibank, N.A headquarters address" for the participant
+  "Citibank, N.A. US-DE") goes with it.
   Blank nodes are named by their content when the graph is read (kg2tool.graph.blank) and folded like any node,
   but a folded blank node's own literal values stay with it (a provenance record's time, a name's parts): its
   owner gets composed relations from it, no attributes.
@@ -31,8 +33,9 @@ Rules, applied after the pass over the triples and before kg2tool.graph.hygiene'
   "location lat"), whatever its class.
 - Candidates are grouped by class: the node's most specific type (the one with the fewest instances in the graph,
   ties by IRI), or, for untyped nodes, the sorted set of their roles. A class is folded when at least half of its
-  instances (the nodes whose most specific type it is) are candidates (a consistent shape, not a few odd nodes), with every instance that has two
-  participants; untyped groups need two nodes. Within a class, nodes are grouped by the links that point into them.
+  instances (the nodes whose most specific type it is) are candidates (a consistent shape, not a few odd nodes),
+  with every instance that has two participants; untyped groups need two nodes. Within a class, nodes are
+  grouped by the links that point into them.
 - The *owner* role of a group is a link into the node (the laureate that `laureateAward` points from, the company
   of `hasLegalAddress`), else an outgoing role (the `person` of a film role): the one present in the most nodes of
   the group, then the one with the most distinct participants; ties by role key. Another link into the node whose
@@ -61,7 +64,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from urllib.parse import quote

@@ -60,8 +60,8 @@ from ..names import (
     unique_names,
 )
 from ..parse import detect_format
-from ..wikibase import SCHEMA_ABOUT, documents, property_entity
 from ..reify import FoldedRelation, fold_reified, label_tokens, value_parts
+from ..wikibase import SCHEMA_ABOUT, documents, property_entity
 from .arrays import save_array, save_strings, save_table
 from .source import OX_FORMATS, HashingReader, ox_literal_value
 from .tidy import drop_opaque_values, opaque_mask, tidy_arrays

@@ -33,7 +33,7 @@ from functools import lru_cache
 
 from ...graph.model import KnowledgeGraph
 from ...graph.names import one_tense, without_codes
-from ...graph.predicates import is_adverb, predicate_of_sentence
+from ...graph.predicates import PREPOSITIONS, is_adverb, predicate_of_sentence
 from ..plans.index import sorted_keys
 from .known_wordings import ATTRIBUTE_NOUNS, CONTAINING, GROUP_ONLY, KIND_NAMES, KNOWN, SUBJECT_KINDS, WORK_PLACES
 from .mirror import mirrors
@@ -51,7 +51,6 @@ from .verbs import (
 )
 
 FORMS = ("noun", "by", "prep", "verb")
-PREPOSITIONS = frozenset("at by of in on to for with from after into as under within near about than".split())
 # Subjects of these relations are people (labels after splitting, lowercased).
 PERSON_CUES = frozenset(
     """place of birth|date of birth|place of death|date of death|country of citizenship|occupation|spouse|sibling|

@@ -187,11 +187,10 @@ HUB_KINDS = frozenset(("country", "continent", "state", "sovereign state"))
 def _alone(walker, rel: str, inv: bool, mid: int) -> bool:
     """True when `mid` is the only thing of its kind that has `rel` (walked back from the topic's side): the
     question "which other ... share a <kind> with X" then has no other <kind> to tell apart."""
-    cache = walker.__dict__.setdefault("_co_kinds", {})
-    key = (rel, inv)
-    if key not in cache:
-        cache[key] = Counter(walker.lex.kind_of(m) for m in walker.sources[(rel, not inv)])
-    return cache[key][walker.lex.kind_of(mid)] < 2
+    kinds = walker.co_kinds.get((rel, inv))
+    if kinds is None:
+        kinds = walker.co_kinds[(rel, inv)] = Counter(walker.lex.kind_of(m) for m in walker.sources[(rel, not inv)])
+    return kinds[walker.lex.kind_of(mid)] < 2
 
 
 def _unsaid(w, rel: str, inverse: bool) -> bool:

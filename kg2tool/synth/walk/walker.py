@@ -63,6 +63,7 @@ class Walker:
         self.cfg = config or WalkConfig()
         self.lex = lexicon or derive_lexicon(toolset.kg)
         self.kinds = StepKinds(self)
+        self.co_kinds: dict = {}  # (relation, inverse) -> how many of each kind have it walked back (walk.co._alone)
         kg = self.kg
         self._adj = {(r, inv): rel.inverse if inv else rel.forward for r, rel in kg.relations.items()
                      for inv in (False, True)}  # fmt: skip
