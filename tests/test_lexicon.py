@@ -446,3 +446,9 @@ def test_an_optional_plural_and_an_acronym_take_the_sentence_s_number():
     w, hint = word_relation("has part(s)")
     assert (w.noun, w.plural, hint) == ("part", "parts", "part")
     assert plural("URL") == "URLs" and plural("CD") == "CDs" and singular("part(s)") == "part"
+
+
+def test_skos_related_holds_now():
+    """SKOS's `related` is a state that holds: "What is X related to?", not "What was X related to?"."""
+    w = word_relation("related")[0]
+    assert (w.form, w.verb, w.tense) == ("prep", "related to", "present")

@@ -450,3 +450,12 @@ def test_public_code_lists_name_their_codes():
     assert entity_name_from_iri(category + "infoFeatureAccessService") == "feature access service"
     assert entity_name_from_iri("http://vocab.belgif.be/auth/datatheme/REGI") == "regions and cities"
     assert code_list_name("http://example.org/codes/language/FRA") == "" and code_list_name(eu + "language/XX") == ""
+
+
+def test_a_homonym_note_has_no_parenthesis_of_its_own():
+    """Parentheses are not nested: a description with a parenthesis of its own is the note without it."""
+    from kg2tool.graph.names import qualifier
+
+    assert qualifier("British science fiction writer and humorist (1952–2001)", "Douglas Adams") == (
+        "British science fiction writer and humorist")
+    assert qualifier("A class of road between towns.", "Road") == "class of road between towns"
