@@ -94,6 +94,8 @@ GRAPHS = {
     "datagovbe": ROOT / "tests" / "data" / "unseen" / "datagovbe-dcat-ldes.nt.gz",
     # kept blind (added 2026-12-07, ninth batch): same rule, counts only until a blind reading is done
     "bhl": ROOT / "tests" / "data" / "unseen" / "bhl-pages-schemaorg.nt.gz",
+    # kept blind (added 2026-12-07, tenth batch): same rule, counts only until a blind reading is done
+    "moma": ROOT / "tests" / "data" / "unseen" / "moma-exhibitions-linkedart.nt.gz",
 }
 
 

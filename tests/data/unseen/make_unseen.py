@@ -47,6 +47,9 @@ pinned commits below (``git --git-dir=... show COMMIT:PATH``). Get a snapshot wi
         MIRROR/dpriskorn+entitybase-backend/repo
     git clone --bare https://github.com/Fedict/dcat              MIRROR/Fedict+dcat/repo
     git clone --bare https://github.com/rdmpage/bhl-rdf          MIRROR/rdmpage+bhl-rdf/repo
+    git clone --bare https://github.com/tgra/Linked-Art-MoMA-Exhibition-Data-Transform \
+        MIRROR/tgra+Linked-Art-MoMA-Exhibition-Data-Transform/repo
+    git clone --bare https://github.com/linked-art/linked.art     MIRROR/linked-art+linked.art/repo
 
 then run
 
@@ -236,6 +239,11 @@ SOURCES = {
     # added 2026-12-07, ninth batch, kept blind (README.md): two Biodiversity Heritage Library titles (their scanned
     # volumes, parts and pages) as schema.org N-Triples, written by a BHL-in-RDF experiment
     "rdmpage/bhl-rdf": ("05526cc2a72bd403fa1f79e409c8657f0d541d9f", ["triples/116503.nt", "triples/68619.nt"]),
+    # added 2026-12-07, tenth batch, kept blind (README.md): MoMA's exhibition history (CC0) transformed to Linked Art
+    # JSON-LD (one file per exhibition, 2022); files chosen by moma_files()
+    "tgra/Linked-Art-MoMA-Exhibition-Data-Transform": ("94a75c15f57441df6aa277f6d52492f81cc89dd7", None),
+    # the Linked Art JSON-LD context those files name remotely (the version current when they were written)
+    "linked-art/linked.art": ("4cd3a45c51b5529796d704150ec40233d4dbb825", ["docs/ns/v1/linked-art.json"]),
 }
 
 
@@ -1219,6 +1227,42 @@ def build_bhl(mirror: Path) -> Path:
     return whole_files(mirror, BHL, SOURCES[BHL][1], "nt", "bhl-pages-schemaorg.nt.gz")
 
 
+# ---------------------------------------------------------------------------------------
+# Added 2026-12-07, tenth batch, kept blind (README.md)
+# ---------------------------------------------------------------------------------------
+
+# 32. MoMA exhibition history as Linked Art JSON-LD (the CIDOC-CRM profile of the Linked Art community): one
+#     activity per exhibition with a time-span, a place, the group that carried it out, and an attribute assignment
+#     whose role sets are about persons; Getty AAT types; compact JSON keys expanded by the Linked Art context
+
+MOMA = "tgra/Linked-Art-MoMA-Exhibition-Data-Transform"
+MOMA_DIR = "exhibition_event/data/c_linked_art"
+MOMA_STEP = 10  # every 10th exhibition file in numeric order
+LINKED_ART = "linked-art/linked.art"
+
+
+def moma_files(mirror: Path) -> list[str]:
+    names = tree_paths(mirror, MOMA, MOMA_DIR)
+    numbered = sorted((int(n[len(MOMA_DIR) + 1 : -len(".json")]), n) for n in names if n.endswith(".json"))
+    return [n for _, n in numbered][::MOMA_STEP]
+
+
+def build_moma(mirror: Path) -> Path:
+    """Every MOMA_STEP-th exhibition file, each whole, its remote context given inline (the build has no network)."""
+    import json
+
+    context = json.loads(read_source(mirror, LINKED_ART, "docs/ns/v1/linked-art.json"))["@context"]
+    files = moma_files(mirror)
+    assert len(files) == 709, len(files)
+    g = rdflib.Graph()
+    for path in files:
+        doc = json.loads(read_source(mirror, MOMA, path))
+        assert doc["@context"] == "https://linked.art/ns/v1/linked-art.json", path
+        doc["@context"] = context
+        g.parse(data=json.dumps(doc), format="json-ld")
+    return write(tree_bnode_labels(cleaned(g)), "moma-exhibitions-linkedart.nt.gz", "nt", gz=True)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument(
@@ -1233,6 +1277,7 @@ def main(argv=None) -> int:
     keys += ["rico", "gutenberg"]
     keys += ["wikidata", "datagovbe"]
     keys += ["bhl"]
+    keys += ["moma"]
     ap.add_argument("--only", choices=keys, action="append")
     args = ap.parse_args(argv)
     todo = args.only or keys
@@ -1268,6 +1313,7 @@ def main(argv=None) -> int:
         "wikidata": build_wikidata,
         "datagovbe": build_datagovbe,
         "bhl": build_bhl,
+        "moma": build_moma,
     }
     for key in todo:
         path = builders[key](args.mirror)
