@@ -96,6 +96,9 @@ GRAPHS = {
     "bhl": ROOT / "tests" / "data" / "unseen" / "bhl-pages-schemaorg.nt.gz",
     # kept blind (added 2026-12-07, tenth batch): same rule, counts only until a blind reading is done
     "moma": ROOT / "tests" / "data" / "unseen" / "moma-exhibitions-linkedart.nt.gz",
+    # kept blind (added 2026-12-07, eleventh batch): same rule, counts only until a blind reading is done
+    "qudt": ROOT / "tests" / "data" / "unseen" / "qudt-constants-units.nt.gz",
+    "fibo": ROOT / "tests" / "data" / "unseen" / "fibo-jurisdictions-agencies.nt.gz",
 }
 
 

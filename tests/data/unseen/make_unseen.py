@@ -50,6 +50,8 @@ pinned commits below (``git --git-dir=... show COMMIT:PATH``). Get a snapshot wi
     git clone --bare https://github.com/tgra/Linked-Art-MoMA-Exhibition-Data-Transform \
         MIRROR/tgra+Linked-Art-MoMA-Exhibition-Data-Transform/repo
     git clone --bare https://github.com/linked-art/linked.art     MIRROR/linked-art+linked.art/repo
+    git clone --bare https://github.com/qudt/qudt-public-repo     MIRROR/qudt+qudt-public-repo/repo
+    git clone --bare https://github.com/edmcouncil/fibo           MIRROR/edmcouncil+fibo/repo
 
 then run
 
@@ -244,6 +246,21 @@ SOURCES = {
     "tgra/Linked-Art-MoMA-Exhibition-Data-Transform": ("94a75c15f57441df6aa277f6d52492f81cc89dd7", None),
     # the Linked Art JSON-LD context those files name remotely (the version current when they were written)
     "linked-art/linked.art": ("4cd3a45c51b5529796d704150ec40233d4dbb825", ["docs/ns/v1/linked-art.json"]),
+    # added 2026-12-07, eleventh batch, kept blind (README.md): QUDT (units, quantity kinds and physical constants,
+    # CC BY 4.0): the constants vocabulary whole, the systems of units whole, and the descriptions of the quantity
+    # kinds and units the constants point at
+    "qudt/qudt-public-repo": (
+        "8b9168d29ab49142be1739bc54078c9320273e79",
+        [
+            "src/main/rdf/vocab/constants/VOCAB_QUDT-CONSTANTS.ttl",
+            "src/main/rdf/vocab/systems/VOCAB_QUDT-SYSTEM-OF-UNITS-ALL.ttl",
+            "src/main/rdf/vocab/quantitykinds/VOCAB_QUDT-QUANTITY-KINDS-ALL.ttl",
+            "src/main/rdf/vocab/unit/VOCAB_QUDT-UNITS-ALL.ttl",
+        ],
+    ),
+    # FIBO (EDM Council's Financial Industry Business Ontology, MIT): the government-entity, jurisdiction, regulatory
+    # agency and registration-authority modules with their reference individuals; files chosen by fibo_files()
+    "edmcouncil/fibo": ("119fa8c091aa4beece7d22aefa6fe138021a4355", None),
 }
 
 
@@ -1263,6 +1280,57 @@ def build_moma(mirror: Path) -> Path:
     return write(tree_bnode_labels(cleaned(g)), "moma-exhibitions-linkedart.nt.gz", "nt", gz=True)
 
 
+# ---------------------------------------------------------------------------------------
+# Added 2026-12-07, eleventh batch, kept blind (README.md)
+# ---------------------------------------------------------------------------------------
+
+# 33. QUDT (Quantities, Units, Dimensions and Types): physical constants with their quantity values, units and
+#     quantity kinds, systems of units; QUDT schema properties beside SKOS matches and links out
+
+QUDT = "qudt/qudt-public-repo"
+
+
+def build_qudt(mirror: Path) -> Path:
+    """The constants and the systems of units, each whole, with the descriptions (every triple about them, and the
+    blank nodes below them) of the quantity kinds and units that the constants file names as objects."""
+    constants, systems, kinds, units = SOURCES[QUDT][1]
+    g = rdflib.Graph()
+    g.parse(data=read_source(mirror, QUDT, constants), format="turtle")
+    named = sorted({o for o in g.objects() if isinstance(o, URIRef)})
+    g.parse(data=read_source(mirror, QUDT, systems), format="turtle")
+    for path in (kinds, units):
+        src = rdflib.Graph()
+        src.parse(data=read_source(mirror, QUDT, path), format="turtle")
+        for node in named:
+            if (node, None, None) in src:
+                g += src.cbd(node)
+    return write(tree_bnode_labels(cleaned(g)), "qudt-constants-units.nt.gz", "nt", gz=True)
+
+
+# 34. FIBO (Financial Industry Business Ontology, EDM Council) with OMG Commons: government entities, jurisdictions,
+#     regulatory agencies, registries and registration authorities as OWL named individuals beside the classes,
+#     properties and restrictions of their modules; one slash namespace per ontology module
+
+FIBO = "edmcouncil/fibo"
+FIBO_DIRS = ("BE/GovernmentEntities", "FBC/FunctionalEntities")
+# not used: the module metadata files, and the two largest lists of codes (business centres; markets, which is
+# missing from the snapshot)
+FIBO_SKIP = ("FBC/FunctionalEntities/BusinessCentersIndividuals.rdf", "FBC/FunctionalEntities/MarketsIndividuals.rdf")
+
+
+def fibo_files(mirror: Path) -> list[str]:
+    names = []
+    for folder in FIBO_DIRS:
+        names += tree_paths(mirror, FIBO, folder)
+    return sorted(n for n in names if n.endswith(".rdf") and "/Metadata" not in n and n not in FIBO_SKIP)
+
+
+def build_fibo(mirror: Path) -> Path:
+    files = fibo_files(mirror)
+    assert len(files) == 33, len(files)
+    return whole_files(mirror, FIBO, files, "xml", "fibo-jurisdictions-agencies.nt.gz")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument(
@@ -1278,6 +1346,7 @@ def main(argv=None) -> int:
     keys += ["wikidata", "datagovbe"]
     keys += ["bhl"]
     keys += ["moma"]
+    keys += ["qudt", "fibo"]
     ap.add_argument("--only", choices=keys, action="append")
     args = ap.parse_args(argv)
     todo = args.only or keys
@@ -1314,6 +1383,8 @@ def main(argv=None) -> int:
         "datagovbe": build_datagovbe,
         "bhl": build_bhl,
         "moma": build_moma,
+        "qudt": build_qudt,
+        "fibo": build_fibo,
     }
     for key in todo:
         path = builders[key](args.mirror)
