@@ -55,7 +55,7 @@ STAGES = ("walk", "plan", "answer", "calls", "wording", "verify", "merge")
 PLAN_DRAWS = 4
 _STAGE_OF = {
     "sampling_failed": "walk",
-    **dict.fromkeys(("mixed_kinds", "made_up_name", "annotated_name", "placeholder", "odd_count"), "plan"),
+    **dict.fromkeys(("mixed_kinds", "made_up_name", "annotated_name", "placeholder", "not_a_name", "odd_count"), "plan"),
     **dict.fromkeys(("empty_answer", "answer_in_question"), "answer"),
     "no_unrelated_tools": "calls",
     **dict.fromkeys(("too_long_to_say", "nested_clause", "no_kind", "name_repeated"), "wording"),
