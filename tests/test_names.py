@@ -394,6 +394,8 @@ wd:P19 a wikibase:Property ; rdfs:label "place of birth"@en ; wikibase:directCla
 wd:P69 a wikibase:Property ; rdfs:label "educated at"@en ; wikibase:directClaim wdt:P69 ; wikibase:claim p:P69 ;
   wikibase:statementProperty ps:P69 ; wikibase:qualifier pq:P69 .
 wd:P31 a wikibase:Property ; rdfs:label "instance of"@en ; wikibase:directClaim wdt:P31 .
+wd:Q515 wdt:P1963 wd:P19 . wd:P1963 a wikibase:Property ; rdfs:label "properties for this type"@en .
+wd:P19 wdt:P1629 wd:Q350 . wd:P1629 a wikibase:Property ; rdfs:label "subject item of this property"@en .
 <https://en.wikipedia.org/wiki/Douglas_Adams> a schema:Article ; schema:about wd:Q42 ; schema:name "Douglas Adams"@en ;
   schema:isPartOf <https://en.wikipedia.org/> .
 <http://x.org/diary> a schema:Book ; schema:name "A Diary" ; schema:about wd:Q42, wd:Q7 .
@@ -407,8 +409,8 @@ def test_wikidata_rdf_says_claims_by_their_properties(tmp_path):
     its property entity; the full statements, ranks, qualifiers and the ontology's own links are skipped; the
     pages about an entity (sitelinks, the entity-data document) are no entities; a label for many languages
     (`mul`) is a label in the preferred one; Wikibase's own classes and no-value classes are no kind; Q5 "human" is
-    asked about as a person. The on-disk
-    store gives the same graph."""
+    asked about as a person; a claim of or about a property entity is schema. The on-disk store gives the same
+    graph."""
     from test_store import quiet, same_graph
 
     from kg2tool.graph.build import load_graph
@@ -459,3 +461,39 @@ def test_a_homonym_note_has_no_parenthesis_of_its_own():
     assert qualifier("British science fiction writer and humorist (1952–2001)", "Douglas Adams") == (
         "British science fiction writer and humorist")
     assert qualifier("A class of road between towns.", "Road") == "class of road between towns"
+
+
+FEED_TTL = """@prefix tree: <https://w3id.org/tree#> .  @prefix ldes: <https://w3id.org/ldes#> .
+@prefix as: <https://www.w3.org/ns/activitystreams#> .  @prefix dcat: <http://www.w3.org/ns/dcat#> .
+@prefix dct: <http://purl.org/dc/terms/> .  @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix : <http://f.org/> .
+:stream a ldes:EventStream ; tree:view :page1 ; tree:member :ev1, :ev2 .
+:page1 a tree:Node ; dct:isPartOf :stream ; tree:relation :r1 .  :r1 a tree:GreaterThanOrEqualToRelation ; tree:node :page2 .
+:ev1 a as:Create ; as:object :ds1 ; as:published "2025-01-01" .
+:ev2 a as:Update ; as:object :ds2 .
+:ds1 a dcat:Dataset ; dct:title "Bike lanes" ; dct:publisher :city ; dcat:theme :transport .
+:ds2 a dcat:Dataset ; dct:title "Parks" ; dct:publisher :city .
+:city rdfs:label "Mons" .  :transport rdfs:label "transport" .
+:like a as:Like ; as:actor :city ; as:object :ds2 .
+"""
+
+
+def test_an_event_stream_is_no_part_of_the_data_it_publishes(tmp_path):
+    """A Linked Data Event Stream: the TREE and LDES terms are the feed's structure, and ActivityStreams' change
+    activities (Create, Update, ...) record publishing a member, not facts about it; the members' own facts stay,
+    and other activities (a Like) are data. The on-disk store gives the same graph."""
+    from test_store import quiet, same_graph
+
+    from kg2tool.graph.build import load_graph
+    from kg2tool.graph.store import open_store
+
+    path = tmp_path / "feed.ttl"
+    path.write_text(FEED_TTL, encoding="utf-8")
+    kg = load_graph([path])
+    iris = set(kg.relations)
+    assert not any(i.startswith(("https://w3id.org/tree#", "https://w3id.org/ldes#")) for i in iris), iris
+    assert {"http://purl.org/dc/terms/publisher", "http://www.w3.org/ns/dcat#theme"} <= iris
+    obj = kg.relations["https://www.w3.org/ns/activitystreams#object"]
+    assert {kg.name(s): [kg.name(o) for o in os] for s, os in obj.forward.items()} == {"like": ["Parks"]}  # the Like alone
+    assert not any(n in kg.names for n in ("stream", "page1", "ev1", "ev2"))
+    same_graph(kg, open_store(tmp_path / "st", [path], log=quiet))

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from ..common.errors import InputError
 from .blank import blank_names, is_text, literal_key
-from .hygiene import code_name, is_forgotten_code, is_opaque_node, named_namespaces, tidy_edges
+from .hygiene import change_records, code_name, is_forgotten_code, is_opaque_node, named_namespaces, tidy_edges
 from .model import (
     ALT_LABEL_PREDICATES,
     DESCRIPTION_PREDICATES,
@@ -57,7 +57,7 @@ from .names import (
 )
 from .parse import parse_files
 from .reify import fold_reified, value_parts
-from .wikibase import SCHEMA_ABOUT, documents, property_entity
+from .wikibase import SCHEMA_ABOUT, documents, property_entity, property_nodes
 
 _INTEGER_TYPES = {
     "integer", "int", "long", "short", "byte", "nonNegativeInteger", "positiveInteger",
@@ -239,6 +239,9 @@ def _names_from_properties(got: _Triples) -> None:
     about = [(s, o) for p in SCHEMA_ABOUT for s, o in got.rel_edges.get(p, ())]
     if drop := documents(about, lambda s: got.type_links.get(s, ())):
         _drop_nodes(got, drop)  # Wikibase: the pages about an entity (kg2tool.graph.wikibase)
+    typed = [(s, {str(t) for t in ts}) for s, ts in got.type_links.items()]
+    if drop := change_records(typed) | property_nodes(typed):
+        _drop_nodes(got, drop)  # a feed's records of publishing its members (graph.hygiene); Wikibase properties
     for p in sorted({*got.rel_edges, *got.attr_vals, *got.str_attr_lang}):  # Wikibase: a property names its claims
         if not got.texts["label"].get(p) and got.texts["label"].get(entity := property_entity(p)):
             got.texts["label"][p] = list(got.texts["label"][entity])

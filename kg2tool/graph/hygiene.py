@@ -29,6 +29,25 @@ _OPAQUE = re.compile(
 _DOC_EXT = re.compile(r"\.(jpe?g|png|gif|svg|webp|tiff?|bmp|pdf|html?|php|aspx?|txt|docx?|xlsx?|mp[34]|og[gv])$", re.I)
 
 
+# A feed's structure, not its data: the TREE hypermedia specification's pages and relations (`tree:member`,
+# `tree:relation`) and Linked Data Event Streams' own terms. Their predicates are never relations.
+FEED_NAMESPACES = ("https://w3id.org/tree#", "https://w3id.org/ldes#")
+# ActivityStreams 2.0's activities that record a change to a thing (W3C Activity Vocabulary: Create, Update,
+# Delete, Add, Remove, Move): the event of publishing it, as an event stream lists its members, no thing to ask about
+# (readers: "Which event streams have X as their create object?"). Other activities (a Like, a Follow) stay.
+_AS = "https://www.w3.org/ns/activitystreams#"
+CHANGE_ACTIVITIES = frozenset(
+    ns + c for ns in (_AS, "http://www.w3.org/ns/activitystreams#") for c in ("Create", "Update", "Delete", "Add", "Remove", "Move")
+)
+
+
+def change_records(typed: Iterable[tuple[Hashable, Iterable[str]]]) -> set:
+    """The nodes among `typed` (node, its type IRIs) that record a change (`CHANGE_ACTIVITIES`) or are a feed's own
+    (an event stream, its pages: a class of `FEED_NAMESPACES`): dropped with their links and values by both
+    loaders."""
+    return {s for s, types in typed if any(t in CHANGE_ACTIVITIES or t.startswith(FEED_NAMESPACES) for t in types)}
+
+
 def local_part(iri: str) -> str:
     """The last segment of an IRI after `/`, `#` or `:` (may be empty)."""
     return re.split(r"[#/:]", iri.rstrip("/#"))[-1]
@@ -243,5 +262,5 @@ def tidy_edges(
 
 
 __all__ = [
-    "Tidied", "code_name", "is_code_label", "is_forgotten_code", "is_link", "is_opaque_id", "local_part", "named_namespaces", "namespace", "tidy_edges",
+    "CHANGE_ACTIVITIES", "FEED_NAMESPACES", "Tidied", "change_records", "code_name", "is_code_label", "is_forgotten_code", "is_link", "is_opaque_id", "local_part", "named_namespaces", "namespace", "tidy_edges",
 ]  # fmt: skip

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from .names import EntityNames, kind_qualifier, normalize_name, unique_names
+from .hygiene import FEED_NAMESPACES
 from .wikibase import is_statement_predicate
 
 RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
@@ -157,7 +158,7 @@ class PredicateRules:
             return "skip"
         if p in self.include:
             return ""
-        if p in AXIOM_PREDICATES or is_freebase_system(p) or p.startswith(SCHEMA_LANGUAGES):
+        if p in AXIOM_PREDICATES or is_freebase_system(p) or p.startswith(SCHEMA_LANGUAGES) or p.startswith(FEED_NAMESPACES):
             return "skip"
         if is_statement_predicate(p):  # a Wikibase statement's record of a truthy claim (kg2tool.graph.wikibase)
             return "skip"

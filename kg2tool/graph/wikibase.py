@@ -39,6 +39,14 @@ _ENTITY = re.compile(r".*/entity/[QPL]\d+")
 _PAGES = frozenset(s + c for s in ("http://schema.org/", "https://schema.org/") for c in ("Article", "Dataset"))
 
 
+def property_nodes(typed: Iterable[tuple, Iterable[str]]) -> set:
+    """The property entities among `typed` (node, its type IRIs): a node typed `wikibase:Property`. Their claims
+    ("subject item of this property", "related property") and the claims that point at them ("properties for this
+    type") are about the schema, not the world: both loaders drop the nodes' links and values; their labels stay,
+    to say the claims they stand for (`property_entity`)."""
+    return {s for s, types in typed if WIKIBASE + "Property" in types}
+
+
 def documents(about: Iterable[tuple[str, str]], types: Callable[[str], Iterable[str]]) -> set[str]:
     """The pages about Wikibase entities among the subjects of `schema:about` pairs (subject IRI, object IRI): a
     sitelink (a `schema:Article`, the Wikipedia article about an item) or the entity-data document (a

@@ -35,7 +35,7 @@ from pathlib import Path
 from ...common.errors import InputError, UsageError
 from ..blank import blank_names, is_text, literal_key
 from ..build import ATTRIBUTE_KINDS
-from ..hygiene import code_name, named_namespaces
+from ..hygiene import change_records, code_name, named_namespaces
 from ..model import (
     ALT_LABEL_PREDICATES,
     DESCRIPTION_PREDICATES,
@@ -61,7 +61,7 @@ from ..names import (
 )
 from ..parse import detect_format
 from ..reify import FoldedRelation, fold_reified, label_tokens, value_parts
-from ..wikibase import SCHEMA_ABOUT, documents, property_entity
+from ..wikibase import SCHEMA_ABOUT, documents, property_entity, property_nodes
 from .arrays import save_array, save_strings, save_table
 from .source import OX_FORMATS, HashingReader, ox_literal_value
 from .tidy import drop_opaque_values, opaque_mask, tidy_arrays
@@ -388,10 +388,12 @@ class IndexBuilder:
         alternative label; the property is then no attribute."""
         pid_iri = list(self.ids)
         about = [(s, o) for p in SCHEMA_ABOUT for s, o in self._pairs().get(p, ())]
-        typed = self._type_iris(pid_iri) if about else {}
+        typed = self._type_iris(pid_iri)
         pages = documents(((pid_iri[s], pid_iri[o]) for s, o in about), lambda s: typed.get(self.ids[s], ()))
         if pages:  # Wikibase: the pages about an entity (kg2tool.graph.wikibase)
             self._drop_nodes({self.ids[iri] for iri in pages})
+        if changes := change_records(typed.items()) | property_nodes(typed.items()):  # a feed's records; properties
+            self._drop_nodes(changes)
         for p in sorted({*self.rels, *self.attr_vals, *self.str_vals}):  # Wikibase: a property names its claims
             entity = self.ids.get(property_entity(p))
             if entity in self.best[0] and self.ids.get(p) not in self.best[0]:
