@@ -452,3 +452,12 @@ def test_skos_related_holds_now():
     """SKOS's `related` is a state that holds: "What is X related to?", not "What was X related to?"."""
     w = word_relation("related")[0]
     assert (w.form, w.verb, w.tense) == ("prep", "related to", "present")
+
+
+def test_a_word_the_dictionary_lacks_after_a_verb_is_its_object():
+    """"serves dataset": a verb and then a noun lemminflect's dictionary lacks (a new compound, a term of the field)
+    is a verb and its object ("Which datasets does X serve?"), not a noun "serves dataset"; a plural noun before a
+    noun stays a noun ("sports team")."""
+    w, hint = word_relation("servesDataset")
+    assert (w.form, w.verb, w.verbs, hint) == ("verb", "serves", "serve", "dataset")
+    assert word_relation("sports team")[0].form == "noun"

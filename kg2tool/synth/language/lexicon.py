@@ -314,9 +314,10 @@ def _word_relation(label: str) -> tuple[Wording, str]:
         verb = " ".join(words[:2])
         return Wording(label, "prep", verb=verb, verbs=verb), singular(" ".join(words[2:]))
     if (len(words) >= 2 and words[1] not in PREPOSITIONS and words[0] not in PLURAL_MODIFIERS
-            and third_person(words[0], strict=False) and all(_noun(x) for x in words[1:])):
-        # an ontology's verb and its object: "gives keynote talk" (Which keynote talk does X give?); not a plural
-        # noun before a noun ("headquarters location", "sports team")
+            and third_person(words[0], strict=False) and all(_noun(x) or _unknown(x) for x in words[1:])):
+        # an ontology's verb and its object: "gives keynote talk" (Which keynote talk does X give?), "serves dataset"
+        # (a word the dictionary lacks after a verb is its object); not a plural noun before a noun ("headquarters
+        # location", "sports team")
         base = _inflect().plural_verb(words[0]) or words[0]
         return Wording(label, "verb", verb=words[0], verbs=base), singular(" ".join(words[1:]))
     if len(words) == 1 and _participle(last) and not _noun(last) and past(last) == last:
@@ -450,6 +451,14 @@ def _noun(word: str) -> bool:
 
     lemmas = lemminflect.getAllLemmas(word)
     return "NOUN" in lemmas and not _participle(word)
+
+
+def _unknown(word: str) -> bool:
+    """A word of letters lemminflect's dictionary does not know at all (`dataset`, `metadata`): in a relation's
+    label, a noun the dictionary lacks (a new compound, a term of the field), never a verb form."""
+    import lemminflect
+
+    return word.isalpha() and len(word) > 2 and not lemminflect.getAllLemmas(word)
 
 
 def _participle(word: str) -> bool:
