@@ -176,8 +176,8 @@ def test_attribute_tools_without_any_relation_tool(tmp_path):
     """Six entities with an integer attribute and a single relation edge: either a dataset of attribute questions
     or exit 6 saying what is missing; never an internal error, never a work folder left behind."""
     lines = [HEAD, "@prefix xsd: <http://www.w3.org/2001/XMLSchema#> ."]
-    lines += [f'ex:e{i} ex:age "{20 + i}"^^xsd:integer .' for i in range(6)]
-    lines.append("ex:e0 ex:knows ex:e1 .")
+    lines += [f'ex:node{i} ex:age "{20 + i}"^^xsd:integer .' for i in range(6)]
+    lines.append("ex:node0 ex:knows ex:node1 .")
     graph = write(tmp_path, "attrs.ttl", "\n".join(lines) + "\n")
     res = run_cli("synth", "--graph", graph, "--out", tmp_path / "out", "-n", 10, "--no-progress")
     assert res.returncode in (0, 6), res.stderr
@@ -187,14 +187,14 @@ def test_attribute_tools_without_any_relation_tool(tmp_path):
 
 
 def test_single_relation_graph(tmp_path, capsys):
-    lines = [HEAD] + [f"ex:e{i} ex:knows ex:e{(i + 1) % 8} , ex:e{(i + 3) % 8} ." for i in range(8)]
+    lines = [HEAD] + [f"ex:node{i} ex:knows ex:node{(i + 1) % 8} , ex:node{(i + 3) % 8} ." for i in range(8)]
     graph = write(tmp_path, "onerel.ttl", "\n".join(lines) + "\n")
     rows, _, _ = synth_ok(capsys, graph, tmp_path / "out", "-n", 20)
     assert all(r["tools"] for r in rows), "a row offers no tool"
 
 
 def test_graph_of_disjoint_pairs(tmp_path, capsys):
-    lines = [HEAD] + [f"ex:e{2 * i} ex:knows ex:e{2 * i + 1} ; ex:likes ex:e{2 * i + 1} ." for i in range(6)]
+    lines = [HEAD] + [f"ex:node{2 * i} ex:knows ex:node{2 * i + 1} ; ex:likes ex:node{2 * i + 1} ." for i in range(6)]
     graph = write(tmp_path, "pairs.ttl", "\n".join(lines) + "\n")
     rows, _, _ = synth_ok(capsys, graph, tmp_path / "out", "-n", 10)
     assert rows

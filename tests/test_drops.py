@@ -55,6 +55,7 @@ def test_a_label_that_names_nothing_alone_is_never_named(tmp_path):
     for label in ["365", "xxiv", "v", "XIII", "Pl. XIII", "Plate XXVII", "pt.II: fasc.2", "Vol. 3", "No. 5",
                   "lcu.xml", "De-Weltall2.ogg", "45903-0.txt", "lars-loekke-rasmussen",
                   "1 34-totaal-aantal-actieve-allocatiepunten", "infoProductAccessService", "108|PLAAT%II", "mr",
+                  "verdeling-van-het-personeel.parquet", "Vocabulary Version $$QUDT_VERSION$$ Metadata",
                   "Sicily before history : an archaeological survey from the Palaeolithic to the Iron Age"]:  # fmt: skip
         assert not_a_name(label), label
     for label in ["1984", "PT 109", "P.S.", "Mix", "Vivid", "Li", "mother-in-law", "glyceraldehyde-3-phosphate",

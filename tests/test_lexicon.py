@@ -461,3 +461,42 @@ def test_a_word_the_dictionary_lacks_after_a_verb_is_its_object():
     w, hint = word_relation("servesDataset")
     assert (w.form, w.verb, w.verbs, hint) == ("verb", "serves", "serve", "dataset")
     assert word_relation("sports team")[0].form == "noun"
+
+
+def test_has_a_noun_and_a_preposition_is_a_verb_phrase():
+    """"has full sovereignty over": X has sovereignty over Y, a verb phrase ("Which regions does X have full
+    sovereignty over?"), not a noun "full sovereignty over" with a plural "sovereignty overs"."""
+    w = word_relation("hasFullSovereigntyOver")[0]
+    assert (w.form, w.verb, w.verbs, w.base) == ("verb", "has full sovereignty over", "have full sovereignty over",
+                                                 "have full sovereignty over")
+    assert word_relation("has part")[0].form == "noun"
+
+
+def test_an_ing_noun_before_of_is_a_role():
+    """"scaling of": an -ing form the dictionary knows as a noun is the noun ("Which unit is X a scaling of?"), not
+    a past participle phrase ("Which unit was X scaling of?")."""
+    w = word_relation("scalingOf")[0]
+    assert (w.form, w.verb, w.verbs) == ("prep", "a scaling of", "scalings of")
+
+
+def test_a_noun_of_the_objects_kind_is_the_subjects_role_in_them(tmp_path):
+    """"defined unit of system", whose objects are systems of units: X is a defined unit of Y ("Which systems of
+    units is Coulomb a defined unit of?"), not "the defined unit of system of Coulomb"; a noun of another word stays
+    a noun ("place of birth"), and a noun led by the subject's kind keeps it when a preposition follows ("unit for
+    quantity kind" of a unit is not "for quantity kind")."""
+    from kg2tool.graph.build import load_graph
+    from kg2tool.synth.language.lexicon import derive_lexicon
+
+    path = tmp_path / "units.ttl"
+    path.write_text("""@prefix : <http://u.org/> .  @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+:Unit rdfs:label "unit" .  :System rdfs:label "system of units" .  :Kind rdfs:label "quantity kind" .
+:si a :System ; rdfs:label "International System of Units" .  :cgs a :System ; rdfs:label "CGS System" .
+:c a :Unit ; rdfs:label "Coulomb" ; :definedUnitOfSystem :si ; :unitForQuantityKind :charge .
+:m a :Unit ; rdfs:label "Metre" ; :definedUnitOfSystem :si, :cgs ; :unitForQuantityKind :length .
+:charge a :Kind ; rdfs:label "Electric Charge" .  :length a :Kind ; rdfs:label "Length" .
+""", encoding="utf-8")  # fmt: skip
+    lex = derive_lexicon(load_graph([path]))
+    defined = lex.relations["http://u.org/definedUnitOfSystem"]
+    assert (defined.form, defined.verbs, defined.object) == ("prep", "defined units of", "system of units")
+    assert defined.verb in ("a defined unit of", "the defined unit of")
+    assert lex.relations["http://u.org/unitForQuantityKind"].noun == "unit for quantity kind"

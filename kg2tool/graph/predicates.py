@@ -7,7 +7,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 AUXILIARIES = frozenset("is was are were has had have".split())
-PREPOSITIONS = frozenset("at by of in on to for with from after into as under within near about than".split())
+PREPOSITIONS = frozenset("at by of in on to for with from after into as under within near about than over against between among upon through across toward towards via during".split())
 
 
 @lru_cache(maxsize=8192)

@@ -103,10 +103,17 @@ _ISO19119_GROUPS = frozenset("human info task chain system comm".split())
 _FILE_WORDS = {"SRVC": "service", "JSON_LD": "JSON-LD", "RDF_XML": "RDF/XML", "N_TRIPLES": "N-Triples"}
 
 
+# IANA's media type registry (what DCAT-AP prescribes for `dcat:mediaType`): a type is named by its whole
+# name, type and subtype ("text/plain", "application/vnd.ms-excel"); its last segment alone says little ("plain").
+_IANA_MEDIA_TYPE = re.compile(r"https?://www\.iana\.org/assignments/media-types/([a-z]+/[^/\s]+)")
+
+
 def code_list_name(iri: str) -> str:
     """The name a public code list gives the thing `iri` names (see the tables above), or ""."""
     head, _, code = iri.rstrip("/").rpartition("/")
     table = head.rpartition("/")[2]
+    if (m := _IANA_MEDIA_TYPE.fullmatch(iri)) is not None:  # DCAT's media types: "text/plain", not "plain"
+        return m[1]
     if head == "http://inspire.ec.europa.eu/theme":
         return _INSPIRE_THEMES.get(code, "")
     if table == "SpatialDataServiceCategory":  # ISO 19119's service categories: a group word, then the category

@@ -48,9 +48,11 @@ _PART = re.compile(rf"(?:{_PART_WORD}\.?(?:\s*[-,:;/&]\s*|\s+|$))+", re.I)
 _ROMAN = re.compile(r"m{0,3}(?:cm|cd|d?c{0,3})(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})\.?", re.I)
 # A file name: a stem with no space that is written as files are (lower case, or with a hyphen, underscore or
 # digit), a dot and an extension Python's `mimetypes` knows (IANA media types and common ones): "lcu.xml",
-# "De-Weltall2.ogg". "Node.js", "TP-2.com" (a web address: `.com` is also a top-level domain) or "Waarnemingen.be"
+# "De-Weltall2.ogg"; a slug, a snake-case or a lower-case hyphenated stem with any lower-case extension
+# ("verdeling-van-het-personeel.parquet", "velocite-panneaux-b22.gpx").
+# "Node.js", "TP-2.com" (a web address: `.com` is also a top-level domain) or "Waarnemingen.be"
 # are names.
-_FILE = re.compile(r"(?P<stem>[^\s/]+)\.(?P<ext>[A-Za-z0-9]{1,5})")
+_FILE = re.compile(r"(?P<stem>[^\s/]+)\.(?P<ext>[A-Za-z0-9]{1,8})")
 # A URL slug: lower-case parts joined by hyphens, three of them words of three letters or more
 # ("lars-loekke-rasmussen", "34-totaal-aantal-actieve-allocatiepunten"), one of those no English word
 # ("mother-in-law" is English; a chemical name's locants are no words: "glyceraldehyde-3-phosphate").
@@ -70,10 +72,12 @@ def _extensions() -> frozenset[str]:
 
 def _file_name(token: str) -> bool:
     m = _FILE.fullmatch(token)
-    if not m or m["ext"].lower() not in _EXTENSIONS or m["ext"].lower() in ("com", "org", "net") or "@" in token:
+    if not m or m["ext"].lower() in ("com", "org", "net") or "@" in token:
         return False
     stem = m["stem"]
-    return stem == stem.lower() or bool(re.search(r"[-_\d%]", stem))
+    if _slug(stem) or "_" in stem or (stem == stem.lower() and "-" in stem and m["ext"].islower()):
+        return True  # a slug, a snake-case or lower-case hyphenated stem: a file whatever its extension (".parquet")
+    return m["ext"].lower() in _EXTENSIONS and (stem == stem.lower() or bool(re.search(r"[-_\d%]", stem)))
 
 
 def _roman(text: str) -> bool:
@@ -108,7 +112,8 @@ def not_a_name(name: str) -> bool:
     """True for a label that names nothing a person would type on its own: a number of up to three digits or a
     Roman numeral ("365", "xxiv"), one or two lower-case letters ("v", "mr"), a part of a publication by its number
     ("Plate XXVII", "pt.II: fasc.2"), a file name ("lcu.xml"), a URL slug or a URL ("lars-loekke-rasmussen"), a
-    camel-case identifier ("infoProductAccessService"), a label with a percent-escape or a `|` ("108|PLAAT%II"), or
+    camel-case identifier ("infoProductAccessService"), a label with a percent-escape or a `|` ("108|PLAAT%II") or
+    an unfilled template variable ("Version $$QUDT_VERSION$$", "${version}", "{{ name }}"), or
     a description: more than `MAX_NAME_WORDS` words in parts, more than `LONG_NAME_WORDS` in all. Such an entity is still said as an answer, never as what a question
     is about."""
     text = name.strip()
@@ -116,7 +121,7 @@ def not_a_name(name: str) -> bool:
         return True
     if _PART.fullmatch(text) or _roman(text):
         return True
-    if "://" in text or "|" in text or re.search(r"%[0-9A-Fa-f]{2}|%[A-Z]", text):
+    if "://" in text or "|" in text or re.search(r"%[0-9A-Fa-f]{2}|%[A-Z]|\$\$|\$\{|\{\{", text):
         return True
     words = len(text.split())
     if words > LONG_NAME_WORDS or (words > MAX_NAME_WORDS and _PARTS.search(text)):

@@ -290,6 +290,10 @@ def _word_relation(label: str) -> tuple[Wording, str]:
         words, copula = words[1:], True
     text = " ".join(words)
     last = words[-1]
+    if had and len(words) >= 2 and last in PREPOSITIONS and last not in ("of", "by") and all(map(_modifier_or_noun, words[:-1])):
+        # "has full sovereignty over": X has sovereignty over Y (Which regions does X have full sovereignty over?),
+        # a verb phrase; not a noun "full sovereignty over"
+        return Wording(label, "verb", verb=f"has {text}", verbs=f"have {text}", base=f"have {text}"), ""
     if perfect:  # "has won prize": Which prizes did X win?
         lemma = lemma_of(words[0])
         return Wording(label, "verb", verb=words[0], verbs=words[0], base=lemma, tense="past"), singular(" ".join(words[1:]))
@@ -299,7 +303,7 @@ def _word_relation(label: str) -> tuple[Wording, str]:
     if words[0] in PREPOSITIONS and len(words) > 1:  # "in region": X is in Y, and Y is a region
         return Wording(label, "prep", verb=words[0], verbs=words[0]), singular(" ".join(words[1:]))
     if len(words) > 1 and words[1] == "of" and not had and (
-            words[0] in ROLE_NOUNS or ((len(words) == 2 or copula) and _noun(words[0]))):
+            words[0] in ROLE_NOUNS or ((len(words) == 2 or copula) and (_noun(words[0]) or _ing_noun(words[0])))):
         # a role in another thing: "member of", and any "NOUN of" label (`capital_of`: Berlin is a capital of
         # Germany; `derive_lexicon` says "the" where each object has one), with the kind after it when the label
         # says the subject *is* one ("is source of relation": X is a source of Y, and Y is a relation); not after
@@ -453,6 +457,21 @@ def _noun(word: str) -> bool:
     return "NOUN" in lemmas and not _participle(word)
 
 
+def _modifier_or_noun(word: str) -> bool:
+    """A noun, an adjective or a participle: a word of a noun phrase ("full", "shared", "sovereignty")."""
+    import lemminflect
+
+    return _noun(word) or "ADJ" in lemminflect.getAllLemmas(word) or _participle(word)
+
+
+def _ing_noun(word: str) -> bool:
+    """An -ing form the dictionary also knows as a noun (`scaling`, `painting`, `recording`): before "of" it is the
+    noun ("X is a scaling of Y"), not a verb ("consisting of" has no noun)."""
+    import lemminflect
+
+    return word.endswith("ing") and "NOUN" in lemminflect.getAllLemmas(word)
+
+
 def _unknown(word: str) -> bool:
     """A word of letters lemminflect's dictionary does not know at all (`dataset`, `metadata`): in a relation's
     label, a noun the dictionary lacks (a new compound, a term of the field), never a verb form."""
@@ -534,6 +553,8 @@ def derive_lexicon(kg: KnowledgeGraph) -> Lexicon:
         w.subject = _majority([kind(e) for e in subj])
         w.object = _majority([kind(e) for e in obj]) if obj else hints[iri].lstrip("!~") or FALLBACK_KIND
         w.multi = sum(len(rel.forward[e]) for e in subj) > 1.3 * max(len(subj), 1)
+        if (role := _role_in_object(w)) is not None:  # "defined unit of system": X is a defined unit of Y
+            w = words[iri] = role
         if w.form == "prep" and w.verb.startswith(("a ", "an ")) and obj and all(len(rel.inverse[e]) == 1 for e in obj):
             w.verb = "the " + w.verb.split(" ", 1)[1]  # each object has one: Berlin is the capital of Germany
         if w.form == "noun" and w.noun in PLACEHOLDER_NOUNS and w.object != FALLBACK_KIND:
@@ -590,11 +611,27 @@ def _act_verb(said: str) -> str:
     return said if all(b.endswith("ly") for b in before) else last
 
 
+def _role_in_object(w: Wording) -> Wording | None:
+    """A noun relation "NOUN of KIND" whose last word names the objects' kind (its head noun: "system" of "system of
+    units") said as the subject's role in the object: "defined unit of system" is "X is a defined unit of Y" (Which
+    systems of units is Coulomb a defined unit of?), not "the defined unit of system of X"; None for any other
+    ("place of birth": the objects are places, not births)."""
+    role, of, tail = w.noun.rpartition(" of ")
+    if w.form != "noun" or not of or not role or " " in tail or not w.object:
+        return None
+    head = w.object.split(" of ")[0].split()[-1]
+    if singular(tail).lower() != head.lower():
+        return None
+    return replace(w, form="prep", noun="", plural="", verb=f"{article(role)} of", verbs=f"{plural(role)} of")
+
+
 def _without_kind(noun: str, kind: str) -> str:
     """A noun without the subject's kind in front: a laureate's "laureate award keyword" (a folded record) is their
     "award keyword", a film's "film production designer" its "production designer"; the noun itself when nothing
-    would be left."""
+    would be left, or when a preposition follows the kind (a unit's "unit for quantity kind")."""
     head, rest = kind.lower().split(), noun.split()
+    if len(rest) > len(head) and rest[len(head)] in PREPOSITIONS:
+        return noun  # a unit's "unit for quantity kind": the kind is the noun's head, not a modifier in front
     return " ".join(rest[len(head) :]) if len(rest) > len(head) and [w.lower() for w in rest[: len(head)]] == head else noun
 
 
