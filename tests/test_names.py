@@ -433,8 +433,8 @@ def test_wikidata_rdf_says_claims_by_their_properties(tmp_path):
 
 def test_public_code_lists_name_their_codes():
     """Things a catalogue names only by a code of a public code list (the EU Vocabularies' authority tables that
-    DCAT-AP prescribes, and national mirrors of its data themes; the INSPIRE themes) are named as the list names
-    them; languages by ISO 639 (pycountry); other IRIs are left to the usual rules."""
+    DCAT-AP prescribes, and national mirrors of its data themes; the INSPIRE themes; IANA's media types) are named
+    as the list names them; languages by ISO 639 (pycountry); other IRIs are left to the usual rules."""
     from kg2tool.graph.names import entity_name_from_iri
     from kg2tool.graph.vocabularies import code_list_name
 
@@ -452,6 +452,9 @@ def test_public_code_lists_name_their_codes():
     assert entity_name_from_iri(category + "infoFeatureAccessService") == "feature access service"
     assert entity_name_from_iri("http://vocab.belgif.be/auth/datatheme/REGI") == "regions and cities"
     assert code_list_name("http://example.org/codes/language/FRA") == "" and code_list_name(eu + "language/XX") == ""
+    iana = "https://www.iana.org/assignments/media-types/"  # IANA media types: the whole name, not "plain"
+    assert entity_name_from_iri(iana + "text/plain") == "text/plain"
+    assert entity_name_from_iri(iana + "application/vnd.ms-excel") == "application/vnd.ms-excel"
 
 
 def test_a_homonym_note_has_no_parenthesis_of_its_own():
