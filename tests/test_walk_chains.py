@@ -283,6 +283,13 @@ def test_a_relative_clause_inside_another_is_not_asked():
     assert nests_clauses("Tell me the place that the places that Mar Quryaqos was related to are part of.", ["Mar Quryaqos"])
     assert not nests_clauses("What are the places that are part of the places that Zāz was related to?", ["Zāz"])
     assert not nests_clauses("Who directed That Thing That You Do?", ["That Thing That You Do"])
+    # with "who": the clause's subject a noun phrase with its own clause; not a clause after a clause, a question
+    # word or a demonstrative
+    assert nests_clauses("Who are the people who the sets that Phi 847 occurred in the presence of are about?", ["Phi 847"])
+    assert nests_clauses("What are the films that the people who lived where Ann was born appear in?", ["Ann"])
+    assert not nests_clauses("Tell me the films that feature the characters who come from Ryloth.", ["Ryloth"])
+    assert not nests_clauses("Which of the sets that Phi 847 occurred in the presence of is about Ann?", ["Phi 847", "Ann"])
+    assert not nests_clauses("Where is Epic headquartered? And which country is that place in?", ["Epic"])
 
 
 def test_an_answer_that_is_a_word_of_its_question_is_not_asked():

@@ -484,12 +484,17 @@ def _opens(name: str, word: str) -> bool:
 
 
 # A relative clause that opens inside another one: "the places that the places that X is part of were related to"
-_NESTED_CLAUSE = re.compile(r"\bthat (?:the |some )?(?:[a-z][\w-]* ){0,3}that\b")
+# A relative pronoun after a noun whose clause opens with its own subject, a noun phrase with a relative pronoun:
+# "the places that the places that ...", "the people who the sets that ...", "the films that the people who ...".
+# A clause after a clause is fine ("the films that feature the characters who ..."), and so is a question word
+# opening the question ("Which of the sets that ...") or a demonstrative ("which country is that organization in").
+_NESTED_CLAUSE = re.compile(r"(?<=\w )(?:that|who|whom|which) (?:the|some) (?:[a-z][\w-]* ){0,2}(?:that|who|whom|which)\b")
 
 
 def nests_clauses(question: str, names: list[str]) -> bool:
     """True when the question, its names aside, puts a relative clause inside another ("What are the places that
-    the places that X was related to are part of?"): center embedding, which readers reject however short (an
+    the places that X was related to are part of?", "Who are the people who the sets that X occurred in the presence
+    of are about?"): center embedding, which readers reject however short (an
     English reader parses one such clause, not two)."""
     return _NESTED_CLAUSE.search(_without_names(question, names, "X")) is not None
 
