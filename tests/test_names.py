@@ -500,3 +500,24 @@ def test_an_event_stream_is_no_part_of_the_data_it_publishes(tmp_path):
     assert {kg.name(s): [kg.name(o) for o in os] for s, os in obj.forward.items()} == {"like": ["Parks"]}  # the Like alone
     assert not any(n in kg.names for n in ("stream", "page1", "ev1", "ev2"))
     same_graph(kg, open_store(tmp_path / "st", [path], log=quiet))
+
+
+def test_an_ontology_header_is_no_thing(tmp_path):
+    """An OWL ontology's header (`owl:Ontology`: the document, its version, maturity and imports) is dropped with
+    its links by both loaders; the individuals it describes stay."""
+    from test_store import quiet, same_graph
+
+    from kg2tool.graph.build import load_graph
+    from kg2tool.graph.store import open_store
+
+    path = tmp_path / "onto.ttl"
+    path.write_text("""@prefix owl: <http://www.w3.org/2002/07/owl#> .  @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix : <http://o.org/> .
+<http://o.org/> a owl:Ontology ; rdfs:label "Government Entities Ontology" ; :hasMaturityLevel :release .
+:release rdfs:label "Release" .
+:ecb rdfs:label "European Central Bank" ; :locatedIn :frankfurt .  :frankfurt rdfs:label "Frankfurt" .
+""", encoding="utf-8")  # fmt: skip
+    kg = load_graph([path])
+    assert sorted(kg.relations) == ["http://o.org/locatedIn"]
+    assert "Government Entities Ontology" not in kg.names
+    same_graph(kg, open_store(tmp_path / "st", [path], log=quiet))

@@ -41,11 +41,17 @@ CHANGE_ACTIVITIES = frozenset(
 )
 
 
+# An OWL ontology's header (`owl:Ontology`): the document that holds the schema, its version, maturity and imports,
+# no thing the data is about.
+OWL_ONTOLOGY = "http://www.w3.org/2002/07/owl#Ontology"
+
+
 def change_records(typed: Iterable[tuple[Hashable, Iterable[str]]]) -> set:
-    """The nodes among `typed` (node, its type IRIs) that record a change (`CHANGE_ACTIVITIES`) or are a feed's own
-    (an event stream, its pages: a class of `FEED_NAMESPACES`): dropped with their links and values by both
-    loaders."""
-    return {s for s, types in typed if any(t in CHANGE_ACTIVITIES or t.startswith(FEED_NAMESPACES) for t in types)}
+    """The nodes among `typed` (node, its type IRIs) that record a change (`CHANGE_ACTIVITIES`), are a feed's own
+    (an event stream, its pages: a class of `FEED_NAMESPACES`) or an ontology's header (`OWL_ONTOLOGY`): records of
+    publishing, no things; dropped with their links and values by both loaders."""
+    return {s for s, types in typed
+            if any(t in CHANGE_ACTIVITIES or t == OWL_ONTOLOGY or t.startswith(FEED_NAMESPACES) for t in types)}
 
 
 def local_part(iri: str) -> str:
