@@ -307,3 +307,22 @@ def test_no_chain_steps_from_one_role_into_another(tmp_path):
         chained += '"of": {"op": "project"' in r["plan"]
     assert chained >= 20, chained  # chains were walked
     assert bad == 0, bad
+
+
+def test_a_role_that_is_the_kind_is_said_once(tmp_path):
+    """`isJurisdictionOf` between jurisdictions and governments: the jurisdictions that are jurisdictions of X are
+    "the jurisdictions of X" in a longer question, not "the jurisdictions that are jurisdictions of X"."""
+    path = tmp_path / "juris.ttl"
+    path.write_text("""@prefix : <http://j.org/> .  @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+:J rdfs:label "jurisdiction" .  :G rdfs:label "national government" .  :R rdfs:label "country" .
+:jf a :J ; rdfs:label "French jurisdiction" ; :isJurisdictionOf :gf ; :hasReach :fr .
+:jd a :J ; rdfs:label "Danish jurisdiction" ; :isJurisdictionOf :gd ; :hasReach :dk .
+:gf a :G ; rdfs:label "Government of France" .  :gd a :G ; rdfs:label "Government of Denmark" .
+:fr a :R ; rdfs:label "France" .  :dk a :R ; rdfs:label "Denmark" .
+""", encoding="utf-8")  # fmt: skip
+    kg = load_graph([path])
+    sp = Speaker(kg, derive_lexicon(kg))
+    of, reach = "http://j.org/isJurisdictionOf", "http://j.org/hasReach"
+    gov = kg.resolve("Government of France")
+    assert sp.np(Project(of, Anchor(gov), inverse=True)) == "the jurisdiction of Government of France"
+    assert "that are" not in sp.wh(Project(reach, Project(of, Anchor(gov), inverse=True)))

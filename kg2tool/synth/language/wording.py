@@ -350,6 +350,9 @@ class Speaker(CountWording, NegationWording, ChoiceWording, PlaceWording):
         if not node.inverse and not isinstance(node.child, Anchor) and w.form == "prep" and known and contains:
             # `the country of the place where X lives`, not `the country that the place where X lives is in`
             return f"{self.kinds(node, n)} of {self.np(node.child)}"
+        if node.inverse and w.form == "prep" and known and w.verb.split(" ", 1)[-1] == f"{self.kind(node)} of":
+            # the role is the kind: "the jurisdictions of X", not "the jurisdictions that are jurisdictions of X"
+            return f"{self.kinds(node, n)} of {self.np(node.child)}"
         return self._in_place(node, n) or f"{self.kinds(node, n)} {self.clause(node, n)}"
 
     def _setop_np(self, node: SetOp, n: int) -> str:
