@@ -15,8 +15,8 @@ from checks import check_row
 from kg2tool.cli import main
 from kg2tool.graph.build import load_graph
 from kg2tool.graph.model import PredicateRules
-from kg2tool.graph.reify import FOLD_PREFIX, words_of
 from kg2tool.graph.records import is_record_label as _is_record_label
+from kg2tool.graph.reify import FOLD_PREFIX, words_of
 from kg2tool.synth.run.synthesizer import SynthConfig, Synthesizer
 
 REAL = Path(__file__).parent / "data" / "real"

@@ -37,7 +37,9 @@ FEED_NAMESPACES = ("https://w3id.org/tree#", "https://w3id.org/ldes#")
 # (readers: "Which event streams have X as their create object?"). Other activities (a Like, a Follow) stay.
 _AS = "https://www.w3.org/ns/activitystreams#"
 CHANGE_ACTIVITIES = frozenset(
-    ns + c for ns in (_AS, "http://www.w3.org/ns/activitystreams#") for c in ("Create", "Update", "Delete", "Add", "Remove", "Move")
+    ns + c
+    for ns in (_AS, "http://www.w3.org/ns/activitystreams#")
+    for c in ("Create", "Update", "Delete", "Add", "Remove", "Move")
 )
 
 
@@ -50,8 +52,11 @@ def change_records(typed: Iterable[tuple[Hashable, Iterable[str]]]) -> set:
     """The nodes among `typed` (node, its type IRIs) that record a change (`CHANGE_ACTIVITIES`), are a feed's own
     (an event stream, its pages: a class of `FEED_NAMESPACES`) or an ontology's header (`OWL_ONTOLOGY`): records of
     publishing, no things; dropped with their links and values by both loaders."""
-    return {s for s, types in typed
-            if any(t in CHANGE_ACTIVITIES or t == OWL_ONTOLOGY or t.startswith(FEED_NAMESPACES) for t in types)}
+    return {
+        s
+        for s, types in typed
+        if any(t in CHANGE_ACTIVITIES or t == OWL_ONTOLOGY or t.startswith(FEED_NAMESPACES) for t in types)
+    }
 
 
 def local_part(iri: str) -> str:

@@ -13,8 +13,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from .names import EntityNames, kind_qualifier, normalize_name, unique_names
 from .hygiene import FEED_NAMESPACES
+from .names import EntityNames, kind_qualifier, normalize_name, unique_names
 from .wikibase import is_statement_predicate
 
 RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
