@@ -49,9 +49,8 @@ _ROMAN = re.compile(r"m{0,3}(?:cm|cd|d?c{0,3})(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3
 # A file name: a stem with no space that is written as files are (lower case, or with a hyphen, underscore or
 # digit), a dot and an extension Python's `mimetypes` knows (IANA media types and common ones): "lcu.xml",
 # "De-Weltall2.ogg"; a slug, a snake-case or a lower-case hyphenated stem with any lower-case extension
-# ("verdeling-van-het-personeel.parquet", "velocite-panneaux-b22.gpx").
-# "Node.js", "TP-2.com" (a web address: `.com` is also a top-level domain) or "Waarnemingen.be"
-# are names.
+# ("verdeling-van-het-personeel.parquet", "velocite-panneaux-b22.gpx"). "Node.js", "TP-2.com" (a web address:
+# `.com` is also a top-level domain) or "Waarnemingen.be" are names.
 _FILE = re.compile(r"(?P<stem>[^\s/]+)\.(?P<ext>[A-Za-z0-9]{1,8})")
 # A URL slug: lower-case parts joined by hyphens, three of them words of three letters or more
 # ("lars-loekke-rasmussen", "34-totaal-aantal-actieve-allocatiepunten"), one of those no English word
