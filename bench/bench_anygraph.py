@@ -99,6 +99,8 @@ GRAPHS = {
     # kept blind (added 2026-12-07, eleventh batch): same rule, counts only until a blind reading is done
     "qudt": ROOT / "tests" / "data" / "unseen" / "qudt-constants-units.nt.gz",
     "fibo": ROOT / "tests" / "data" / "unseen" / "fibo-jurisdictions-agencies.nt.gz",
+    # kept blind (added 2026-12-07, twelfth batch): same rule, counts only until a blind reading is done
+    "rda": ROOT / "tests" / "data" / "unseen" / "uwlib-catalogue-rda.nt.gz",
 }
 
 

@@ -52,6 +52,7 @@ pinned commits below (``git --git-dir=... show COMMIT:PATH``). Get a snapshot wi
     git clone --bare https://github.com/linked-art/linked.art     MIRROR/linked-art+linked.art/repo
     git clone --bare https://github.com/qudt/qudt-public-repo     MIRROR/qudt+qudt-public-repo/repo
     git clone --bare https://github.com/edmcouncil/fibo           MIRROR/edmcouncil+fibo/repo
+    git clone --bare https://github.com/uwlib-cams/MARC2RDA       MIRROR/uwlib-cams+MARC2RDA/repo
 
 then run
 
@@ -261,6 +262,13 @@ SOURCES = {
     # FIBO (EDM Council's Financial Industry Business Ontology, MIT): the government-entity, jurisdiction, regulatory
     # agency and registration-authority modules with their reference individuals; files chosen by fibo_files()
     "edmcouncil/fibo": ("119fa8c091aa4beece7d22aefa6fe138021a4355", None),
+    # added 2026-12-07, twelfth batch, kept blind (README.md): library catalogue records (apparently of the University of
+    # Washington Libraries) converted to RDA-RDF by the MARC2RDA project's transform (CC0), its December 2024 test output of random records;
+    # records chosen by build_rda()
+    "uwlib-cams/MARC2RDA": (
+        "720dabb024aad61a742214e70b1165332526af62",
+        ["Working Documents/transformationCode/test_output_for_review/20241213/randomrecords.ttl"],
+    ),
 }
 
 
@@ -1331,6 +1339,52 @@ def build_fibo(mirror: Path) -> Path:
     return whole_files(mirror, FIBO, files, "xml", "fibo-jurisdictions-agencies.nt.gz")
 
 
+# ---------------------------------------------------------------------------------------
+# Added 2026-12-07, twelfth batch, kept blind (README.md)
+# ---------------------------------------------------------------------------------------
+
+# 35. RDA-RDF (the RDA Registry's element sets: opaque numbered properties per entity kind, numbered classes): library
+#     catalogue records as works, expressions, manifestations, agents, nomens, places and timespans, subjects as SKOS
+#     concepts in per-scheme namespaces, MARC field provenance as a literal on a placeholder property
+
+RDA = "uwlib-cams/MARC2RDA"
+RDA_STEP = 3  # every 3rd catalogue record, in record-number order
+_RDA_RECORD = re.compile(r"^http://marc2rda\.edu/fake/(\d{10,})")
+
+
+def _rda_record(term) -> str | None:
+    m = _RDA_RECORD.match(str(term)) if isinstance(term, URIRef) else None
+    return m.group(1) if m else None
+
+
+def build_rda(mirror: Path) -> Path:
+    """Every RDA_STEP-th record (the nodes the transform minted under the record's number), each with every triple
+    about its nodes, and the description of every node outside the records that a kept triple reaches (subject
+    concepts, places, timespans, identifiers...), followed transitively; other records' nodes are not followed."""
+    (path,) = SOURCES[RDA][1]
+    src = rdflib.Graph()
+    src.parse(data=read_source(mirror, RDA, path), format="turtle")
+    records = sorted({r for r in map(_rda_record, src.subjects()) if r})
+    assert len(records) == 287, len(records)
+    keep = set(records[::RDA_STEP])
+    g = rdflib.Graph()
+    todo = []
+    for s, p, o in src:
+        if _rda_record(s) in keep:
+            g.add((s, p, o))
+            todo.append(o)
+    seen = set()
+    while todo:
+        node = todo.pop()
+        if node in seen or isinstance(node, Literal) or _rda_record(node):
+            continue
+        seen.add(node)
+        for p, o in src.predicate_objects(node):
+            g.add((node, p, o))
+            todo.append(o)
+    return write(tree_bnode_labels(cleaned(g)), "uwlib-catalogue-rda.nt.gz", "nt", gz=True)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument(
@@ -1347,6 +1401,7 @@ def main(argv=None) -> int:
     keys += ["bhl"]
     keys += ["moma"]
     keys += ["qudt", "fibo"]
+    keys += ["rda"]
     ap.add_argument("--only", choices=keys, action="append")
     args = ap.parse_args(argv)
     todo = args.only or keys
@@ -1385,6 +1440,7 @@ def main(argv=None) -> int:
         "moma": build_moma,
         "qudt": build_qudt,
         "fibo": build_fibo,
+        "rda": build_rda,
     }
     for key in todo:
         path = builders[key](args.mirror)
