@@ -326,3 +326,23 @@ def test_a_role_that_is_the_kind_is_said_once(tmp_path):
     gov = kg.resolve("Government of France")
     assert sp.np(Project(of, Anchor(gov), inverse=True)) == "the jurisdiction of Government of France"
     assert "that are" not in sp.wh(Project(reach, Project(of, Anchor(gov), inverse=True)))
+
+
+def test_a_relation_named_by_ids_alone_gets_no_tool(tmp_path):
+    """A relation said by no word (the RDA Registry's numbered elements: "c 10001 p 10004") gets no tool, so no
+    question says it; a graph with no other relation ends with a message that says how to name them."""
+    from kg2tool.common.errors import NothingToDoError
+    from kg2tool.synth.tools.toolset import ToolSet
+
+    lines = ["@prefix c: <http://rdaregistry.info/Elements/c/C10001/> .  @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> ."]
+    lines += [f'<http://x.org/w{i}> rdfs:label "Work {i}" ; c:P10004 <http://x.org/k{i % 2}> .' for i in range(8)]
+    lines += ['<http://x.org/k0> rdfs:label "novels" .  <http://x.org/k1> rdfs:label "poems" .']
+    path = tmp_path / "rda.ttl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    kg = load_graph([path])
+    with pytest.raises(NothingToDoError, match="named by ids alone"):
+        ToolSet.from_graph(kg)
+    lex = derive_lexicon(kg)
+    iri = next(iter(kg.relations))
+    lex.relations[iri].noun, lex.relations[iri].plural = "category of work", "categories of work"  # as lexicon.yaml
+    assert ToolSet.from_graph(kg, lexicon=lex).forward_tool

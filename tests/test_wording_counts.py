@@ -177,3 +177,24 @@ def test_vehicles_take_their_article_and_compared_numbers_are_said_as_people_say
                 assert f"the {name}" in q and not answer.startswith("the "), q
         numbers += bool(re.search(r"costs (more|less)|carries|is (faster|slower|longer|shorter)|the (higher|lower) ", q))
     assert vehicles >= 5 and numbers >= 5, (vehicles, numbers)
+
+
+def test_a_count_by_a_role_of_several_words_is_had(tmp_path):
+    """"a defined unit of" (a role of two words) compared: "Which system of units has more defined units, A or B",
+    not "Which system of units are more units defined units of"."""
+    from kg2tool.graph.build import load_graph
+    from kg2tool.synth.language.lexicon import derive_lexicon
+    from kg2tool.synth.language.wording import Speaker
+
+    path = tmp_path / "units.ttl"
+    path.write_text("""@prefix : <http://u.org/> .  @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+:Unit rdfs:label "unit" .  :System rdfs:label "system of units" .
+:si a :System ; rdfs:label "International System of Units" .  :cgs a :System ; rdfs:label "CGS System" .
+:c a :Unit ; rdfs:label "Coulomb" ; :definedUnitOfSystem :si .
+:m a :Unit ; rdfs:label "Metre" ; :definedUnitOfSystem :si, :cgs .
+""", encoding="utf-8")  # fmt: skip
+    kg = load_graph([path])
+    sp = Speaker(kg, derive_lexicon(kg))
+    node = Project("http://u.org/definedUnitOfSystem", Anchor(kg.resolve("CGS System")), inverse=True)
+    ask, _ = sp.compared(node, "CGS System", "International System of Units", True)
+    assert ask == "Which system of units has more defined units, CGS System or International System of Units"

@@ -21,6 +21,8 @@ from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
 from urllib.parse import unquote, urlsplit
 
+from .predicates import PREPOSITIONS
+
 # Numbers, Wikidata ids (Q42, P31, L1, statement ids), Freebase machine ids (m.0d05w3, g.11b6ddnq6x), long hex, UUIDs.
 _OPAQUE = re.compile(
     r"\d+|\d+-[a-z]+|(?=(?:[a-z]*\d){2})(?=(?:\d*[a-z]){2})[a-z0-9]{6,}|.*\d{4}-\d{3}[\dxX]\..*|[a-z]+(?:-[a-z]+)*-(?=[a-z]*\d)[0-9a-z]{8,}|[QPLM]\d+([-$][0-9A-Fa-f-]+)?|[mg]\.[0-9][0-9a-z_]+|(?:[A-Za-z]+[-_ ])?[0-9A-Fa-f]{16,}|.*[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-"
@@ -57,6 +59,14 @@ def change_records(typed: Iterable[tuple[Hashable, Iterable[str]]]) -> set:
         for s, types in typed
         if any(t in CHANGE_ACTIVITIES or t == OWL_ONTOLOGY or t.startswith(FEED_NAMESPACES) for t in types)
     }
+
+
+def wordless(text: str) -> bool:
+    """True when `text` (how a relation or attribute is said) has no word: no preposition ("in" is a relation's
+    word) and no run of three letters or more that is no opaque id ("c 10001 p 10004": the RDA Registry's numbered elements, a label made of an IRI's codes). Nothing
+    can be asked with it; a user names it in lexicon.yaml."""
+    words = re.findall(r"[^\W\d_]+", text)
+    return not any(w.lower() in PREPOSITIONS or (len(w) >= 3 and not is_opaque_id(w)) for w in words)
 
 
 def local_part(iri: str) -> str:
@@ -273,5 +283,5 @@ def tidy_edges(
 
 
 __all__ = [
-    "CHANGE_ACTIVITIES", "FEED_NAMESPACES", "Tidied", "change_records", "code_name", "is_code_label", "is_forgotten_code", "is_link", "is_opaque_id", "local_part", "named_namespaces", "namespace", "tidy_edges",
+    "CHANGE_ACTIVITIES", "FEED_NAMESPACES", "OWL_ONTOLOGY", "Tidied", "change_records", "code_name", "is_code_label", "is_forgotten_code", "is_link", "is_opaque_id", "local_part", "named_namespaces", "namespace", "tidy_edges", "wordless",
 ]  # fmt: skip

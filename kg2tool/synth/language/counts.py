@@ -148,9 +148,11 @@ class CountWording:
             # more laureates" (whose affiliation it is)
             return f"{which} has {word} {kinds}, {a} or {b}", f"{{w}} has {word} {kinds} ({{vw}}) than {{l}} ({{vl}})"
         role = w.verb.split() if w.form == "prep" else []
-        if len(role) == 3 and role[0] in ("a", "an") and role[2] == "of":  # "Which country has more citizens", not
-            # "Which country are more people citizens of" (rejected by readers)
-            return (f"{which} has {word} {plural(role[1])}, {a} or {b}",
-                    f"{{w}} has {word} {plural(role[1])} ({{vw}}) than {{l}} ({{vl}})")
+        noun = " ".join(role[1:-1]) if role[:1] in (["a"], ["an"], ["the"]) else " ".join(role[:-1])
+        if len(role) >= 2 and role[-1] == "of" and noun and " of " not in f" {noun} ":
+            # "Which country has more citizens", "Which system of units has more defined units", "Which agency has
+            # more parts", not "Which country are more people citizens of" (rejected by readers)
+            return (f"{which} has {word} {plural(noun)}, {a} or {b}",
+                    f"{{w}} has {word} {plural(noun)} ({{vw}}) than {{l}} ({{vl}})")
         head = f"{do(2, w.tense)} {word} {kinds} {base(w)}" if w.form == "verb" else f"{be(2, w.tense)} {word} {kinds} {w.verbs}"
         return f"{which} {head}, {a} or {b}", f"{word.capitalize()} {kinds} {pred} {{w}} ({{vw}}) than {{l}} ({{vl}})"
