@@ -112,7 +112,8 @@ def not_a_name(name: str) -> bool:
     Roman numeral ("365", "xxiv"), one or two lower-case letters ("v", "mr"), a part of a publication by its number
     ("Plate XXVII", "pt.II: fasc.2"), a file name ("lcu.xml"), a URL slug or a URL ("lars-loekke-rasmussen"), a
     camel-case identifier ("infoProductAccessService"), a label with a percent-escape or a `|` ("108|PLAAT%II") or
-    an unfilled template variable ("Version $$QUDT_VERSION$$", "${version}", "{{ name }}"), or
+    an unfilled build variable ("Version $$QUDT_VERSION$$", "${version}"; a label in Jinja's syntax is printed as
+    it is, like any other), or
     a description: more than `MAX_NAME_WORDS` words in parts, more than `LONG_NAME_WORDS` in all. Such an entity is still said as an answer, never as what a question
     is about."""
     text = name.strip()
@@ -120,7 +121,7 @@ def not_a_name(name: str) -> bool:
         return True
     if _PART.fullmatch(text) or _roman(text):
         return True
-    if "://" in text or "|" in text or re.search(r"%[0-9A-Fa-f]{2}|%[A-Z]|\$\$|\$\{|\{\{", text):
+    if "://" in text or "|" in text or re.search(r"%[0-9A-Fa-f]{2}|%[A-Z]|\$\$\w+\$\$|\$\{\w+\}", text):
         return True
     words = len(text.split())
     if words > LONG_NAME_WORDS or (words > MAX_NAME_WORDS and _PARTS.search(text)):
