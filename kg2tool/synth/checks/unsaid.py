@@ -5,6 +5,7 @@ nodes, labels that name nothing on their own (the drop reasons `made_up_name`, `
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ..plans.tree import anchors
 
@@ -107,6 +108,7 @@ MAX_NAME_WORDS, LONG_NAME_WORDS = 12, 16
 _PARTS = re.compile(r" [:;-]+ |\. |; ")
 
 
+@lru_cache(maxsize=1 << 16)  # asked of every anchor of every plan drawn; lemminflect copies its tables per call
 def not_a_name(name: str) -> bool:
     """True for a label that names nothing a person would type on its own: a number of up to three digits or a
     Roman numeral ("365", "xxiv"), one or two lower-case letters ("v", "mr"), a part of a publication by its number
