@@ -70,7 +70,7 @@ def test_random_name_rows_end_when_the_graph_gives_none(tmp_path):
     path = tmp_path / "g.ttl"
     path.write_text(
         "@prefix ex: <http://example.org/> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
-        + "".join(f'ex:a{i} rdfs:label "A{i}" ; ex:r ex:b{i} .\nex:b{i} rdfs:label "B{i}" .\n' for i in range(6))
+        + "".join(f'ex:a{i} rdfs:label "A{i}" ; ex:knows ex:b{i} .\nex:b{i} rdfs:label "B{i}" .\n' for i in range(6))
     )
     small = load_graph([str(path)])
     only_3p = SynthConfig(mix={"3p": 1.0})  # one relation, no chains: every candidate fails
