@@ -29,10 +29,10 @@ from jsonschema import Draft202012Validator, validators
 from jsonschema._keywords import items as _items_keyword
 
 from ...common.closenames import CloseNames
-from ...graph.hygiene import wordless
 from ...common.errors import NothingToDoError
 from ...common.fastschema import compile_check
 from ...common.toolstyle import ToolStyle
+from ...graph.hygiene import wordless
 from ...graph.model import Attribute, KnowledgeGraph, Relation
 from .schemas import operator_schemas, tool_schema
 
