@@ -63,8 +63,8 @@ def change_records(typed: Iterable[tuple[Hashable, Iterable[str]]]) -> set:
 
 def wordless(text: str) -> bool:
     """True when `text` (how a relation or attribute is said) has no word: no preposition ("in" is a relation's
-    word) and no run of three letters or more that is no opaque id ("c 10001 p 10004": the RDA Registry's numbered elements, a label made of an IRI's codes). Nothing
-    can be asked with it; a user names it in lexicon.yaml."""
+    word) and no run of three letters or more that is no opaque id ("c 10001 p 10004": the RDA Registry's numbered
+    elements, a label made of an IRI's codes). Nothing can be asked with it; a user names it in lexicon.yaml."""
     words = re.findall(r"[^\W\d_]+", text)
     return not any(w.lower() in PREPOSITIONS or (len(w) >= 3 and not is_opaque_id(w)) for w in words)
 

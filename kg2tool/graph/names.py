@@ -106,7 +106,7 @@ def entity_name_from_iri(iri: str) -> str:
             return " ".join(parts)
     if " " not in local and local[:1].islower():  # `notKnown`, `creationOfNursingCarePlans`: English words
         parts = _CAMEL_PART.findall(local)
-        if len(parts) >= 2 and "".join(parts) == local and all(len(p) >= 2 and _english(p.lower()) for p in parts):
+        if len(parts) >= 2 and "".join(parts) == local and all(len(p) >= 2 and english_word(p.lower()) for p in parts):
             return " ".join(p.lower() for p in parts)
     return local
 
@@ -116,7 +116,7 @@ _FUNCTION_WORDS = frozenset("of to for and or with at by on as from".split())
 
 
 @lru_cache(maxsize=65536)
-def _english(word: str) -> bool:
+def english_word(word: str) -> bool:
     """True for a word of English: one lemminflect's dictionary knows, or a preposition or conjunction."""
     import lemminflect
 
@@ -559,6 +559,7 @@ class EntityNames:
 __all__ = [
     "EntityNames",
     "clean_text",
+    "english_word",
     "entity_name_from_iri",
     "lang_rank",
     "normalize_name",

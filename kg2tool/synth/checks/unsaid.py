@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from ...graph.names import english_word
 from ..plans.tree import anchors
 
 PLACEHOLDERS = frozenset(("unknown", "n/a", "na", "none", "null", "nil", "tbd", "various", "other", "anonymous"))
@@ -91,9 +92,8 @@ def _roman(text: str) -> bool:
 
 
 def _english(word: str) -> bool:
-    import lemminflect
-
-    return word in _FUNCTION_WORDS or bool(lemminflect.getAllLemmas(word))
+    """A word of English (`kg2tool.graph.names.english_word`), articles and the French function words of slugs too."""
+    return word in _FUNCTION_WORDS or english_word(word)
 
 
 def _slug(token: str) -> bool:
@@ -115,9 +115,8 @@ def not_a_name(name: str) -> bool:
     ("Plate XXVII", "pt.II: fasc.2"), a file name ("lcu.xml"), a URL slug or a URL ("lars-loekke-rasmussen"), a
     camel-case identifier ("infoProductAccessService"), a label with a percent-escape or a `|` ("108|PLAAT%II") or
     an unfilled build variable ("Version $$QUDT_VERSION$$", "${version}"; a label in Jinja's syntax is printed as
-    it is, like any other), or
-    a description: more than `MAX_NAME_WORDS` words in parts, more than `LONG_NAME_WORDS` in all. Such an entity is still said as an answer, never as what a question
-    is about."""
+    it is, like any other), or a description: more than `MAX_NAME_WORDS` words in parts, more than
+    `LONG_NAME_WORDS` in all. Such an entity is still said as an answer, never as what a question is about."""
     text = name.strip()
     if not text or (text.isdigit() and len(text) <= 3) or (len(text) <= 2 and text.isascii() and text == text.lower()):
         return True

@@ -1,10 +1,10 @@
 """Function schemas derived from a graph's relations, and the one executor that runs them on the graph.
 
 For each relation with at least `min_support` edges and words to say it (no relation said by an id alone, "c 10001
-p 10004": `kg2tool.graph.hygiene.wordless`; a lexicon.yaml can name it): a forward lookup `get_<relation>(entity)` and an inverse
-lookup `find_by_<relation>(value)`; for each literal attribute: a typed getter `get_<attribute>(entity)`. Operator
-tools work on lists of names: `intersection`, `union`, `difference`, `count`, `compare` (pick the item with the
-largest or smallest value). Every tool is in the OpenAI / Hugging Face format
+p 10004": `kg2tool.graph.hygiene.wordless`; a lexicon.yaml can name it): a forward lookup
+`get_<relation>(entity)` and an inverse lookup `find_by_<relation>(value)`; for each literal attribute: a typed
+getter `get_<attribute>(entity)`. Operator tools work on lists of names: `intersection`, `union`, `difference`,
+`count`, `compare` (pick the item with the largest or smallest value). Every tool is in the OpenAI / Hugging Face format
 `{"type": "function", "function": {"name", "description", "parameters"}}`, its parameters a Draft 2020-12 JSON
 Schema object with `required` and `additionalProperties: false`, checked with `check_schema` when derived.
 
@@ -185,24 +185,24 @@ class ToolSet:
             )
         taken: set[str] = set(OPERATORS)
         specs: list[ToolSpec] = []
-        unsaid = []  # said by no word (an id): no question can ask with it until lexicon.yaml names it
+        wordless_labels = []  # said by no word (an id): no question can ask with it until lexicon.yaml names it
         for rel in kg.relations.values():
             w = lex.relations[rel.iri]
             if wordless(w.noun or w.verb):
-                unsaid.append(rel.label)
+                wordless_labels.append(rel.label)
             elif rel.support >= min_support:
                 specs.extend(_relation_tools(kg, rel, taken, w))
         for attr in kg.attributes.values():
             if wordless(lex.attributes[attr.iri].noun):
-                unsaid.append(attr.label)
+                wordless_labels.append(attr.label)
             elif attr.support >= min_support:
                 specs.append(_attribute_tool(kg, attr, taken, lex.attributes[attr.iri]))
-        if not specs or (unsaid and not any(spec.kind != "attribute" for spec in specs)):
+        if not specs or (wordless_labels and not any(spec.kind != "attribute" for spec in specs)):
             # no tool, or no relation to walk by because those there are named by ids alone
             supports = sorted(((r.support, r.label) for r in kg.relations.values()), reverse=True)[:5]
             best = ", ".join(f"{lab!r} ({n})" for n, lab in supports) or "none"
-            ids = (f"; {len(unsaid)} relations and attributes are named by ids alone ({', '.join(map(repr, unsaid[:3]))}, ...): "
-                   "name them in a lexicon (kg2tool lexicon --graph G --out lexicon.yaml, edit, then --lexicon)") if unsaid else ""
+            ids = (f"; {len(wordless_labels)} relations and attributes are named by ids alone ({', '.join(map(repr, wordless_labels[:3]))}, ...): "
+                   "name them in a lexicon (kg2tool lexicon --graph G --out lexicon.yaml, edit, then --lexicon)") if wordless_labels else ""
             raise NothingToDoError(
                 f"no relation or attribute has at least {min_support} facts (--min-support) and words to say it; "
                 f"the best supported relations are: {best}{ids}"
