@@ -12,11 +12,12 @@ from kg2tool.synth.walk.walker import ALL_SHAPES, DIALOGUE_SHAPES
 
 
 @pytest.mark.parametrize("shape", DIALOGUE_SHAPES)
-def test_dialogue_shapes_pass_verification(shape, small_kg):
-    synth = Synthesizer(small_kg, SynthConfig(seed=1, mix={s: float(s == shape) for s in ALL_SHAPES}))
+def test_dialogue_shapes_pass_verification(shape, small_kg, example_kg):
+    kg = example_kg if shape == "missing_info" else small_kg  # the small graph has no name given in part
+    synth = Synthesizer(kg, SynthConfig(seed=1, mix={s: float(s == shape) for s in ALL_SHAPES}))
     rows, stats = synth.shard(0)
     assert len(rows) > 20, stats
-    fresh = ToolSet.from_graph(load_graph(small_kg.stats.files))
+    fresh = ToolSet.from_graph(load_graph(kg.stats.files))
     for row in rows:
         assert row["pattern"] == shape
         assert check_row(row, fresh) == [], row["messages"]
@@ -31,10 +32,11 @@ def test_dialogue_shapes_pass_verification(shape, small_kg):
             assert row["messages"][1]["role"] == "assistant" and not row["messages"][1].get("tool_calls")
             arg = next(iter(row["messages"][3]["tool_calls"][0]["function"]["arguments"].values()))
             assert arg in users[1]["content"] and arg not in users[0]["content"]
-            if arg.split()[-1] in users[0]["content"]:  # a family name several people share: the full one asked for
-                assert "full name" in row["messages"][1]["content"] or "which one" in row["messages"][1]["content"]
-            else:  # it will follow
-                assert "name" in users[0]["content"] or "I'll tell you which" in users[0]["content"]
+            assert "full name" in row["messages"][1]["content"] or "which one" in row["messages"][1]["content"]
+            if arg.split()[-1] not in users[0]["content"]:  # not a family name several people share: a beginning
+                start = synth.dialogue._partial_names()[kg.resolve(arg)]
+                assert arg.startswith(start) and (f'whose name starts with "{start}"' in users[0]["content"]
+                                                   or f"{start}..." in users[0]["content"])  # fmt: skip
 
 
 def test_every_dialogue_shape_has_one_builder(small_kg):
@@ -71,17 +73,15 @@ def test_error_recovery_teaches_the_right_thing(small_kg):
     assert typos > 10 and slips > 3 and typos > slips
 
 
-def test_missing_info_leaves_the_entity_out_as_a_person_would_and_typos_are_human_slips():
-    """The first turn of missing_info says "someone" / "a laureate" / "an organization" and that the name will
-    follow, never "this person" or "my neighbor" (readers: which person?); a user's typo is a swapped, dropped or
-    doubled letter inside a word of five or more letters, and digits stay as written."""
+def test_a_users_typo_is_a_human_slip():
+    """A user's typo is a swapped, dropped or doubled letter inside a word of five or more letters, and digits stay
+    as written."""
     import random
 
-    from kg2tool.synth.dialogue import DialogueBuilder, untold
+    from kg2tool.synth.dialogue import DialogueBuilder
     from kg2tool.synth.traces import Call
 
     rng = random.Random(0)
-    assert (untold("person"), untold("laureate"), untold("organization")) == ("someone", "a laureate", "an organization")
     first = Call("get_laureate", {"entity": "Physiology or Medicine 1908"}, None, 0)
     question = "Who are the laureates of Physiology or Medicine 1908?"
     for seed in range(30):
@@ -94,6 +94,49 @@ def test_missing_info_leaves_the_entity_out_as_a_person_would_and_typos_are_huma
         assert got[0] == word[0] and abs(len(got) - len(word)) <= 1
         assert sorted(got) == sorted(word) or len(got) != len(word)  # a swap keeps the letters
     assert DialogueBuilder._user_typo("Who is Ada?", Call("f", {"entity": "Ada"}, None, 0), rng) is None
+
+
+def test_a_name_given_in_part_is_the_beginning_several_names_share():
+    """What a user who remembers only the start of a name says: the words the names share from the start, ending
+    before a number and without a trailing mark or function word, holding a word of four or more letters, shorter
+    than every name."""
+    from kg2tool.synth.dialogue import shared_start
+
+    assert shared_start(["Planck constant", "Planck length", "Planck mass"]) == "Planck"
+    assert shared_start(["Robert Motherwell: Lyric Suite", "Robert Motherwell: Prints"]) == "Robert Motherwell"
+    assert shared_start(["University of Oslo", "University of Bergen"]) == "University"
+    assert shared_start(["Energy per Area", "Energy per Mass"]) == "Energy"
+    assert shared_start(["Sackur-Tetrode constant 1 K 100 kPa", "Sackur-Tetrode constant 1 K 101.325 kPa"]) == (
+        "Sackur-Tetrode constant")  # fmt: skip
+    assert shared_start(["The Beatles", "The Byrds"]) is None  # no word of four letters
+    assert shared_start(["2019 Tour de France", "2019 Giro"]) is None  # a number is no beginning
+    assert shared_start(["Tour de France", "Tour de France 2019"]) is None  # as long as a name
+    assert shared_start(["Paris", "Lyon"]) is None
+
+
+def test_missing_info_gives_a_things_name_in_part_and_needs_a_name_to_give(example_kg, small_kg):
+    """Where things of one kind have names that begin alike, the user says the beginning ("the country whose name
+    starts with "South"", "Saint...?") and the assistant asks for the full name; a graph with no name to give in part
+    makes no missing_info rows (its share goes to the other shapes), and a mix of missing_info alone is refused."""
+    from kg2tool.common.errors import InputError
+
+    synth = Synthesizer(example_kg, SynthConfig(seed=4, mix={s: float(s == "missing_info") for s in ALL_SHAPES}))
+    partial = synth.dialogue._partial_names()
+    assert partial and all(example_kg.name(e).startswith(start) for e, start in partial.items())
+    rows, _ = synth.shard(0)
+    things = [r for r in rows if synth.dialogue.kg.resolve(r["messages"][2]["content"].split(" ", 1)[-1].rstrip("."))
+              in partial or any(f'starts with "{s}"' in r["messages"][0]["content"] for s in set(partial.values()))]
+    assert len(things) > 5
+    for row in things:
+        first, ask = row["messages"][0]["content"], row["messages"][1]["content"]
+        (arg,) = row["messages"][3]["tool_calls"][0]["function"]["arguments"].values()
+        start = partial[example_kg.resolve(arg)]
+        assert arg not in first and (f'whose name starts with "{start}"' in first or first.count(f"{start}...") == 1)
+        assert "full name" in ask or "Which one" in ask
+    mixed = Synthesizer(small_kg, SynthConfig(seed=1, mix={"simple": 1.0, "missing_info": 1.0}))
+    assert not mixed.dialogue.can_leave_out() and mixed.shapes == ["simple"]
+    with pytest.raises(InputError, match="missing_info only"):
+        Synthesizer(small_kg, SynthConfig(seed=1, mix={s: float(s == "missing_info") for s in ALL_SHAPES}))
 
 
 def test_missing_info_names_a_person_by_a_family_name_others_share(example_kg):

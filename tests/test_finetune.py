@@ -333,8 +333,8 @@ def test_random_name_rows_join_the_sft_training_split(data_dir, small_graph_path
     plain, _, full = ftr.load_rows(setup_for(data_dir), ["messages", "tools"])
     mixed, _, _ = ftr.load_rows(setup_for(data_dir, "--random_name_rows", "25"), ["messages", "tools"])
     assert len(mixed) == len(plain) + 25 and mixed.features == plain.features
-    # the rows beyond the plain ones, conversation by conversation (a missing_info opening such as "Can you look up
-    # the country that a location is in?" names nobody, so a renamed copy can ask it word for word)
+    # the rows beyond the plain ones, conversation by conversation (a renamed copy of a row whose opening names
+    # nobody in full can ask it word for word)
     left = Counter(json.dumps(r["messages"], sort_keys=True) for r in plain)
     added = []
     for r in mixed:

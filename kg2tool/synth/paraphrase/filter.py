@@ -292,11 +292,12 @@ def targets_of(row: dict, followups: bool = True, relations: bool = True) -> lis
     first = Target(row, users[0], [], [], labels)
     if row["pattern"] != "missing_info":
         first.required, first.rules = plan_names(row["plan"]), plan_rules(row["plan"])
-    else:  # the first turn leaves the entity out on purpose: the rewrite keeps how ("someone", "a laureate")
-        kind = re.escape(str(row["plan"].get("of", {}).get("kind", "")))
-        said = re.search(rf"\bsomeone\b|\ban? {kind}\b" if kind else r"\bsomeone\b", first.text)
-        last = str(row["plan"].get("of", {}).get("name", "")).split()[-1:]  # "Where was Mann born?": the name said
-        first.required = [said.group(0)] if said else [w for w in last if re.search(rf"\b{re.escape(w)}\b", first.text)]
+    else:  # the first turn gives the entity's name in part on purpose: the rewrite keeps that part, a beginning
+        # ("the physical constant whose name starts with "Planck"") or a family name ("Where was Mann born?")
+        words = str(row["plan"].get("of", {}).get("name", "")).split()
+        parts = [" ".join(words[:k]) for k in range(len(words) - 1, 0, -1)] + words[-1:]
+        said = [p for p in parts if re.search(rf"(?<!\w){re.escape(p)}(?!\w)", first.text)]
+        first.required = said[:1]
     out = [first]
     if followups and row["pattern"] == "followup" and len(users) > 1:
         out.append(Target(row, users[1], [], [], labels))

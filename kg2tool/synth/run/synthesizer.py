@@ -15,6 +15,7 @@ import re
 from collections import Counter
 from dataclasses import replace
 
+from ...common.errors import InputError
 from ...common.lightcheck import import_light
 from ...graph.model import KnowledgeGraph
 from ..candidate import Candidate, ShardStats
@@ -144,6 +145,16 @@ class Synthesizer:
         self.pair_maker = PairMaker(self.ts)
         self.style_pair_maker = PairMaker(self.ref_ts) if self.ref_ts is not None else self.pair_maker
         self.dialogue = DialogueBuilder(self.walker, self.renderer, self.compiler)
+        if "missing_info" in shapes and not self.dialogue.can_leave_out():
+            # no name a user can give in part (kg2tool.synth.dialogue): its share goes to the other shapes
+            if len(shapes) == 1:
+                raise InputError("the mix asks for missing_info only, and the graph has no name a user can give in "
+                                 "part (a family name several people share, or a beginning several names of one kind "
+                                 "share): add other shapes to --mix")  # fmt: skip
+            shapes = [s for s in shapes if s != "missing_info"]
+            self.shapes = shapes
+            self.weights = [config.mix[s] for s in shapes]
+            self.cum_weights = list(itertools.accumulate(self.weights))
         self.relation_tools = sorted(n for n, s in self.ts.specs.items() if s.kind != "operator")
         # A question or answer that has to call its entities "things" is not written (`no_kind`); the relations of
         # such candidates are counted (`ShardStats.no_kind`) for the report.
