@@ -53,6 +53,9 @@ pinned commits below (``git --git-dir=... show COMMIT:PATH``). Get a snapshot wi
     git clone --bare https://github.com/qudt/qudt-public-repo     MIRROR/qudt+qudt-public-repo/repo
     git clone --bare https://github.com/edmcouncil/fibo           MIRROR/edmcouncil+fibo/repo
     git clone --bare https://github.com/uwlib-cams/MARC2RDA       MIRROR/uwlib-cams+MARC2RDA/repo
+    git clone --bare https://github.com/foodpairing/inspire_kg    MIRROR/foodpairing+inspire_kg/repo
+    git clone --bare https://github.com/SteveHedden/fckg          MIRROR/SteveHedden+fckg/repo
+    git clone --bare https://github.com/iptc/sport-schema         MIRROR/iptc+sport-schema/repo
 
 then run
 
@@ -268,6 +271,33 @@ SOURCES = {
     "uwlib-cams/MARC2RDA": (
         "720dabb024aad61a742214e70b1165332526af62",
         ["Working Documents/transformationCode/test_output_for_review/20241213/randomrecords.ttl"],
+    ),
+    # added 2026-12-07, thirteenth batch, kept blind (README.md): the Foodpairing Inspire KG (CC BY 4.0): food
+    # ingredients, an ingredient-category taxonomy, sensory information, functional benefits and pairings
+    "foodpairing/inspire_kg": ("c41c81c33052d3755468a3897dc5f69d0696dcf0", ["inspire.ttl"]),
+    # the Film Club Knowledge Graph (CC0 licence file): film-award nominations with their films, people, categories and
+    # ceremonies, and the SHACL/OWL schema; nominations of three award systems chosen by build_fckg()
+    "SteveHedden/fckg": (
+        "be4eab12cbe1212743fdfc1e702279ae7659c931",
+        [
+            "movieontology.ttl",
+            "data/instances/dga_nominations.ttl",
+            "data/instances/pga_nominations.ttl",
+            "data/instances/sag_nominations.ttl",
+            "data/instances/films.ttl",
+            "data/instances/people.ttl",
+        ],
+    ),
+    # the IPTC Sport Schema (CC BY 4.0 per IPTC): its core ontology and three of its sample data files converted from
+    # SportsML (one football league: season rosters, a season's schedule and results, standings)
+    "iptc/sport-schema": (
+        "0e77bf8678f3702fe81c28673bede35efe47d633",
+        [
+            "ontologies/iptc-sport-ontology.ttl",
+            "samples/ttl/epl-rosters-2022.ttl",
+            "samples/ttl/league-schedule.ttl",
+            "samples/ttl/soccer-standings.ttl",
+        ],
     ),
 }
 
@@ -1385,6 +1415,78 @@ def build_rda(mirror: Path) -> Path:
     return write(tree_bnode_labels(cleaned(g)), "uwlib-catalogue-rda.nt.gz", "nt", gz=True)
 
 
+# ---------------------------------------------------------------------------------------
+# Added 2026-12-07, thirteenth batch, kept blind (README.md)
+# ---------------------------------------------------------------------------------------
+
+# 36. The Foodpairing Inspire KG: its own OWL ontology beside SKOS; ingredients, ingredient categories (a SKOS
+#     taxonomy), aromas and aroma types, tastes, textures, trigeminal sensations, functional benefits, pairings
+
+INSPIRE = "foodpairing/inspire_kg"
+
+
+def build_inspire(mirror: Path) -> Path:
+    return whole_files(mirror, INSPIRE, SOURCES[INSPIRE][1], "turtle", "foodpairing-inspire-food.nt.gz")
+
+
+# 37. The Film Club Knowledge Graph: a small OWL/SHACL movie schema; award nominations as nodes of their own linking a
+#     film, nominees, a category and a ceremony of an award system; films and people with identifier nodes
+
+FCKG = "SteveHedden/fckg"
+
+
+def build_fckg(mirror: Path) -> Path:
+    """The schema and the nominations of three award systems (the guild awards: directors, producers, screen actors),
+    each file whole, with the description of every film, person and other node of the films and people files that
+    those reach, followed transitively (identifiers and their schemes). The other award systems' nominations are left
+    out for size (the Oscar nominations file is missing from the snapshot)."""
+    schema, *nominations, films, people = SOURCES[FCKG][1]
+    g = rdflib.Graph()
+    g.parse(data=read_source(mirror, FCKG, schema), format="turtle")
+    for path in nominations:
+        g.parse(data=read_source(mirror, FCKG, path), format="turtle")
+    src = rdflib.Graph()
+    for path in (films, people):
+        src.parse(data=read_source(mirror, FCKG, path), format="turtle")
+    todo = sorted({o for o in g.objects() if isinstance(o, URIRef)})
+    seen = set()
+    while todo:
+        node = todo.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        for p, o in src.predicate_objects(node):
+            g.add((node, p, o))
+            if isinstance(o, URIRef):
+                todo.append(o)
+    return write(tree_bnode_labels(cleaned(g)), "fckg-film-awards.nt.gz", "nt", gz=True)
+
+
+# 38. The IPTC Sport Schema: its core ontology with three sample data files of one football league (rosters, a season's
+#     schedule with results, standings) as the IPTC converts SportsML; participations and memberships as nodes
+
+IPTC = "iptc/sport-schema"
+
+
+def build_iptc_sport(mirror: Path) -> Path:
+    """The core ontology and three sample files, each whole. The samples name nodes by the data provider's ids under a
+    placeholder domain, and other sample files reuse the same ids for other things; these three share their nodes
+    without conflict (asserted: no node is labelled differently in two of them)."""
+    g = rdflib.Graph()
+    labels: dict = {}
+    for path in SOURCES[IPTC][1]:
+        part = rdflib.Graph()
+        part.parse(data=read_source(mirror, IPTC, path), format="turtle")
+        if path.startswith("samples/"):
+            mine: dict = defaultdict(set)
+            for s, o in part.subject_objects(RDFS.label):
+                mine[s].add(o)
+            for s, names in mine.items():
+                assert labels.setdefault(s, names) == names, (path, s)
+        g += part
+    return write(tree_bnode_labels(cleaned(g)), "iptc-sport-football.nt.gz", "nt", gz=True)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument(
@@ -1402,6 +1504,7 @@ def main(argv=None) -> int:
     keys += ["moma"]
     keys += ["qudt", "fibo"]
     keys += ["rda"]
+    keys += ["inspire", "fckg", "iptc_sport"]
     ap.add_argument("--only", choices=keys, action="append")
     args = ap.parse_args(argv)
     todo = args.only or keys
@@ -1441,6 +1544,9 @@ def main(argv=None) -> int:
         "qudt": build_qudt,
         "fibo": build_fibo,
         "rda": build_rda,
+        "inspire": build_inspire,
+        "fckg": build_fckg,
+        "iptc_sport": build_iptc_sport,
     }
     for key in todo:
         path = builders[key](args.mirror)
