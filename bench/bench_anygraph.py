@@ -101,6 +101,10 @@ GRAPHS = {
     "fibo": ROOT / "tests" / "data" / "unseen" / "fibo-jurisdictions-agencies.nt.gz",
     # kept blind (added 2026-12-07, twelfth batch): same rule, counts only until a blind reading is done
     "rda": ROOT / "tests" / "data" / "unseen" / "uwlib-catalogue-rda.nt.gz",
+    # kept blind (added 2026-12-07, thirteenth batch): same rule, counts only until a blind reading is done
+    "inspire": ROOT / "tests" / "data" / "unseen" / "foodpairing-inspire-food.nt.gz",
+    "fckg": ROOT / "tests" / "data" / "unseen" / "fckg-film-awards.nt.gz",
+    "iptc": ROOT / "tests" / "data" / "unseen" / "iptc-sport-football.nt.gz",
 }
 
 
