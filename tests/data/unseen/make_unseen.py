@@ -56,6 +56,10 @@ pinned commits below (``git --git-dir=... show COMMIT:PATH``). Get a snapshot wi
     git clone --bare https://github.com/foodpairing/inspire_kg    MIRROR/foodpairing+inspire_kg/repo
     git clone --bare https://github.com/SteveHedden/fckg          MIRROR/SteveHedden+fckg/repo
     git clone --bare https://github.com/iptc/sport-schema         MIRROR/iptc+sport-schema/repo
+    git clone --bare https://github.com/telicent-oss/ies-examples MIRROR/telicent-oss+ies-examples/repo
+    git clone --bare https://github.com/europarl/open-data-beta-testing \
+        MIRROR/europarl+open-data-beta-testing/repo
+    git clone --bare https://github.com/franzinc/agraph-python    MIRROR/franzinc+agraph-python/repo
 
 then run
 
@@ -298,6 +302,28 @@ SOURCES = {
             "samples/ttl/league-schedule.ttl",
             "samples/ttl/soccer-standings.ttl",
         ],
+    ),
+    # added 2026-12-08, fourteenth batch, kept blind (README.md): Telicent's IES examples (Apache-2.0): the countries of
+    # the world and their subdivisions in the UK Information Exchange Standard ontology (IES4)
+    "telicent-oss/ies-examples": (
+        "8d71740430249361d2a85c39feedd1aa019ad555",
+        [
+            "regions_of_the_world/countries.ttl",
+            "regions_of_the_world/country_subdivisions1.ttl",
+            "regions_of_the_world/country_subdivisions2.ttl",
+            "regions_of_the_world/country_subdivisions3.ttl",
+        ],
+    ),
+    # the European Parliament's open-data beta-testing samples (European Parliament Legal Notice): the first file of the
+    # 2022 parliamentary questions, in ELI / ELI-DL with the EP's own vocabulary
+    "europarl/open-data-beta-testing": (
+        "6a0700279a894f28e83a9868e2ef2aa898c921ac",
+        ["data/parliamentary-questions/data_v1_questions-by-year_0_100_2022.ttl"],
+    ),
+    # the family-tree graph of the AllegroGraph Python client's tutorial and tests (MIT), N-Triples
+    "franzinc/agraph-python": (
+        "4174e373481881c4d2befa5ecdf0d8a903ee2fda",
+        ["src/franz/openrdf/tests/kennedy.ntriples"],
     ),
 }
 
@@ -1487,6 +1513,44 @@ def build_iptc_sport(mirror: Path) -> Path:
     return write(tree_bnode_labels(cleaned(g)), "iptc-sport-football.nt.gz", "nt", gz=True)
 
 
+# ---------------------------------------------------------------------------------------
+# Added 2026-12-08, fourteenth batch, kept blind (README.md)
+# ---------------------------------------------------------------------------------------
+
+# 39. Telicent's IES examples: countries and country subdivisions as IES4 individuals (names and identifiers as nodes
+#     of their own, places in places), country descriptions from the CIA World Factbook
+
+IES = "telicent-oss/ies-examples"
+
+
+def build_ies_regions(mirror: Path) -> Path:
+    """The four files of the regions-of-the-world example, each whole (the subdivision files repeat some descriptions;
+    repeated triples fold)."""
+    return whole_files(mirror, IES, SOURCES[IES][1], "turtle", "ies-regions-of-world.nt.gz")
+
+
+# 40. The European Parliament's open-data samples: parliamentary questions of 2022 as ELI works, expressions and
+#     manifestations, ELI-DL activities and participations, persons and EU authority-table IRIs
+
+EUROPARL = "europarl/open-data-beta-testing"
+
+
+def build_europarl(mirror: Path) -> Path:
+    """The first of the four 2022 parliamentary-question files, whole (the four together are about 60k triples)."""
+    return whole_files(mirror, EUROPARL, SOURCES[EUROPARL][1], "turtle", "europarl-questions-eli.nt.gz")
+
+
+# 41. The family-tree graph of AllegroGraph's tutorials: an ad hoc vocabulary under one hash namespace, people
+#     with split names, family links, professions, colleges and places
+
+AGRAPH = "franzinc/agraph-python"
+
+
+def build_agraph_family(mirror: Path) -> Path:
+    """The N-Triples file whole."""
+    return whole_files(mirror, AGRAPH, SOURCES[AGRAPH][1], "nt", "agraph-family-tree.nt.gz")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument(
@@ -1505,6 +1569,7 @@ def main(argv=None) -> int:
     keys += ["qudt", "fibo"]
     keys += ["rda"]
     keys += ["inspire", "fckg", "iptc_sport"]
+    keys += ["ies_regions", "europarl", "agraph_family"]
     ap.add_argument("--only", choices=keys, action="append")
     args = ap.parse_args(argv)
     todo = args.only or keys
@@ -1547,6 +1612,9 @@ def main(argv=None) -> int:
         "inspire": build_inspire,
         "fckg": build_fckg,
         "iptc_sport": build_iptc_sport,
+        "ies_regions": build_ies_regions,
+        "europarl": build_europarl,
+        "agraph_family": build_agraph_family,
     }
     for key in todo:
         path = builders[key](args.mirror)
