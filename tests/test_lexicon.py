@@ -482,8 +482,8 @@ def test_an_ing_noun_before_of_is_a_role():
 def test_a_noun_of_the_objects_kind_is_the_subjects_role_in_them(tmp_path):
     """"defined unit of system", whose objects are systems of units: X is a defined unit of Y ("Which systems of
     units is Coulomb a defined unit of?"), not "the defined unit of system of Coulomb"; a noun of another word stays
-    a noun ("place of birth"), and a noun led by the subject's kind keeps it when a preposition follows ("unit for
-    quantity kind" of a unit is not "for quantity kind")."""
+    a noun ("place of birth"); "KIND PREPOSITION KIND" led by the subject's kind and ending in the objects' is the
+    subject's role in them too ("unit for quantity kind" of a unit: Which quantity kinds is Coulomb a unit for?)."""
     from kg2tool.graph.build import load_graph
     from kg2tool.synth.language.lexicon import derive_lexicon
 
@@ -499,4 +499,63 @@ def test_a_noun_of_the_objects_kind_is_the_subjects_role_in_them(tmp_path):
     defined = lex.relations["http://u.org/definedUnitOfSystem"]
     assert (defined.form, defined.verbs, defined.object) == ("prep", "defined units of", "system of units")
     assert defined.verb in ("a defined unit of", "the defined unit of")
-    assert lex.relations["http://u.org/unitForQuantityKind"].noun == "unit for quantity kind"
+    unit_for = lex.relations["http://u.org/unitForQuantityKind"]
+    assert (unit_for.form, unit_for.verbs, unit_for.object) == ("prep", "units for", "quantity kind")
+    assert unit_for.verb in ("a unit for", "the unit for")  # "the" where each object has one
+
+
+def test_kind_preposition_kind_without_types_names_the_objects_by_what_follows_the_preposition(tmp_path):
+    """Without types, the objects of "event in competition phase" are competition phases (what follows the
+    preposition), not "events in competition phase"; the subject is an event in one (Which competition phase is X an
+    event in?). A subject of another kind keeps the noun ("time in office" of a person)."""
+    from kg2tool.graph.build import load_graph
+    from kg2tool.synth.language.lexicon import derive_lexicon, word_relation
+
+    assert word_relation("place of birth")[1] == "place"  # "of": the head names them, as before
+    path = tmp_path / "sport.ttl"
+    path.write_text("""@prefix : <http://s.org/> .  @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+:Event rdfs:label "event" .
+:m1 a :Event ; rdfs:label "Leeds v Burnley" ; :eventInCompetitionPhase :w1 .
+:m2 a :Event ; rdfs:label "Everton v Fulham" ; :eventInCompetitionPhase :w1, :w2 .
+:w1 rdfs:label "Week 1" .  :w2 rdfs:label "Week 2" .
+:Cup rdfs:label "tournament" .  :c1 a :Cup ; rdfs:label "Open 2011" ; :championInSingleMale :p1 .
+:c2 a :Cup ; rdfs:label "Open 2012" ; :championInSingleMale :p2 .  :p1 rdfs:label "Ann Bee" .  :p2 rdfs:label "Cy Dee" .
+""", encoding="utf-8")  # fmt: skip
+    kg = load_graph([path])
+    lex = derive_lexicon(kg)
+    rel = lex.relations["http://s.org/eventInCompetitionPhase"]
+    assert (rel.form, rel.verb, rel.object) == ("prep", "an event in", "competition phase")
+    assert lex.kind_of(kg.resolve("Week 1")) == "competition phase"  # said so in every question, not "events in ..."
+    champion = lex.relations["http://s.org/championInSingleMale"]
+    assert (champion.form, champion.object) == ("noun", "champion in single male")
+
+
+def test_a_ship_noun_of_is_the_role_it_names_the_state_of():
+    """English "-ship" names the state of being the stem: "membership of" is "member of" (Which team is X a member
+    of?); a "-ship" noun of its own meaning stays ("relationship to")."""
+    from kg2tool.synth.language.lexicon import word_relation
+
+    member = word_relation("membership of")[0]
+    assert (member.form, member.verb, member.verbs) == ("prep", "a member of", "members of")
+    assert word_relation("isMembershipOf")[0].verb == "a member of"
+    assert "relationship" in word_relation("relationship to")[0].verb
+
+
+def test_a_records_role_of_the_classs_word_family_is_said_alone():
+    """A relation composed through a folded record whose class and role are one word family (a nomination's
+    nominee) is said by the role ("Who are the nominees of X?"); another role keeps the class ("nomination
+    category")."""
+    from urllib.parse import quote
+
+    from kg2tool.synth.language.lexicon import Wording, _folded_wording
+
+    def folded(to: str, noun: str) -> Wording:
+        iri = "urn:kg2tool:fold?class=" + "&".join(
+            [quote("http://x.org/Nomination", safe=""), "from=" + quote("http://x.org/hasFilm", safe=""),
+             "to=" + quote(f"http://x.org/{to}", safe="")])  # fmt: skip
+        w = Wording(noun, "noun", noun=noun, plural=noun + "s", subject="film", object="person")
+        return _folded_wording(iri, w)
+
+    assert (folded("hasNominee", "nomination nominee").noun, folded("hasNominee", "nomination nominee").plural) == (
+        "nominee", "nominees")  # fmt: skip
+    assert folded("hasCategory", "nomination category").noun == "nomination category"

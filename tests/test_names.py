@@ -53,6 +53,28 @@ def test_unique_names_disambiguate_shared_labels():
     assert sorted(asked) == [0, 1, 2, 4, 5]  # only entities with a shared label are asked for a description
 
 
+def test_an_iri_minted_as_class_and_name_names_the_entity_without_its_class(tmp_path):
+    """An unlabelled node whose IRI is its class's name and its own (`Film_Frost_Nixon_2008` of a Film,
+    `Person_Ron_Howard` of a Person) is named without the class, by both loaders; a name that only starts like the
+    class ("Filmore Hall") or would be left without a word ("Film 1961") keeps it."""
+    from kg2tool.graph.build import load_graph
+    from kg2tool.graph.names import entity_name_from_iri
+    from kg2tool.graph.store import open_store
+
+    film = "http://x.org/onto#Film"
+    assert entity_name_from_iri("http://x.org/Film_Frost_Nixon_2008", [film]) == "Frost Nixon 2008"
+    assert entity_name_from_iri("http://x.org/Filmore_Hall", [film]) == "Filmore Hall"
+    assert entity_name_from_iri("http://x.org/Film_1961", [film]) == "Film 1961"
+    path = tmp_path / "films.ttl"
+    path.write_text("""@prefix : <http://x.org/> .  @prefix o: <http://x.org/onto#> .
+:Film_Frost_Nixon_2008 a o:Film ; o:director :Person_Ron_Howard .  :Person_Ron_Howard a o:Person .
+:Film_Apollo_13_1995 a o:Film ; o:director :Person_Ron_Howard .
+""", encoding="utf-8")  # fmt: skip
+    kg = load_graph([path])
+    assert sorted(kg.names) == ["Apollo 13 1995", "Frost Nixon 2008", "Ron Howard"]
+    assert sorted(open_store(tmp_path / "st", [path], log=lambda *a, **k: None).names) == sorted(kg.names)
+
+
 def test_unique_names_never_use_iris_or_opaque_ids():
     # the Nobel graph: a laureate and a sameAs target with the same name and numeric local names
     labels = ["William Golding", "William Golding", "13951335", "13951335", "Naples", "Naples", "Cambridge", "Cambridge"]
@@ -112,6 +134,9 @@ def test_yago_wordnet_classes_are_said_by_their_noun_and_record_counters_are_ids
     assert all(map(is_opaque_id, ["gzNoWGDHpBcr", "YOyP9TLDuhrb", "CAuKexBhwcy1", "p0gjgrsmhnc"]))  # generated keys
     assert not any(map(is_opaque_id, ["Windows95", "BNYMellon", "eBay", "karen-ryckbosch", "new-york-city"]))
     assert is_opaque_id("karen-ryckbosch-2o4vg0tf3iklb")  # a slug with a key
+    # a slug minted with a hash digest: the words only repeat the record's fields
+    assert is_opaque_id("Nomination_dga_2008_outstanding_directing_feature_film_frost_nixon_a6b4b0fd30eebdb7")
+    assert not any(map(is_opaque_id, ["Frost_Nixon_2008", "Deadbeef_cafe", "Room_101_2023"]))
 
 
 def test_short_hex_keys_and_catalogue_numbers_are_ids():

@@ -141,6 +141,11 @@ def test_record_labels_and_words():
     assert not _is_record_label("Paris", ["Paris", "France"], allowed)  # a name, not a record of its neighbours
     assert not _is_record_label("Mark Hamill", ["Luke Skywalker", "A New Hope"], allowed)
     assert not _is_record_label("Marie Curie Museum", ["Marie Curie", "Paris"], allowed)
+    # keys count as numbers: a letter-prefixed number, a dotted key (a team's record of one match or season)
+    part = {"team", "participation", "by", "event"}
+    assert _is_record_label("Manchester City participation in Event E2128382", ["Manchester City", "Man City v Leeds"], part)
+    assert _is_record_label("Chelsea participation in Competition l.premierleague.com-2020", ["Chelsea"], part | {"competition"})
+    assert not _is_record_label("Chelsea participation in Competition Premier League", ["Chelsea"], part | {"competition"})
     assert words_of("hasLegalAddress") == ["has", "legal", "address"]
     assert words_of("FilmRole") == ["film", "role"]
     assert words_of("Legal Entity Identifier") == ["legal", "entity", "identifier"]

@@ -387,7 +387,7 @@ def _entity_texts(got: _Triples, entities: list[str], stats: LoadStats) -> tuple
         lab = lab_vals[0] if lab_vals else ""
         if not lab:
             stats.unlabeled_entities += 1
-            lab = entity_name_from_iri(iri)
+            lab = entity_name_from_iri(iri, got.type_links.get(iri, ()))
         labels.append(lab)
         pref_alts = [v for v, lg in texts["alt"].get(iri, []) + texts["label"].get(iri, []) if lang_rank(lg, lang) < 3]
         alts.append(tuple(sorted({a for a in pref_alts if a and a != lab})))

@@ -82,8 +82,9 @@ def is_opaque_id(text: str) -> bool:
     item/property/statement id, a UUID, a long hex string, alone or after a class word
     (`membership_bd17e2d21cbc5a487c852bea4809dbbe`), a short hex key (`a130a`), a name around a number of seven
     digits or more (`IT-0100127432_parthood`), hex letters that are no word (`bdafb`), or such keys and numbers
-    joined (`ide660d29b_2`), or a zero-padded counter joined to numbers, keys or a short class word (`009663-005075`,
-    `top-059801`, `051211-c1nnlr73poqk--1gz4re3oz7wxp-i2`)."""
+    joined (`ide660d29b_2`), a zero-padded counter joined to numbers, keys or a short class word (`009663-005075`,
+    `top-059801`, `051211-c1nnlr73poqk--1gz4re3oz7wxp-i2`), or a slug ending in a hash digest
+    (`Nomination_dga_2008_..._frost_nixon_a6b4b0fd30eebdb7`)."""
     text = text.strip()
     if _COUNTED_CLASS.fullmatch(text):  # `68322PathwayStep920`: a record's numbers around its class word
         return True
@@ -94,6 +95,8 @@ def is_opaque_id(text: str) -> bool:
 
         return not lemminflect.getAllLemmas(text)
     parts = [p for p in re.split(r"[-_ ]+", text) if p]
+    if len(parts) > 1 and _DIGEST.fullmatch(parts[-1]):  # a slug minted with a content hash, whatever it says
+        return True
     keys = [p for p in parts if not p.isdigit()]  # `ide660d29b_2`; not a year range `1939-1945`
     if len(parts) > 1 and any(_PADDED.fullmatch(p) for p in parts):  # `009663-005075`, `top-059801`
         return all(is_opaque_id(k) or len(k) <= 3 or _CLASS_WORD.fullmatch(k) or _KEYISH.fullmatch(k) for k in keys)
@@ -104,6 +107,10 @@ def is_opaque_id(text: str) -> bool:
 # seven digits or more inside a name (a catalogue number: `IT-0100127432_parthood`): no one's name.
 _SHORT_HEX = re.compile(r"(?:id)?(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{5,}")
 _HEX_LETTERS = re.compile(r"[a-f]{5,}")
+# A hash digest (twelve hex digits or more, digits and letters, one case) minted onto a record's slug
+# (`Nomination_dga_2008_outstanding_directing_feature_film_frost_nixon_a6b4b0fd30eebdb7`): the words before it only
+# repeat the record's fields; the key is what identifies it.
+_DIGEST = re.compile(r"(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{12,}|(?=[0-9A-F]*[A-F])(?=[0-9A-F]*\d)[0-9A-F]{12,}")
 _LONG_NUMBER = re.compile(r"\d{7,}")
 _COUNTED_CLASS = re.compile(r"\d+[A-Z][a-z]+(?:[A-Z][a-z]+)*\d+")
 # A zero-padded number (`005075`): a record counter, never how a name writes a number (`ISO-8859-1`, `B-52`,

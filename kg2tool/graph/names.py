@@ -14,7 +14,7 @@ import html
 import re
 import unicodedata
 from collections import Counter, defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from urllib.parse import unquote
 
@@ -82,17 +82,24 @@ _PASCAL_PART = re.compile(r"[A-Z][a-z]+|[A-Z]+(?=[A-Z][a-z]|$)|[0-9]+")
 _CLASS_PREFIX = re.compile(r"[A-Z][a-z]{3,}(?:[A-Z][a-z]+)*\.(?=[A-Za-z])")  # a class word, not `St.`, `Mrs.`
 
 
-def entity_name_from_iri(iri: str) -> str:
+def entity_name_from_iri(iri: str, classes: Iterable[str] = ()) -> str:
     """The name of an entity without a label: its readable local name (`readable_local_name`), PascalCase split
     into words, a number its own word (`UnitedStatesOfAmerica` -> `United States Of America`, `Zinfandel1998` ->
     `Zinfandel 1998`; `ZeroX`, `iPhone`, `R2D2` stay), camelCase of English words said in lower case (`notKnown`
-    -> `not known`; `eBay`, `iPhone` stay), and never the
-    IRI itself (an IRI without a readable local part gives its host)."""
+    -> `not known`; `eBay`, `iPhone` stay), without the name of one of its `classes` (type IRIs) in front
+    (`Film_Frost_Nixon_2008` of a Film: `Frost Nixon 2008`), and never the IRI itself (an IRI without a readable
+    local part gives its host)."""
     if said := code_list_name(iri):  # a public code list's code (`.../authority/language/FRA`: French)
         return said
     local = readable_local_name(iri)
     if (m := _CLASS_PREFIX.match(local)) and local != iri:  # `Topic.Graph`, `Media.MongoDB`: the class, then the name
         local = local[m.end() :]
+    for cls in sorted(classes):  # an IRI minted as Class_Name: `Person_Ron_Howard`, `Film_Frost_Nixon_2008`
+        word = readable_local_name(cls)
+        rest = local[len(word) + 1 :] if local.startswith(word + " ") and local != iri else ""
+        if re.search(r"[^\W\d_]{2}", rest):
+            local = rest
+            break
     if local == iri:
         from urllib.parse import urlsplit
 

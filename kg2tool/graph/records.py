@@ -22,10 +22,11 @@ def is_record_label(text: str, parts: Iterable[str], allowed: set[str]) -> bool:
     are all in `text`, or for a label of three words or more, its leading words, at least half of them, with no
     number left out ("Citibank, N.A. US-DE" in "Citibank, N.A headquarters address"), and `text` has other words
     (a bank is no record of its "<bank> date established"). What is left without the found participants' words
-    must be numbers and `allowed` words only, with two participants found or at least one allowed word."""
+    must be numbers, keys (a word with a digit: `E2128382`; a dotted key: `l.premierleague.com-2020`) and `allowed`
+    words only, with two participants found or at least one allowed word."""
     if quotes_two(text, parts):
         return True
-    words = set(_tokens(text))
+    words = set(_tokens(_without_keys(text)))
     found, used = 0, set()
     for part in set(parts):
         toks = _tokens(part)
@@ -38,10 +39,20 @@ def is_record_label(text: str, parts: Iterable[str], allowed: set[str]) -> bool:
         if toks and whole and not words <= set(toks):  # a name the participant extends is no record
             found += 1
             used.update(toks[:lead])
-    rest = [w for w in words - used if not w.isdigit()]
+    rest = [w for w in words - used if not any(c.isdigit() for c in w)]  # numbers and keys: `1901`, `E2128382`
     if not found or any(w not in allowed and w not in _FILLER for w in rest):
         return False
     return found >= 2 or any(w in allowed for w in rest)
+
+
+# A dotted key (a domain-style or dotted id with a number or two dots or more: `l.premierleague.com-2020`, `s.2691`):
+# in a record's label it identifies, like a number.
+_DOTTED_KEY = re.compile(r"(?=\S*(?:\d|\..*\.))[a-z0-9-]+(?:\.[a-z0-9-]+)+")
+
+
+def _without_keys(text: str) -> str:
+    """`text` without its dotted keys (`_DOTTED_KEY`), which a record's label may hold like numbers."""
+    return " ".join(t for t in text.split() if not _DOTTED_KEY.fullmatch(t))
 
 
 _QUOTED = re.compile(r'["\u201c\u201d\u201e\u00ab\u00bb]\s*([^"\u201c\u201d\u201e\u00ab\u00bb]+?)\s*["\u201c\u201d\u00ab\u00bb]')

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import copy
 import random
+import re
 
 from ..graph.predicates import PREPOSITIONS
 from .language.lexicon import FALLBACK_KIND, PERSON_KINDS
@@ -194,6 +195,8 @@ class DialogueBuilder:
             return None, None  # said only with a possessive ("Planck length's ...") or too terse to cut
         partial = swap_name(q, e1, f'the {ctx["entity_kind"]} whose name starts with "{start}"')
         ctx |= {"short": start, "q_partial": partial, "q_cut": swap_name(q, e1, f"{start}...")}
+        if re.search(rf"\b{re.escape(ctx['entity_kind'])}\b", q.replace(e1, "")):
+            return None, None  # the kind said twice: "which ingredient category does the ingredient category whose ..."
         asked, a = self.renderer.render("missing_info", ctx, rng)
         if q[at + len(e1) :] not in ("?", "."):  # cut short only at the end: not "Which city is Royal... in?"
             asked = partial
@@ -294,7 +297,8 @@ _FUNCTION_WORDS = PREPOSITIONS | frozenset("a an and or per the de del der des d
 
 def shared_start(names: list[str]) -> str | None:
     """The words `names` begin with alike, as a user who remembers only them says them ("Planck" of "Planck
-    constant" and "Planck length"), or None: none shared, none a word of four or more letters, or as long as a name.
+    constant" and "Planck length"), or None: none shared, no capitalised word of four or more letters, or as long as
+    a name.
     It ends before a number, and a trailing mark or function word goes ("Robert Motherwell:" -> "Robert
     Motherwell", "University of" -> "University", "Energy per" -> "Energy")."""
     split = [n.split() for n in names]
@@ -310,8 +314,8 @@ def shared_start(names: list[str]) -> str | None:
         common.pop()
     if not common or len(common) >= min(len(w) for w in split):
         return None
-    if not any(len(w) >= 4 and w.isalpha() for w in common):
-        return None
+    if not any(len(w) >= 4 and w.replace("-", "").isalpha() and w[0].isupper() for w in common):
+        return None  # what people remember of a name is a proper noun: "Planck", not "national" or "standard"
     return " ".join(common)
 
 

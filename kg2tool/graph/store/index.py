@@ -719,11 +719,13 @@ class IndexBuilder:
         unlabeled = 0
         labels = []
         best_label = self.best[0]
+        types = None  # each entity's type IRIs, found once an entity has no label
         for pid in ent_pid_list:
             got = best_label.get(pid)
             if got is None or not got[2]:
                 unlabeled += 1
-                labels.append(entity_name_from_iri(pid_iri[pid]))
+                types = self._type_iris(pid_iri) if types is None else types
+                labels.append(entity_name_from_iri(pid_iri[pid], types.get(pid, ())))
             else:
                 labels.append(got[2])
         return labels, unlabeled

@@ -102,6 +102,9 @@ def _slug(token: str) -> bool:
 
 
 _EXTENSIONS = _extensions()
+# A compact IRI (W3C CURIE Syntax 1.0: prefix, colon, reference) whose reference holds a digit: a record's id in a
+# catalogue ("imdb:nm0000002", "wikidata:Q832732", "doi:10.1000/182"); "Star Wars: Episode IV" has a space.
+_CURIE = re.compile(r"[a-z][a-z0-9_.-]*:(?=\S*\d)[^\s:]+")
 # A label of more words than this, in parts (" : ", ". ", " - ", "; ": a title with its subtitle, a catalogue entry
 # with its notes), or of more than LONG_NAME_WORDS in all, is a description: nobody types it into a question.
 MAX_NAME_WORDS, LONG_NAME_WORDS = 12, 16
@@ -113,7 +116,8 @@ def not_a_name(name: str) -> bool:
     """True for a label that names nothing a person would type on its own: a number of up to three digits or a
     Roman numeral ("365", "xxiv"), one or two lower-case letters ("v", "mr"), a part of a publication by its number
     ("Plate XXVII", "pt.II: fasc.2"), a file name ("lcu.xml"), a URL slug or a URL ("lars-loekke-rasmussen"), a
-    camel-case identifier ("infoProductAccessService"), a label with a percent-escape or a `|` ("108|PLAAT%II") or
+    camel-case identifier ("infoProductAccessService"), a compact IRI with a number ("imdb:nm0000002"), a label with
+    a percent-escape or a `|` ("108|PLAAT%II") or
     an unfilled build variable ("Version $$QUDT_VERSION$$", "${version}"; a label in Jinja's syntax is printed as
     it is, like any other), or a description: more than `MAX_NAME_WORDS` words in parts, more than
     `LONG_NAME_WORDS` in all. Such an entity is still said as an answer, never as what a question is about."""
@@ -121,6 +125,8 @@ def not_a_name(name: str) -> bool:
     if not text or (text.isdigit() and len(text) <= 3) or (len(text) <= 2 and text.isascii() and text == text.lower()):
         return True
     if _PART.fullmatch(text) or _roman(text):
+        return True
+    if _CURIE.fullmatch(text):  # a compact IRI with a number ("imdb:nm0000002", "tmdb:10400"): an id, no name
         return True
     if "://" in text or "|" in text or re.search(r"%[0-9A-Fa-f]{2}|%[A-Z]|\$\$\w+\$\$|\$\{\w+\}", text):
         return True

@@ -26,6 +26,7 @@ among several types; `verbs.py`: English verb facts; `known_wordings.py`: public
 from __future__ import annotations
 
 import itertools
+import os
 import re
 from collections import Counter
 from dataclasses import asdict, dataclass, replace
@@ -302,6 +303,10 @@ def _word_relation(label: str) -> tuple[Wording, str]:
         return Wording(label, "verb", verb=text, verbs=text, base=" ".join([lemma, *words[1:]]), tense="past"), ""
     if words[0] in PREPOSITIONS and len(words) > 1:  # "in region": X is in Y, and Y is a region
         return Wording(label, "prep", verb=words[0], verbs=words[0]), singular(" ".join(words[1:]))
+    if len(words) > 1 and words[1] == "of" and (stem := _ship_stem(words[0])):
+        # a state said by its role noun: "membership of" is "member of" (X is a member of Y)
+        w, hint = _word_relation(" ".join(["has"] * had + ["is"] * copula + [stem] + words[1:]))
+        return replace(w, label=label), hint
     if len(words) > 1 and words[1] == "of" and not had and (
             words[0] in ROLE_NOUNS or ((len(words) == 2 or copula) and (_noun(words[0]) or _ing_noun(words[0])))):
         # a role in another thing: "member of", and any "NOUN of" label (`capital_of`: Berlin is a capital of
@@ -464,6 +469,19 @@ def _modifier_or_noun(word: str) -> bool:
     return _noun(word) or "ADJ" in lemminflect.getAllLemmas(word) or _participle(word)
 
 
+def _ship_stem(word: str) -> str:
+    """The noun a noun in "-ship" names the state of (English derivation: membership, being a member; ownership,
+    citizenship, authorship, partnership), or "" for another word ("hardship": "hard" is no noun)."""
+    stem = word[:-4] if word.endswith("ship") and len(word) > 6 else ""
+    return stem if stem and _noun(stem) and not _noun_only_as_ship(word) else ""
+
+
+def _noun_only_as_ship(word: str) -> bool:
+    """True for "-ship" nouns of their own meaning, whose stem names no role in them: "relationship" (no relation),
+    "worship", "township", "flagship", "courtship" (lexicalised: a dictionary's senses, not the suffix's)."""
+    return word in ("relationship", "worship", "township", "flagship", "courtship", "hardship", "airship", "spaceship")
+
+
 def _ing_noun(word: str) -> bool:
     """An -ing form the dictionary also knows as a noun (`scaling`, `painting`, `recording`): before "of" it is the
     noun ("X is a scaling of Y"), not a verb ("consisting of" has no noun)."""
@@ -546,20 +564,31 @@ def derive_lexicon(kg: KnowledgeGraph) -> Lexicon:
             voted[eid] = _entity_kind(kg, eid, words, hints, choice)
         return voted[eid]
 
-    for iri, w in words.items():
-        rel = kg.relations[iri]
-        subj = list(itertools.islice(sorted_keys(rel.forward), SAMPLE))
-        obj = list(itertools.islice(sorted_keys(rel.inverse), SAMPLE))
-        w.subject = _majority([kind(e) for e in subj])
-        w.object = _majority([kind(e) for e in obj]) if obj else hints[iri].lstrip("!~") or FALLBACK_KIND
-        w.multi = sum(len(rel.forward[e]) for e in subj) > 1.3 * max(len(subj), 1)
-        if (role := _role_in_object(w)) is not None:  # "defined unit of system": X is a defined unit of Y
-            w = words[iri] = role
-        if w.form == "prep" and w.verb.startswith(("a ", "an ")) and obj and all(len(rel.inverse[e]) == 1 for e in obj):
-            w.verb = "the " + w.verb.split(" ", 1)[1]  # each object has one: Berlin is the capital of Germany
-        if w.form == "noun" and w.noun in PLACEHOLDER_NOUNS and w.object != FALLBACK_KIND:
-            # `hasEntity`: "the entity of X" says nothing; its objects' kind does ("the legal entity of X")
-            w.noun, w.plural = w.object, plural(w.object)
+    def settle() -> bool:
+        """Kinds of every relation's subjects and objects, and the wordings that depend on them; True when a
+        relation's objects turned out to be of another kind than its label said (their kinds are voted again)."""
+        relabelled = False
+        for iri, w in words.items():
+            rel = kg.relations[iri]
+            subj = list(itertools.islice(sorted_keys(rel.forward), SAMPLE))
+            obj = list(itertools.islice(sorted_keys(rel.inverse), SAMPLE))
+            w.subject = _majority([kind(e) for e in subj])
+            w.object = _majority([kind(e) for e in obj]) if obj else hints[iri].lstrip("!~") or FALLBACK_KIND
+            w.multi = sum(len(rel.forward[e]) for e in subj) > 1.3 * max(len(subj), 1)
+            if (role := _role_in_object(w)) is not None:  # "defined unit of system": X is a defined unit of Y
+                if role.object != w.object:  # "unit for quantity kind": the objects are quantity kinds
+                    hints[iri], relabelled = role.object, True
+                w = words[iri] = role
+            if w.form == "prep" and w.verb.startswith(("a ", "an ")) and obj and all(len(rel.inverse[e]) == 1 for e in obj):
+                w.verb = "the " + w.verb.split(" ", 1)[1]  # each object has one: Berlin is the capital of Germany
+            if w.form == "noun" and w.noun in PLACEHOLDER_NOUNS and w.object != FALLBACK_KIND:
+                # `hasEntity`: "the entity of X" says nothing; its objects' kind does ("the legal entity of X")
+                w.noun, w.plural = w.object, plural(w.object)
+        return relabelled
+
+    if settle():
+        voted.clear()
+        settle()
     for iri, w in list(words.items()):
         if _acts(w):  # "moderates": Which sessions does X moderate?, not "the moderates of X"
             verb = _act_verb(split_label(w.label).lower())
@@ -615,14 +644,31 @@ def _role_in_object(w: Wording) -> Wording | None:
     """A noun relation "NOUN of KIND" whose last word names the objects' kind (its head noun: "system" of "system of
     units") said as the subject's role in the object: "defined unit of system" is "X is a defined unit of Y" (Which
     systems of units is Coulomb a defined unit of?), not "the defined unit of system of X"; None for any other
-    ("place of birth": the objects are places, not births)."""
+    ("place of birth": the objects are places, not births). So is a noun relation "KIND PREPOSITION KIND" whose first
+    noun is the subject's kind and whose last names the objects' kind: an event's "event in competition phase" is
+    "X is an event in Y" (Which competition phase is X an event in?), a unit's "unit for quantity kind" "X is a unit
+    for Y"; objects whose kind was read off the label itself are then of the kind named after the preposition."""
+    if w.form != "noun" or not w.object:
+        return None
+    head = w.object.split(" of ")[0].split()[-1].lower()
     role, of, tail = w.noun.rpartition(" of ")
-    if w.form != "noun" or not of or not role or " " in tail or not w.object:
+    if of and role and " " not in tail:
+        if singular(tail).lower() != head:
+            return None
+        return replace(w, form="prep", noun="", plural="", verb=f"{article(role)} of", verbs=f"{plural(role)} of")
+    words = w.noun.split()
+    at = next((i for i, x in enumerate(words) if x in PREPOSITIONS), 0)
+    if not 0 < at < len(words) - 1 or words[at] in ("of", "by", "than") or not w.subject:
         return None
-    head = w.object.split(" of ")[0].split()[-1]
-    if singular(tail).lower() != head.lower():
+    role, prep, tail = " ".join(words[:at]), words[at], " ".join(words[at + 1 :])
+    if words[at - 1].lower() != w.subject.split(" of ")[0].split()[-1].lower():
+        return None  # "time in office": the subject is no time
+    if w.object == singular(w.noun):  # no types: the objects' kind was the label's
+        w = replace(w, object=singular(tail))
+        head = w.object.split()[-1].lower()
+    if singular(tail.split()[-1]).lower() != head:
         return None
-    return replace(w, form="prep", noun="", plural="", verb=f"{article(role)} of", verbs=f"{plural(role)} of")
+    return replace(w, form="prep", noun="", plural="", verb=f"{article(role)} {prep}", verbs=f"{plural(role)} {prep}")
 
 
 def _without_kind(noun: str, kind: str) -> str:
@@ -659,6 +705,11 @@ def _folded_wording(iri: str, w: Wording) -> Wording:
         if role.lower() in KNOWN and not other & set(KNOWN):
             said, _ = word_relation(role)
             return replace(said, **keep)
+    lead, _, last = w.noun.rpartition(" ")
+    if w.form == "noun" and " " not in lead and _one_family(lead, last):
+        # the record's class and its role of one word family: a nomination's nominee is a "nominee" (Who are the
+        # nominees of X?), not a "nomination nominee"
+        return replace(w, noun=last, plural=plural(last))
     if w.form == "noun" and w.noun.endswith(" " + role) and role in w.noun[: -len(role) - 1].split():
         short = w.noun[: -len(role) - 1]  # "film release film" -> "film release"
         head = short.split()[-1]
@@ -669,6 +720,13 @@ def _folded_wording(iri: str, w: Wording) -> Wording:
         short = _without_kind(w.noun, w.subject)
         return replace(w, noun=short, plural=plural(short)) if short != w.noun else w
     return w
+
+
+def _one_family(a: str, b: str) -> bool:
+    """True when two nouns share a stem of five letters or more and are not one word (a derivational family: nomination,
+    nominee; application, applicant; election, elector): the second says the first's role in itself."""
+    a, b = a.lower(), b.lower()
+    return a != b and len(os.path.commonprefix([a, b])) >= 5
 
 
 def _shared_record(iri: str, w: Wording) -> Wording:
