@@ -65,13 +65,47 @@ def test_an_iri_minted_as_class_and_name_names_the_entity_without_its_class(tmp_
     assert entity_name_from_iri("http://x.org/Film_Frost_Nixon_2008", [film]) == "Frost Nixon 2008"
     assert entity_name_from_iri("http://x.org/Filmore_Hall", [film]) == "Filmore Hall"
     assert entity_name_from_iri("http://x.org/Film_1961", [film]) == "Film 1961"
+    assert entity_name_from_iri("http://x.org/Person_of_Interest", ["http://x.org/Person"]) == "Person of Interest"
+    assert entity_name_from_iri("http://x.org/Film_At_Play_1991", [film]) == "At Play 1991"
     path = tmp_path / "films.ttl"
     path.write_text("""@prefix : <http://x.org/> .  @prefix o: <http://x.org/onto#> .
-:Film_Frost_Nixon_2008 a o:Film ; o:director :Person_Ron_Howard .  :Person_Ron_Howard a o:Person .
-:Film_Apollo_13_1995 a o:Film ; o:director :Person_Ron_Howard .
+:Film_Frost_Nixon_2008 a o:Film ; o:director :Person_Ron_Howard .  :Person_Ron_Howard a :Person .
+:Film_Apollo_13_1995 a o:Film ; o:director :Person_Ron_Howard ; o:cast :Person_Kevin_Bacon .
+""", encoding="utf-8")  # fmt: skip (an untyped node is read by its namespace's classes: Person_Kevin_Bacon)
+    kg = load_graph([path])
+    assert sorted(kg.names) == ["Apollo 13 1995", "Frost Nixon 2008", "Kevin Bacon", "Ron Howard"]
+    assert sorted(open_store(tmp_path / "st", [path], log=lambda *a, **k: None).names) == sorted(kg.names)
+
+
+def test_a_person_without_a_label_is_named_by_their_given_and_family_names(tmp_path):
+    """A subject without a label whose given and family names are properties of their own (FOAF's givenName and
+    familyName, `first-name`/`last-name`, vCard's given-name) is named by them, a middle initial with its period
+    ("Joseph P. Kennedy"), by both loaders; a label wins, and the parts stay attributes."""
+    from kg2tool.graph.build import load_graph
+    from kg2tool.graph.names import full_name, name_part
+    from kg2tool.graph.store import open_store
+
+    assert [name_part(p) for p in ("http://xmlns.com/foaf/0.1/givenName", "http://f.org/last-name",
+                                   "http://f.org/surname", "http://www.w3.org/2006/vcard/ns#additional-name",
+                                   "http://f.org/name", "http://f.org/nickname")] == [
+        "given", "family", "family", "middle", "", ""]  # fmt: skip
+    assert full_name({"given": "Joseph", "middle": "P", "family": "Kennedy"}) == "Joseph P. Kennedy"
+    assert full_name({"given": "Rose"}) == ""
+    path = tmp_path / "family.nt"
+    path.write_text("""<http://f.org/p6> <http://f.org/first-name> "Rose" .
+<http://f.org/p6> <http://f.org/last-name> "Kennedy" .
+<http://f.org/p6> <http://f.org/has-parent> <http://f.org/p1> .
+<http://f.org/p1> <http://f.org/first-name> "Joseph" .
+<http://f.org/p1> <http://f.org/middle-initial> "P" .
+<http://f.org/p1> <http://f.org/last-name> "Kennedy" .
+<http://f.org/p7> <http://www.w3.org/2000/01/rdf-schema#label> "Teddy" .
+<http://f.org/p7> <http://f.org/first-name> "Edward" .
+<http://f.org/p7> <http://f.org/last-name> "Kennedy" .
+<http://f.org/p7> <http://f.org/has-parent> <http://f.org/p1> .
 """, encoding="utf-8")  # fmt: skip
     kg = load_graph([path])
-    assert sorted(kg.names) == ["Apollo 13 1995", "Frost Nixon 2008", "Ron Howard"]
+    assert sorted(kg.names) == ["Joseph P. Kennedy", "Rose Kennedy", "Teddy"]
+    assert "http://f.org/first-name" in kg.attributes
     assert sorted(open_store(tmp_path / "st", [path], log=lambda *a, **k: None).names) == sorted(kg.names)
 
 

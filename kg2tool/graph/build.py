@@ -28,7 +28,16 @@ from pathlib import Path
 
 from ..common.errors import InputError
 from .blank import blank_names, is_text, literal_key
-from .hygiene import change_records, code_name, is_forgotten_code, is_opaque_node, named_namespaces, tidy_edges
+from .hygiene import (
+    change_records,
+    code_name,
+    is_forgotten_code,
+    is_opaque_node,
+    named_namespaces,
+    namespace,
+    namespace_classes,
+    tidy_edges,
+)
 from .model import (
     ALT_LABEL_PREDICATES,
     DESCRIPTION_PREDICATES,
@@ -51,6 +60,7 @@ from .names import (
     entity_name_from_iri,
     lang_rank,
     name_property,
+    names_from_parts,
     pick_texts,
     relation_label,
     schema_name,
@@ -253,6 +263,9 @@ def _names_from_properties(got: _Triples) -> None:
         for s, vals in got.str_attr_lang.pop(p).items():
             kind = "label" if role == "label" and s not in labelled else "alt"
             got.texts[kind][s].extend((clean_label(v), lg) for v, lg in vals)
+    named = {s for s, vals in got.texts["label"].items() if vals}
+    for s, name in names_from_parts(got.str_attr_lang, lambda p: got.best("label", p), named).items():
+        got.texts["label"][s].append((name, None))  # "Rose Kennedy" of a first name and a last name
     _appellations(got, labelled)
 
 
@@ -382,12 +395,13 @@ def _entity_texts(got: _Triples, entities: list[str], stats: LoadStats) -> tuple
     languages, description, and the sorted labels of its types."""
     lang, texts = got.lang, got.texts
     labels, alts, descs, types = [], [], [], []
+    classes = namespace_classes(t for ts in got.type_links.values() for t in ts)
     for iri in entities:
         lab_vals = pick_texts(texts["label"].get(iri, []), lang)
         lab = lab_vals[0] if lab_vals else ""
         if not lab:
             stats.unlabeled_entities += 1
-            lab = entity_name_from_iri(iri, got.type_links.get(iri, ()))
+            lab = entity_name_from_iri(iri, got.type_links.get(iri) or classes.get(namespace(iri), ()))
         labels.append(lab)
         pref_alts = [v for v, lg in texts["alt"].get(iri, []) + texts["label"].get(iri, []) if lang_rank(lg, lang) < 3]
         alts.append(tuple(sorted({a for a in pref_alts if a and a != lab})))

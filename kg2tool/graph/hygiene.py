@@ -164,6 +164,15 @@ def namespace(iri: str) -> str:
     return iri[: len(iri.rstrip("/#")) - len(local_part(iri))]
 
 
+def namespace_classes(types: Iterable[str]) -> dict[str, frozenset[str]]:
+    """The classes (type IRIs) a graph uses, by namespace (`namespace`): what an untyped node's IRI in that
+    namespace may be minted from (`Film_Cinema_Paradiso_1990` beside the class `Film`)."""
+    got: dict[str, set[str]] = {}
+    for t in types:
+        got.setdefault(namespace(t), set()).add(t)
+    return {ns: frozenset(ts) for ns, ts in got.items()}
+
+
 def named_namespaces(nodes: Iterable[tuple[str, bool]]) -> frozenset[str]:
     """The namespaces whose nodes the graph names: at least `_NAMED_MIN` of the (IRI, labelled) `nodes` in it and
     `_NAMED_SHARE` of them labelled. A node there without a label is one the graph forgot to name (a class outside
@@ -290,5 +299,5 @@ def tidy_edges(
 
 
 __all__ = [
-    "CHANGE_ACTIVITIES", "FEED_NAMESPACES", "OWL_ONTOLOGY", "Tidied", "change_records", "code_name", "is_code_label", "is_forgotten_code", "is_link", "is_opaque_id", "local_part", "named_namespaces", "namespace", "tidy_edges", "wordless",
+    "CHANGE_ACTIVITIES", "FEED_NAMESPACES", "OWL_ONTOLOGY", "Tidied", "change_records", "code_name", "is_code_label", "is_forgotten_code", "is_link", "is_opaque_id", "local_part", "named_namespaces", "namespace", "namespace_classes", "tidy_edges", "wordless",
 ]  # fmt: skip

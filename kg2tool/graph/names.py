@@ -82,13 +82,16 @@ _PASCAL_PART = re.compile(r"[A-Z][a-z]+|[A-Z]+(?=[A-Z][a-z]|$)|[0-9]+")
 _CLASS_PREFIX = re.compile(r"[A-Z][a-z]{3,}(?:[A-Z][a-z]+)*\.(?=[A-Za-z])")  # a class word, not `St.`, `Mrs.`
 
 
+_LINKING_WORDS = frozenset("of in on at to for by from with and or de du des von van".split())  # a title goes on: "A ..."
+
+
 def entity_name_from_iri(iri: str, classes: Iterable[str] = ()) -> str:
     """The name of an entity without a label: its readable local name (`readable_local_name`), PascalCase split
     into words, a number its own word (`UnitedStatesOfAmerica` -> `United States Of America`, `Zinfandel1998` ->
     `Zinfandel 1998`; `ZeroX`, `iPhone`, `R2D2` stay), camelCase of English words said in lower case (`notKnown`
-    -> `not known`; `eBay`, `iPhone` stay), without the name of one of its `classes` (type IRIs) in front
-    (`Film_Frost_Nixon_2008` of a Film: `Frost Nixon 2008`), and never the IRI itself (an IRI without a readable
-    local part gives its host)."""
+    -> `not known`; `eBay`, `iPhone` stay), without the name of one of its `classes` (type IRIs; for an untyped
+    node, the classes of its namespace) in front (`Film_Frost_Nixon_2008` of a Film: `Frost Nixon 2008`; not
+    "Person of Interest"), and never the IRI itself (an IRI without a readable local part gives its host)."""
     if said := code_list_name(iri):  # a public code list's code (`.../authority/language/FRA`: French)
         return said
     local = readable_local_name(iri)
@@ -97,7 +100,7 @@ def entity_name_from_iri(iri: str, classes: Iterable[str] = ()) -> str:
     for cls in sorted(classes):  # an IRI minted as Class_Name: `Person_Ron_Howard`, `Film_Frost_Nixon_2008`
         word = readable_local_name(cls)
         rest = local[len(word) + 1 :] if local.startswith(word + " ") and local != iri else ""
-        if re.search(r"[^\W\d_]{2}", rest):
+        if re.search(r"[^\W\d_]{2}", rest) and rest.split()[0] not in _LINKING_WORDS:  # not "Person of Interest"
             local = rest
             break
     if local == iri:
@@ -282,6 +285,46 @@ def name_property(iri: str, label: str = "") -> str:
         if words[0] in _OTHER_NAME:
             return "alt"
     return ""
+
+
+# The parts of a person's name as public vocabularies and people's own schemas call them: FOAF's givenName,
+# familyName, firstName, lastName and surname, schema.org's givenName, familyName and additionalName, vCard's
+# given-name, family-name and additional-name, and their English words.
+_NAME_PARTS = {"given name": "given", "first name": "given", "forename": "given", "family name": "family",
+               "last name": "family", "surname": "family", "middle name": "middle", "middle initial": "middle",
+               "additional name": "middle"}  # fmt: skip
+
+
+def name_part(iri: str, label: str = "") -> str:
+    """Which part of a person's name a literal property holds: "given", "middle" or "family" (`foaf:givenName`,
+    `last-name`, `surname`, vCard's `additional-name`), or "" for any other property."""
+    for text in (schema_name(iri), without_codes(label)):
+        if text and (part := _NAME_PARTS.get(" ".join(_name_words(text)))):
+            return part
+    return ""
+
+
+def full_name(parts: dict[str, str]) -> str:
+    """The name a person's given, middle and family names say together ("Joseph P. Kennedy": a middle initial
+    takes its period), or "" without both a given and a family name."""
+    if not parts.get("given") or not parts.get("family"):
+        return ""
+    middle = parts.get("middle", "").strip()
+    middle = f"{middle}." if len(middle) == 1 and middle.isalpha() else middle
+    return " ".join(p for p in (parts["given"].strip(), middle, parts["family"].strip()) if p)
+
+
+def names_from_parts(values: dict, prop_label, named: set) -> dict:
+    """The names that a person's given, middle and family names say (kg2tool.graph.names.full_name) for each
+    subject of `values` (property -> subject -> [(text, lang)]) not in `named`; each part its least value."""
+    parts: dict = defaultdict(dict)
+    for p in sorted(values):
+        if role := name_part(p, prop_label(p)):
+            for s, vals in values[p].items():
+                if s not in named and vals:
+                    least = min(v for v, _ in vals)
+                    parts[s][role] = min(parts[s].get(role, least), least)
+    return {s: name for s, got in parts.items() if (name := full_name(got))}
 
 
 def relation_label(iri: str, label: str) -> str:
@@ -568,6 +611,9 @@ __all__ = [
     "clean_text",
     "english_word",
     "entity_name_from_iri",
+    "full_name",
+    "name_part",
+    "names_from_parts",
     "lang_rank",
     "normalize_name",
     "pick_texts",

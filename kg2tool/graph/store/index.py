@@ -35,7 +35,7 @@ from pathlib import Path
 from ...common.errors import InputError, UsageError
 from ..blank import blank_names, is_text, literal_key
 from ..build import ATTRIBUTE_KINDS
-from ..hygiene import change_records, code_name, named_namespaces
+from ..hygiene import change_records, code_name, named_namespaces, namespace, namespace_classes
 from ..model import (
     ALT_LABEL_PREDICATES,
     DESCRIPTION_PREDICATES,
@@ -53,7 +53,9 @@ from ..names import (
     entity_name_from_iri,
     kind_qualifier,
     lang_rank,
+    name_part,
     name_property,
+    names_from_parts,
     normalize_name,
     relation_label,
     schema_name,
@@ -406,6 +408,14 @@ class IndexBuilder:
                 continue
             for pid, text, lg in self.str_vals.pop(p):
                 self._add_name(pid, text, lg, role == "label" and pid not in labelled)
+        parts: dict = {}  # a person's given and family names, as the in-memory load reads them
+        for p in self.str_vals:
+            if name_part(p, self._text(0, self.ids.get(p))):
+                for pid, text, lg in self.str_vals[p]:
+                    parts.setdefault(p, {}).setdefault(pid, []).append((text, lg))
+        named = set(self.best[0])
+        for pid, name in names_from_parts(parts, lambda p: self._text(0, self.ids.get(p)), named).items():
+            self._add_name(pid, name, None, True)
         self._appellations(labelled)
 
     def _add_name(self, pid: int, text: str, lg: str | None, as_label: bool) -> None:
@@ -724,8 +734,11 @@ class IndexBuilder:
             got = best_label.get(pid)
             if got is None or not got[2]:
                 unlabeled += 1
-                types = self._type_iris(pid_iri) if types is None else types
-                labels.append(entity_name_from_iri(pid_iri[pid], types.get(pid, ())))
+                if types is None:
+                    types = self._type_iris(pid_iri)
+                    classes = namespace_classes(t for ts in types.values() for t in ts)
+                iri = pid_iri[pid]
+                labels.append(entity_name_from_iri(iri, types.get(pid) or classes.get(namespace(iri), ())))
             else:
                 labels.append(got[2])
         return labels, unlabeled
