@@ -109,6 +109,10 @@ GRAPHS = {
     "ies": ROOT / "tests" / "data" / "unseen" / "ies-regions-of-world.nt.gz",
     "europarl": ROOT / "tests" / "data" / "unseen" / "europarl-questions-eli.nt.gz",
     "agraph_family": ROOT / "tests" / "data" / "unseen" / "agraph-family-tree.nt.gz",
+    # kept blind (added 2026-12-08, fifteenth batch): same rule, counts only until a blind reading is done
+    "oxpoints": ROOT / "tests" / "data" / "unseen" / "oxpoints-university-places.nt.gz",
+    "northwind": ROOT / "tests" / "data" / "unseen" / "northwind-linkeddatahub-schemaorg.nt.gz",
+    "aksw": ROOT / "tests" / "data" / "unseen" / "aksw-research-group-foaf.nt.gz",
 }
 
 

@@ -60,6 +60,10 @@ pinned commits below (``git --git-dir=... show COMMIT:PATH``). Get a snapshot wi
     git clone --bare https://github.com/europarl/open-data-beta-testing \
         MIRROR/europarl+open-data-beta-testing/repo
     git clone --bare https://github.com/franzinc/agraph-python    MIRROR/franzinc+agraph-python/repo
+    git clone --bare https://github.com/ox-it/oxpoints            MIRROR/ox-it+oxpoints/repo
+    git clone --bare https://github.com/AtomGraph/LinkedDataHub-Apps \
+        MIRROR/AtomGraph+LinkedDataHub-Apps/repo
+    git clone --bare https://github.com/AKSW/aksw.org-model       MIRROR/AKSW+aksw.org-model/repo
 
 then run
 
@@ -324,6 +328,40 @@ SOURCES = {
     "franzinc/agraph-python": (
         "4174e373481881c4d2befa5ecdf0d8a903ee2fda",
         ["src/franz/openrdf/tests/kennedy.ntriples"],
+    ),
+    # added 2026-12-08, fifteenth batch, kept blind (README.md): OxPoints, the University of Oxford's store of its units,
+    # buildings and libraries (BSD 3-clause), a 2009 dump kept as test reference data; TriG despite its name
+    "ox-it/oxpoints": (
+        "78c006f7bf28ce2b825dee97eebf1d8ec9fc2b0b",
+        ["src/test/reference/oxpoints/graphs.rdf"],
+    ),
+    # LinkedDataHub's Northwind Traders demo (Apache-2.0): the classic trading-company sample tables as CSV, with the
+    # demo's own SPARQL CONSTRUCT mappings (schema.org, FOAF, DC terms) that LinkedDataHub runs on import
+    "AtomGraph/LinkedDataHub-Apps": (
+        "e989c76f0e574895b720c7bd55bafe1b2aba4984",
+        [
+            f"demo/northwind-traders/{table}.{ext}"
+            for table in (
+                "categories/categories",
+                "customers/customers",
+                "employees/employees",
+                "employees/employee_territories",
+                "orders/orders",
+                "orders/order_details",
+                "products/products",
+                "regions/regions",
+                "shippers/shippers",
+                "suppliers/suppliers",
+                "territories/territories",
+            )
+            for ext in ("csv", "rq")
+        ],
+    ),
+    # the AKSW research group's website model (the data states CC BY-SA 3.0): people, projects, partners, events in
+    # FOAF, DOAP and schema.org with the group's own schema, N-Triples
+    "AKSW/aksw.org-model": (
+        "ad619c155719512b9358980c42dd85628a3590e1",
+        ["aksw.org.nt"],
     ),
 }
 
@@ -1551,6 +1589,83 @@ def build_agraph_family(mirror: Path) -> Path:
     return whole_files(mirror, AGRAPH, SOURCES[AGRAPH][1], "nt", "agraph-family-tree.nt.gz")
 
 
+# ---------------------------------------------------------------------------------------
+# Added 2026-12-08, fifteenth batch, kept blind (README.md)
+# ---------------------------------------------------------------------------------------
+
+# 42. OxPoints: the University of Oxford's units (colleges, departments, libraries) and places (buildings, rooms),
+#     its own OWL vocabulary with Dublin Core titles, vCard addresses and WGS84 positions, one named graph per unit
+
+OXPOINTS = "ox-it/oxpoints"
+
+
+def build_oxpoints(mirror: Path) -> Path:
+    """The TriG dump whole, its named graphs merged. The old Jena writer that made it wrote owl:sameAs as N3's `=`,
+    which TriG does not allow: such a verb is read as owl:sameAs."""
+    text = read_source(mirror, OXPOINTS, SOURCES[OXPOINTS][1][0])
+    text = re.sub(r"(?m)^(\s+)=(\s)", r"\1owl:sameAs\2", text)
+    ds = rdflib.Dataset()
+    ds.parse(data=text, format="trig")
+    g = rdflib.Graph()
+    for s, p, o, _ in ds.quads():
+        g.add((s, p, o))
+    return write(tree_bnode_labels(cleaned(g)), "oxpoints-university-places.nt.gz", "nt", gz=True)
+
+
+# 43. LinkedDataHub's Northwind Traders demo: customers, employees, orders with their lines, products, suppliers,
+#     shippers, territories and regions as schema.org resources inside LinkedDataHub documents (FOAF, DC terms)
+
+LDH = "AtomGraph/LinkedDataHub-Apps"
+LDH_BASE = "https://localhost:4443/"  # the base of the demo's own usage examples
+
+
+def build_northwind(mirror: Path) -> Path:
+    """Each CSV table through its CONSTRUCT mapping, as LinkedDataHub's CSV import does: a row is a resource whose
+    non-empty cells hang on `BASE#column`, the mapping runs with `$base` bound to BASE. Two changes to the mappings:
+    the `GRAPH ?g { }` wrapper of the template is dropped (rdflib builds triples, not quads: every document's triples
+    go to one graph), and the order-line IRIs, minted from STRUUID(), are minted from the product number instead
+    (one line per order and product in the table), so a rerun writes the same bytes."""
+    import csv
+
+    files = SOURCES[LDH][1]
+    out = rdflib.Graph()
+    for csv_path in [f for f in files if f.endswith(".csv")]:
+        rows = rdflib.Graph()
+        for i, record in enumerate(csv.DictReader(io.StringIO(read_source(mirror, LDH, csv_path)))):
+            row = rdflib.BNode(f"row{i}")
+            for column, value in record.items():
+                if value:
+                    rows.add((row, URIRef(LDH_BASE + "#" + column), Literal(value)))
+        query = read_source(mirror, LDH, csv_path[: -len("csv")] + "rq")
+        head, sep, body = query.partition("WHERE")
+        head, n = re.subn(r"GRAPH\s+\?\w+\s*\{", "", head, count=1)
+        assert n == 1, csv_path
+        cut = head.rindex("}")
+        head = head[:cut] + head[cut + 1 :]
+        body = body.replace('concat(str(?graph), "#", STRUUID())', 'concat(str(?graph), "#item-", ?productID)')
+        assert "STRUUID" not in body, csv_path
+        result = rows.query(head + sep + body, base=LDH_BASE, initBindings={"base": URIRef(LDH_BASE)})
+        for triple in result:
+            out.add(triple)
+    return write(cleaned(out), "northwind-linkeddatahub-schemaorg.nt.gz", "nt", gz=True)
+
+
+# 44. The AKSW research group's website model: people (members, alumni), projects, partner organisations, events and
+#     talks in FOAF, DOAP and schema.org with the group's own schema and OntoWiki site terms
+
+AKSW = "AKSW/aksw.org-model"
+AKSW_PERSONAL = (URIRef("http://xmlns.com/foaf/0.1/mbox"), URIRef("http://xmlns.com/foaf/0.1/phone"))
+
+
+def build_aksw(mirror: Path) -> Path:
+    """The N-Triples file whole, less people's mailboxes and phone numbers (personal contact details)."""
+    g = rdflib.Graph()
+    g.parse(data=read_source(mirror, AKSW, SOURCES[AKSW][1][0]), format="nt")
+    for p in AKSW_PERSONAL:
+        g.remove((None, p, None))
+    return write(tree_bnode_labels(cleaned(g)), "aksw-research-group-foaf.nt.gz", "nt", gz=True)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument(
@@ -1570,6 +1685,7 @@ def main(argv=None) -> int:
     keys += ["rda"]
     keys += ["inspire", "fckg", "iptc_sport"]
     keys += ["ies_regions", "europarl", "agraph_family"]
+    keys += ["oxpoints", "northwind", "aksw"]
     ap.add_argument("--only", choices=keys, action="append")
     args = ap.parse_args(argv)
     todo = args.only or keys
@@ -1615,6 +1731,9 @@ def main(argv=None) -> int:
         "ies_regions": build_ies_regions,
         "europarl": build_europarl,
         "agraph_family": build_agraph_family,
+        "oxpoints": build_oxpoints,
+        "northwind": build_northwind,
+        "aksw": build_aksw,
     }
     for key in todo:
         path = builders[key](args.mirror)
