@@ -60,12 +60,12 @@ from .names import (
     entity_name_from_iri,
     lang_rank,
     name_property,
-    names_from_parts,
     pick_texts,
     relation_label,
     schema_name,
 )
 from .parse import parse_files
+from .personal_names import is_name_link, names_from_parts
 from .reify import fold_reified, value_parts
 from .wikibase import SCHEMA_ABOUT, documents, property_entity, property_nodes
 
@@ -263,10 +263,15 @@ def _names_from_properties(got: _Triples) -> None:
         for s, vals in got.str_attr_lang.pop(p).items():
             kind = "label" if role == "label" and s not in labelled else "alt"
             got.texts[kind][s].extend((clean_label(v), lg) for v, lg in vals)
-    named = {s for s, vals in got.texts["label"].items() if vals}
-    for s, name in names_from_parts(got.str_attr_lang, lambda p: got.best("label", p), named).items():
-        got.texts["label"][s].append((name, None))  # "Rose Kennedy" of a first name and a last name
     _appellations(got, labelled)
+    # after the appellations, whose name nodes hold their own parts: "Rose Kennedy" of a first and a last name
+    named = {s for s, vals in got.texts["label"].items() if vals}
+    # only a thing of its own (a link or a type of its own): a node that only holds a name's parts is its owner's
+    # name (GND's name entities), no person
+    things = {s for edges in got.rel_edges.values() for s, _ in edges} | {s for s, ts in got.type_links.items() if ts}
+    things -= {o for p, edges in got.rel_edges.items() if is_name_link(p, got.best("label", p)) for _, o in edges}
+    for s, name in names_from_parts(got.str_attr_lang, lambda p: got.best("label", p), named, things).items():
+        got.texts["label"][s].append((name, None))
 
 
 def _appellations(got: _Triples, labelled: set) -> None:

@@ -255,7 +255,7 @@ _HONORIFIC_TITLES = ("http://xmlns.com/foaf/0.1/title", "http://dbpedia.org/onto
 _KNOWN_NAME_PROPERTIES = {"http://www.w3.org/2006/vcard/ns#fn": "label", "http://xmlns.com/foaf/0.1/nick": "alt"}
 
 
-def _name_words(text: str) -> list[str]:
+def name_words(text: str) -> list[str]:
     """The words of a property's local name or label, lower case, without a leading "has" and a trailing "of/for
     (the) X" (`preferredNameForThePerson` -> ["preferred", "name"], `hasTitle` -> ["title"])."""
     words = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", text.replace("_", " ").replace("-", " ")).lower().split()
@@ -277,7 +277,7 @@ def name_property(iri: str, label: str = "") -> str:
     if iri in _HONORIFIC_TITLES:
         return ""
     for text in (schema_name(iri), without_codes(label)):
-        words = _name_words(text) if text else []
+        words = name_words(text) if text else []
         if not words or words[-1] not in _NAME_NOUNS or len(words) > 2:
             continue
         if len(words) == 1 or words[0] in _MAIN_NAME:
@@ -285,46 +285,6 @@ def name_property(iri: str, label: str = "") -> str:
         if words[0] in _OTHER_NAME:
             return "alt"
     return ""
-
-
-# The parts of a person's name as public vocabularies and people's own schemas call them: FOAF's givenName,
-# familyName, firstName, lastName and surname, schema.org's givenName, familyName and additionalName, vCard's
-# given-name, family-name and additional-name, and their English words.
-_NAME_PARTS = {"given name": "given", "first name": "given", "forename": "given", "family name": "family",
-               "last name": "family", "surname": "family", "middle name": "middle", "middle initial": "middle",
-               "additional name": "middle"}  # fmt: skip
-
-
-def name_part(iri: str, label: str = "") -> str:
-    """Which part of a person's name a literal property holds: "given", "middle" or "family" (`foaf:givenName`,
-    `last-name`, `surname`, vCard's `additional-name`), or "" for any other property."""
-    for text in (schema_name(iri), without_codes(label)):
-        if text and (part := _NAME_PARTS.get(" ".join(_name_words(text)))):
-            return part
-    return ""
-
-
-def full_name(parts: dict[str, str]) -> str:
-    """The name a person's given, middle and family names say together ("Joseph P. Kennedy": a middle initial
-    takes its period), or "" without both a given and a family name."""
-    if not parts.get("given") or not parts.get("family"):
-        return ""
-    middle = parts.get("middle", "").strip()
-    middle = f"{middle}." if len(middle) == 1 and middle.isalpha() else middle
-    return " ".join(p for p in (parts["given"].strip(), middle, parts["family"].strip()) if p)
-
-
-def names_from_parts(values: dict, prop_label, named: set) -> dict:
-    """The names that a person's given, middle and family names say (kg2tool.graph.names.full_name) for each
-    subject of `values` (property -> subject -> [(text, lang)]) not in `named`; each part its least value."""
-    parts: dict = defaultdict(dict)
-    for p in sorted(values):
-        if role := name_part(p, prop_label(p)):
-            for s, vals in values[p].items():
-                if s not in named and vals:
-                    least = min(v for v, _ in vals)
-                    parts[s][role] = min(parts[s].get(role, least), least)
-    return {s: name for s, got in parts.items() if (name := full_name(got))}
 
 
 def relation_label(iri: str, label: str) -> str:
@@ -611,9 +571,6 @@ __all__ = [
     "clean_text",
     "english_word",
     "entity_name_from_iri",
-    "full_name",
-    "name_part",
-    "names_from_parts",
     "lang_rank",
     "normalize_name",
     "pick_texts",

@@ -53,15 +53,14 @@ from ..names import (
     entity_name_from_iri,
     kind_qualifier,
     lang_rank,
-    name_part,
     name_property,
-    names_from_parts,
     normalize_name,
     relation_label,
     schema_name,
     unique_names,
 )
 from ..parse import detect_format
+from ..personal_names import is_name_link, name_part, names_from_parts
 from ..reify import FoldedRelation, fold_reified, label_tokens, value_parts
 from ..wikibase import SCHEMA_ABOUT, documents, property_entity, property_nodes
 from .arrays import save_array, save_strings, save_table
@@ -408,15 +407,19 @@ class IndexBuilder:
                 continue
             for pid, text, lg in self.str_vals.pop(p):
                 self._add_name(pid, text, lg, role == "label" and pid not in labelled)
-        parts: dict = {}  # a person's given and family names, as the in-memory load reads them
+        self._appellations(labelled)
+        parts: dict = {}  # after the appellations: a person's given and family names, as the in-memory load reads them
         for p in self.str_vals:
             if name_part(p, self._text(0, self.ids.get(p))):
                 for pid, text, lg in self.str_vals[p]:
                     parts.setdefault(p, {}).setdefault(pid, []).append((text, lg))
-        named = set(self.best[0])
-        for pid, name in names_from_parts(parts, lambda p: self._text(0, self.ids.get(p)), named).items():
+        named, things = set(self.best[0]), set()
+        if parts:  # only a thing of its own (a link or a type): a node that only holds a name's parts is a name
+            things = {int(x) for s_arr, _ in self.rels.values() for x in s_arr} | {int(x) for x in self.type_s}
+            things -= {int(x) for p, (_, o_arr) in self.rels.items()
+                       if is_name_link(p, self._text(0, self.ids.get(p))) for x in o_arr}  # fmt: skip
+        for pid, name in names_from_parts(parts, lambda p: self._text(0, self.ids.get(p)), named, things).items():
             self._add_name(pid, name, None, True)
-        self._appellations(labelled)
 
     def _add_name(self, pid: int, text: str, lg: str | None, as_label: bool) -> None:
         """One name of node `pid` from a name property or an appellation: an alternative name in the preferred

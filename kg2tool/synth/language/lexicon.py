@@ -564,31 +564,9 @@ def derive_lexicon(kg: KnowledgeGraph) -> Lexicon:
             voted[eid] = _entity_kind(kg, eid, words, hints, choice)
         return voted[eid]
 
-    def settle() -> bool:
-        """Kinds of every relation's subjects and objects, and the wordings that depend on them; True when a
-        relation's objects turned out to be of another kind than its label said (their kinds are voted again)."""
-        relabelled = False
-        for iri, w in words.items():
-            rel = kg.relations[iri]
-            subj = list(itertools.islice(sorted_keys(rel.forward), SAMPLE))
-            obj = list(itertools.islice(sorted_keys(rel.inverse), SAMPLE))
-            w.subject = _majority([kind(e) for e in subj])
-            w.object = _majority([kind(e) for e in obj]) if obj else hints[iri].lstrip("!~") or FALLBACK_KIND
-            w.multi = sum(len(rel.forward[e]) for e in subj) > 1.3 * max(len(subj), 1)
-            if (role := _role_in_object(w)) is not None:  # "defined unit of system": X is a defined unit of Y
-                if role.object != w.object:  # "unit for quantity kind": the objects are quantity kinds
-                    hints[iri], relabelled = role.object, True
-                w = words[iri] = role
-            if w.form == "prep" and w.verb.startswith(("a ", "an ")) and obj and all(len(rel.inverse[e]) == 1 for e in obj):
-                w.verb = "the " + w.verb.split(" ", 1)[1]  # each object has one: Berlin is the capital of Germany
-            if w.form == "noun" and w.noun in PLACEHOLDER_NOUNS and w.object != FALLBACK_KIND:
-                # `hasEntity`: "the entity of X" says nothing; its objects' kind does ("the legal entity of X")
-                w.noun, w.plural = w.object, plural(w.object)
-        return relabelled
-
-    if settle():
+    if _settle(kg, words, hints, kind):
         voted.clear()
-        settle()
+        _settle(kg, words, hints, kind)
     for iri, w in list(words.items()):
         if _acts(w):  # "moderates": Which sessions does X moderate?, not "the moderates of X"
             verb = _act_verb(split_label(w.label).lower())
@@ -613,6 +591,30 @@ def derive_lexicon(kg: KnowledgeGraph) -> Lexicon:
         noun = _without_kind(split_label(attr.label), subject)  # a laureate's "laureate deaddate": "deaddate"
         attrs[iri] = AttrWording(attr.label, ATTRIBUTE_NOUNS.get(noun, noun), subject)
     return Lexicon(words, attrs, voted, kind)
+
+
+def _settle(kg: KnowledgeGraph, words: dict[str, Wording], hints: dict[str, str], kind) -> bool:
+    """Kinds of every relation's subjects and objects (`kind`: an entity's kind, voted once), and the wordings that
+    depend on them, in place; True when a relation's objects turned out to be of another kind than its label said
+    (`hints` changed: the caller votes their kinds again)."""
+    relabelled = False
+    for iri, w in words.items():
+        rel = kg.relations[iri]
+        subj = list(itertools.islice(sorted_keys(rel.forward), SAMPLE))
+        obj = list(itertools.islice(sorted_keys(rel.inverse), SAMPLE))
+        w.subject = _majority([kind(e) for e in subj])
+        w.object = _majority([kind(e) for e in obj]) if obj else hints[iri].lstrip("!~") or FALLBACK_KIND
+        w.multi = sum(len(rel.forward[e]) for e in subj) > 1.3 * max(len(subj), 1)
+        if (role := _role_in_object(w)) is not None:  # "defined unit of system": X is a defined unit of Y
+            if role.object != w.object:  # "unit for quantity kind": the objects are quantity kinds
+                hints[iri], relabelled = role.object, True
+            w = words[iri] = role
+        if w.form == "prep" and w.verb.startswith(("a ", "an ")) and obj and all(len(rel.inverse[e]) == 1 for e in obj):
+            w.verb = "the " + w.verb.split(" ", 1)[1]  # each object has one: Berlin is the capital of Germany
+        if w.form == "noun" and w.noun in PLACEHOLDER_NOUNS and w.object != FALLBACK_KIND:
+            # `hasEntity`: "the entity of X" says nothing; its objects' kind does ("the legal entity of X")
+            w.noun, w.plural = w.object, plural(w.object)
+    return relabelled
 
 
 def _acts(w: Wording) -> bool:
