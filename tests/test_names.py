@@ -92,6 +92,7 @@ def test_a_person_without_a_label_is_named_by_their_given_and_family_names(tmp_p
         "given", "family", "family", "middle", "", ""]  # fmt: skip
     assert full_name({"given": "Joseph", "middle": "P", "family": "Kennedy"}) == "Joseph P. Kennedy"
     assert full_name({"given": "Rose"}) == ""
+    assert full_name({"given": "Ethel", "middle": "nil", "family": "Skakel"}) == "Ethel Skakel"  # a missing part
     path = tmp_path / "family.nt"
     path.write_text("""<http://f.org/p6> <http://f.org/first-name> "Rose" .
 <http://f.org/p6> <http://f.org/last-name> "Kennedy" .

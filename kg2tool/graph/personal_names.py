@@ -34,9 +34,15 @@ def is_name_link(iri: str, label: str = "") -> bool:
     return any("name" in words for words in split)
 
 
+# What a data set writes for a part it does not have ("Ethel nil Skakel" is Ethel Skakel).
+_MISSING = frozenset(("nil", "null", "none", "n/a", "na", "unknown", "-", "?"))
+
+
 def full_name(parts: dict[str, str]) -> str:
     """The name a person's given, middle and family names say together ("Joseph P. Kennedy": a middle initial
-    takes its period), or "" without both a given and a family name."""
+    takes its period; a part written as missing, "nil", is left out), or "" without both a given and a family
+    name."""
+    parts = {k: v.strip() for k, v in parts.items() if v.strip().lower() not in _MISSING}
     if not parts.get("given") or not parts.get("family"):
         return ""
     middle = parts.get("middle", "").strip()
