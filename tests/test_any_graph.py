@@ -346,3 +346,24 @@ def test_a_relation_named_by_ids_alone_gets_no_tool(tmp_path):
     iri = next(iter(kg.relations))
     lex.relations[iri].noun, lex.relations[iri].plural = "category of work", "categories of work"  # as lexicon.yaml
     assert ToolSet.from_graph(kg, lexicon=lex).forward_tool
+
+
+def test_one_of_several_is_said_with_include(tmp_path):
+    """The things whose many-valued role a name fills are those "whose members include X" (a group has several
+    members), not "whose member is X"; a role each has one of stays "whose parent organization is X"."""
+    from kg2tool.synth.plans.tree import Anchor, Project
+
+    path = tmp_path / "groups.ttl"
+    path.write_text("""@prefix : <http://g.org/> .  @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+:Group rdfs:label "research group" .  :Person rdfs:label "person" .  :Org rdfs:label "organization" .
+:g1 a :Group ; rdfs:label "Semantic Abstraction" ; :member :p1, :p2, :p3 ; :parentOrganization :o1 .
+:g2 a :Group ; rdfs:label "Machine Learning" ; :member :p1, :p4 ; :parentOrganization :o1 .
+:p1 a :Person ; rdfs:label "Norman Radtke" .  :p2 a :Person ; rdfs:label "Marvin Hofer" .
+:p3 a :Person ; rdfs:label "Ann Bee" .  :p4 a :Person ; rdfs:label "Cy Dee" .  :o1 a :Org ; rdfs:label "InfAI" .
+""", encoding="utf-8")  # fmt: skip
+    kg = load_graph([path])
+    sp = Speaker(kg, derive_lexicon(kg))
+    member, parent = "http://g.org/member", "http://g.org/parentOrganization"
+    assert sp.clause(Project(member, Anchor(kg.resolve("Norman Radtke")), inverse=True)) == (
+        "whose members include Norman Radtke")  # fmt: skip
+    assert sp.clause(Project(parent, Anchor(kg.resolve("InfAI")), inverse=True)) == "whose parent organization is InfAI"

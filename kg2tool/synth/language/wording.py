@@ -261,6 +261,8 @@ class Speaker(CountWording, NegationWording, ChoiceWording, PlaceWording):
         if inverse:  # the subjects of w whose object is `name`
             if self._is_a(w, name, sub_n):  # who is a poet; who are poets
                 return f"{rel} {be(n)} {a_kind(name, n)}"
+            if w.form == "noun" and sub_n == 1 and w.multi:  # one of several: "research groups whose members
+                return f"whose {w.plural} include {name}"  # include X", not "whose member is X" (readers: stilted)
             if w.form == "noun":
                 return f"whose {w.noun} is {name}" if sub_n == 1 else f"whose {w.noun} is one of {name}"
             if w.form == "verb":
