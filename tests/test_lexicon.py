@@ -129,6 +129,16 @@ def test_plurals_and_tenses_come_from_the_libraries():
     assert split_label("hasMaker") == "has maker" and split_label("ISBN_code") == "ISBN code"
 
 
+def test_a_noun_with_a_participle_after_it_takes_the_plural_on_the_noun():
+    """English puts a participle after its noun ("area served", schema.org's areaServed; "language spoken"): the
+    plural is the noun's ("areas served", not "area serveds"); a noun that ends in -ed stays a noun ("speeds")."""
+    from kg2tool.synth.language.lexicon import plural
+
+    assert [plural(n) for n in ("area served", "language spoken", "date founded", "speed", "related item",
+                                "celebrities impersonated")] == [
+        "areas served", "languages spoken", "dates founded", "speeds", "related items", "celebrities impersonated"]  # fmt: skip
+
+
 def test_kinds_are_inferred_without_types_and_read_from_types():
     wiki = derive_lexicon(load_graph([EXAMPLES / "wiki.ttl"]))  # no rdf:type / P31 in this file
     by_label = {w.label: w for w in wiki.relations.values()}

@@ -121,6 +121,11 @@ def plural(noun: str) -> str:
     last = noun.rsplit(" ", 1)[-1]
     if len(last) > 1 and last.isupper() and last.isalpha():  # an acronym takes a lower-case s: URLs, CDs
         return noun + "s"
+    head, _, after = noun.rpartition(" ")
+    if head and last.islower() and is_participle(last) and not _noun(last):  # a participle after its noun:
+        word = head.rsplit(" ", 1)[-1]  # "area served" -> "areas served", "language spoken" -> "languages spoken"
+        one = singular(word)
+        return noun if one != word and plural(one) == word else f"{plural(head)} {after}"  # "celebrities impersonated"
     try:
         return _inflect().plural_noun(noun) or noun
     except Exception:  # inflect refuses some strings (empty, odd characters): keep the text as it is
