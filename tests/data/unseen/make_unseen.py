@@ -64,6 +64,7 @@ pinned commits below (``git --git-dir=... show COMMIT:PATH``). Get a snapshot wi
     git clone --bare https://github.com/AtomGraph/LinkedDataHub-Apps \
         MIRROR/AtomGraph+LinkedDataHub-Apps/repo
     git clone --bare https://github.com/AKSW/aksw.org-model       MIRROR/AKSW+aksw.org-model/repo
+    git clone --bare https://github.com/aws/graph-notebook        MIRROR/aws+graph-notebook/repo
 
 then run
 
@@ -362,6 +363,16 @@ SOURCES = {
     "AKSW/aksw.org-model": (
         "ad619c155719512b9358980c42dd85628a3590e1",
         ["aksw.org.nt"],
+    ),
+    # added 2026-12-08, sixteenth batch, kept blind (README.md): the air-routes graph (Kelvin R. Lawrence's model of
+    # the world's commercial airline routes) as the SPARQL seed data of Amazon Neptune's graph notebook (Apache-2.0):
+    # airports, countries and continents with the routes between airports, one named graph per route
+    "aws/graph-notebook": (
+        "83f55e33a79206ac19155507188d1708245a551a",
+        [
+            f"src/graph_notebook/seed/queries/rdf/sparql/airports/{name}.txt"
+            for name in ("0_nodes", "1_edges_part_1", "2_edges_part_2")
+        ],
     ),
 }
 
@@ -1666,6 +1677,37 @@ def build_aksw(mirror: Path) -> Path:
     return write(tree_bnode_labels(cleaned(g)), "aksw-research-group-foaf.nt.gz", "nt", gz=True)
 
 
+# ---------------------------------------------------------------------------------------
+# Added 2026-12-08, sixteenth batch, kept blind (README.md)
+# ---------------------------------------------------------------------------------------
+
+# 45. The air-routes graph as Amazon Neptune's graph-notebook seeds it over SPARQL: airports (codes, cities, positions,
+#     runways), countries and continents that contain them, and the routes between airports, each route triple in a
+#     named graph of its own whose IRI carries the route's distance
+
+AIR_ROUTES = "aws/graph-notebook"
+
+
+def build_air_routes(mirror: Path) -> Path:
+    """The three seed files whole. Each is a SPARQL `INSERT DATA { GRAPH ... { ... } ... }` request; its body is TriG,
+    so the request's wrapper is taken off and the rest parsed as TriG, the named graphs merged into one graph. The
+    distance of a route is stated on the route's named graph, which no triple of the merged graph links to, so those
+    statements (one per route) are left out; every other triple is kept."""
+    dist = URIRef("http://kelvinlawrence.net/air-routes/datatypeProperty/dist")
+    g = rdflib.Graph()
+    for path in SOURCES[AIR_ROUTES][1]:
+        text = read_source(mirror, AIR_ROUTES, path)
+        head, sep, body = text.partition("INSERT DATA {")
+        body = body.rstrip()
+        assert sep and body.endswith("}"), path
+        ds = rdflib.Dataset()
+        ds.parse(data=head + body[:-1], format="trig")
+        for s, p, o, _ in ds.quads():
+            if p != dist:
+                g.add((s, p, o))
+    return write(cleaned(g), "air-routes-neptune.nt.gz", "nt", gz=True)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument(
@@ -1686,6 +1728,7 @@ def main(argv=None) -> int:
     keys += ["inspire", "fckg", "iptc_sport"]
     keys += ["ies_regions", "europarl", "agraph_family"]
     keys += ["oxpoints", "northwind", "aksw"]
+    keys += ["air_routes"]
     ap.add_argument("--only", choices=keys, action="append")
     args = ap.parse_args(argv)
     todo = args.only or keys
@@ -1734,6 +1777,7 @@ def main(argv=None) -> int:
         "oxpoints": build_oxpoints,
         "northwind": build_northwind,
         "aksw": build_aksw,
+        "air_routes": build_air_routes,
     }
     for key in todo:
         path = builders[key](args.mirror)
