@@ -117,6 +117,29 @@ def test_a_person_without_a_label_is_named_by_their_given_and_family_names(tmp_p
     assert sorted(open_store(tmp_path / "st", [path], log=lambda *a, **k: None).names) == sorted(kg.names)
 
 
+def test_a_namespace_minted_in_kebab_case_names_with_spaces(tmp_path):
+    """Where a namespace joins the words of its local names with hyphens (`has-child`, `Boston-University`), a
+    capitalised unlabelled name is said with spaces ("Georgetown University"), by both loaders; a hyphen among
+    underscore names is part of the name ("Stratford-upon-Avon"), and a lower-case slug stays one."""
+    from kg2tool.graph.build import load_graph
+    from kg2tool.graph.hygiene import kebab_namespaces
+    from kg2tool.graph.store import open_store
+
+    ns = "http://f.org/s#"
+    kebab = [f"{ns}{x}" for x in ("Boston-University", "Sacred-Heart-Convent", "has-child", "birth-place", "Yale-Law")]
+    assert kebab_namespaces(kebab) == {ns}
+    mixed = [f"http://d.org/{x}" for x in ("Barack_Obama", "Stratford-upon-Avon", "New_York", "San_Jose", "Rio_Grande")]
+    assert kebab_namespaces(mixed) == frozenset()
+    path = tmp_path / "kebab.nt"
+    path.write_text("".join(f"<{ns}p{i}> <{ns}alma-mater> <{ns}{school}> .\n" for i, school in enumerate(
+        ["Georgetown-University", "Sacred-Heart-Convent", "University-of-Virginia", "Boston-University", "home-maker",
+         "XA-DE", "A-1E0L0I0M0H0T0D0"])), encoding="utf-8")  # fmt: skip
+    kg = load_graph([path])
+    assert {"Georgetown University", "Sacred Heart Convent", "University of Virginia"} <= set(kg.names)
+    assert {"home-maker", "XA-DE", "A-1E0L0I0M0H0T0D0"} <= set(kg.names)  # a slug and codes keep their hyphens
+    assert sorted(open_store(tmp_path / "st", [path], log=lambda *a, **k: None).names) == sorted(kg.names)
+
+
 def test_unique_names_never_use_iris_or_opaque_ids():
     # the Nobel graph: a laureate and a sameAs target with the same name and numeric local names
     labels = ["William Golding", "William Golding", "13951335", "13951335", "Naples", "Naples", "Cambridge", "Cambridge"]

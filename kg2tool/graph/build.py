@@ -33,6 +33,7 @@ from .hygiene import (
     code_name,
     is_forgotten_code,
     is_opaque_node,
+    kebab_namespaces,
     named_namespaces,
     namespace,
     namespace_classes,
@@ -401,12 +402,14 @@ def _entity_texts(got: _Triples, entities: list[str], stats: LoadStats) -> tuple
     lang, texts = got.lang, got.texts
     labels, alts, descs, types = [], [], [], []
     classes = namespace_classes(t for ts in got.type_links.values() for t in ts)
+    kebab = kebab_namespaces(entities)
     for iri in entities:
         lab_vals = pick_texts(texts["label"].get(iri, []), lang)
         lab = lab_vals[0] if lab_vals else ""
         if not lab:
             stats.unlabeled_entities += 1
-            lab = entity_name_from_iri(iri, got.type_links.get(iri) or classes.get(namespace(iri), ()))
+            ns = namespace(iri)
+            lab = entity_name_from_iri(iri, got.type_links.get(iri) or classes.get(ns, ()), ns in kebab)
         labels.append(lab)
         pref_alts = [v for v, lg in texts["alt"].get(iri, []) + texts["label"].get(iri, []) if lang_rank(lg, lang) < 3]
         alts.append(tuple(sorted({a for a in pref_alts if a and a != lab})))

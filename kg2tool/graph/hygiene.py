@@ -173,6 +173,21 @@ def namespace_classes(types: Iterable[str]) -> dict[str, frozenset[str]]:
     return {ns: frozenset(ts) for ns, ts in got.items()}
 
 
+def kebab_namespaces(iris: Iterable[str]) -> frozenset[str]:
+    """The namespaces that mint their IRIs in kebab case (`has-child`, `birth-place`, `Boston-University`): at least
+    five local names of several parts there, four in five of them joined by hyphens alone (no `_`, no space). A
+    hyphen in a local name there separates words; elsewhere it is part of a name ("Stratford-upon-Avon" among
+    DBpedia's `Barack_Obama`)."""
+    counts: dict[str, list[int]] = {}
+    for iri in iris:
+        local = local_part(iri)
+        if "-" in local or "_" in local or "%20" in local:
+            got = counts.setdefault(namespace(iri), [0, 0])
+            got[0] += "_" not in local and "%20" not in local
+            got[1] += 1
+    return frozenset(ns for ns, (kebab, parts) in counts.items() if parts >= 5 and kebab >= 0.8 * parts)
+
+
 def named_namespaces(nodes: Iterable[tuple[str, bool]]) -> frozenset[str]:
     """The namespaces whose nodes the graph names: at least `_NAMED_MIN` of the (IRI, labelled) `nodes` in it and
     `_NAMED_SHARE` of them labelled. A node there without a label is one the graph forgot to name (a class outside
@@ -299,5 +314,5 @@ def tidy_edges(
 
 
 __all__ = [
-    "CHANGE_ACTIVITIES", "FEED_NAMESPACES", "OWL_ONTOLOGY", "Tidied", "change_records", "code_name", "is_code_label", "is_forgotten_code", "is_link", "is_opaque_id", "local_part", "named_namespaces", "namespace", "namespace_classes", "tidy_edges", "wordless",
+    "CHANGE_ACTIVITIES", "FEED_NAMESPACES", "OWL_ONTOLOGY", "Tidied", "change_records", "code_name", "is_code_label", "is_forgotten_code", "is_link", "is_opaque_id", "kebab_namespaces", "local_part", "named_namespaces", "namespace", "namespace_classes", "tidy_edges", "wordless",
 ]  # fmt: skip

@@ -85,16 +85,23 @@ _CLASS_PREFIX = re.compile(r"[A-Z][a-z]{3,}(?:[A-Z][a-z]+)*\.(?=[A-Za-z])")  # a
 _LINKING_WORDS = frozenset("of in on at to for by from with and or de du des von van".split())  # a title goes on: "A ..."
 
 
-def entity_name_from_iri(iri: str, classes: Iterable[str] = ()) -> str:
+def entity_name_from_iri(iri: str, classes: Iterable[str] = (), kebab: bool = False) -> str:
     """The name of an entity without a label: its readable local name (`readable_local_name`), PascalCase split
     into words, a number its own word (`UnitedStatesOfAmerica` -> `United States Of America`, `Zinfandel1998` ->
     `Zinfandel 1998`; `ZeroX`, `iPhone`, `R2D2` stay), camelCase of English words said in lower case (`notKnown`
     -> `not known`; `eBay`, `iPhone` stay), without the name of one of its `classes` (type IRIs; for an untyped
     node, the classes of its namespace) in front (`Film_Frost_Nixon_2008` of a Film: `Frost Nixon 2008`; not
-    "Person of Interest"), and never the IRI itself (an IRI without a readable local part gives its host)."""
+    "Person of Interest"), hyphens read as spaces in a capitalised name where the namespace mints its IRIs in kebab
+    case (`kebab`: kg2tool.graph.hygiene.kebab_namespaces), and never the IRI itself (an IRI without a readable local part gives
+    its host)."""
     if said := code_list_name(iri):  # a public code list's code (`.../authority/language/FRA`: French)
         return said
     local = readable_local_name(iri)
+    parts = local.split("-")
+    if kebab and local != iri and local[:1].isupper() and all(p.isalpha() for p in parts) and local != local.upper():
+        # kebab case: `Georgetown-University` is Georgetown University; a lower-case slug stays one (no name:
+        # kg2tool.synth.checks.unsaid.not_a_name), and so do codes (`XA-DE`, `A-1E0L0I0M0H0T0D0`)
+        local = " ".join(parts)
     if (m := _CLASS_PREFIX.match(local)) and local != iri:  # `Topic.Graph`, `Media.MongoDB`: the class, then the name
         local = local[m.end() :]
     for cls in sorted(classes):  # an IRI minted as Class_Name: `Person_Ron_Howard`, `Film_Frost_Nixon_2008`

@@ -35,7 +35,7 @@ from pathlib import Path
 from ...common.errors import InputError, UsageError
 from ..blank import blank_names, is_text, literal_key
 from ..build import ATTRIBUTE_KINDS
-from ..hygiene import change_records, code_name, named_namespaces, namespace, namespace_classes
+from ..hygiene import change_records, code_name, kebab_namespaces, named_namespaces, namespace, namespace_classes
 from ..model import (
     ALT_LABEL_PREDICATES,
     DESCRIPTION_PREDICATES,
@@ -740,8 +740,9 @@ class IndexBuilder:
                 if types is None:
                     types = self._type_iris(pid_iri)
                     classes = namespace_classes(t for ts in types.values() for t in ts)
-                iri = pid_iri[pid]
-                labels.append(entity_name_from_iri(iri, types.get(pid) or classes.get(namespace(iri), ())))
+                    kebab = kebab_namespaces(pid_iri[p] for p in ent_pid_list)
+                iri, ns = pid_iri[pid], namespace(pid_iri[pid])
+                labels.append(entity_name_from_iri(iri, types.get(pid) or classes.get(ns, ()), ns in kebab))
             else:
                 labels.append(got[2])
         return labels, unlabeled
