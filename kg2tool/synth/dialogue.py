@@ -133,8 +133,8 @@ class DialogueBuilder:
     def _partial_names(self) -> dict[int, str]:
         """Things (of a known kind, not people) whose names two to six things of their kind begin alike, each with
         that beginning: the longest run of words the names share from the start ("Planck" of "Planck constant" and
-        "Planck length"), without a trailing mark or function word, holding a word of four or more letters (not
-        "The", not a year), shorter than each name and no entity's name. Said alone it leaves the thing open, as a
+        "Planck length") as `shared_start` finds it (a capitalised word of four or more letters in it, not "The", not
+        a year), and no entity's name. Said alone it leaves the thing open, as a
         family name does a person. Found once per graph (one pass over the names, kinds only where names share a
         first word)."""
         if self._partials is None:
@@ -298,8 +298,7 @@ _FUNCTION_WORDS = PREPOSITIONS | frozenset("a an and or per the de del der des d
 def shared_start(names: list[str]) -> str | None:
     """The words `names` begin with alike, as a user who remembers only them says them ("Planck" of "Planck
     constant" and "Planck length"), or None: none shared, no capitalised word of four or more letters, or as long as
-    a name.
-    It ends before a number, and a trailing mark or function word goes ("Robert Motherwell:" -> "Robert
+    a name. It ends before a number, and a trailing mark or function word goes ("Robert Motherwell:" -> "Robert
     Motherwell", "University of" -> "University", "Energy per" -> "Energy")."""
     split = [n.split() for n in names]
     common = []
