@@ -115,6 +115,8 @@ GRAPHS = {
     "aksw": ROOT / "tests" / "data" / "unseen" / "aksw-research-group-foaf.nt.gz",
     # kept blind (added 2026-12-08, sixteenth batch): same rule, counts only until a blind reading is done
     "air_routes": ROOT / "tests" / "data" / "unseen" / "air-routes-neptune.nt.gz",
+    # kept blind (added 2026-12-08, seventeenth batch): same rule, counts only until a blind reading is done
+    "brick_buildings": ROOT / "tests" / "data" / "unseen" / "brick-buildings.nt.gz",
 }
 
 

@@ -65,6 +65,7 @@ pinned commits below (``git --git-dir=... show COMMIT:PATH``). Get a snapshot wi
         MIRROR/AtomGraph+LinkedDataHub-Apps/repo
     git clone --bare https://github.com/AKSW/aksw.org-model       MIRROR/AKSW+aksw.org-model/repo
     git clone --bare https://github.com/aws/graph-notebook        MIRROR/aws+graph-notebook/repo
+    git clone --bare https://github.com/BrickSchema/Brick         MIRROR/BrickSchema+Brick/repo
 
 then run
 
@@ -373,6 +374,12 @@ SOURCES = {
             f"src/graph_notebook/seed/queries/rdf/sparql/airports/{name}.txt"
             for name in ("0_nodes", "1_edges_part_1", "2_edges_part_2")
         ],
+    ),
+    # added 2026-12-08, seventeenth batch, kept blind (README.md): two real buildings' Brick models, the example
+    # models shipped in the Brick schema repository (files last changed 2021-02-19)
+    "BrickSchema/Brick": (
+        "80674356d0da9b5db09b20ca30577b5d56f4479b",
+        ["examples/soda_brick.ttl", "examples/rice_brick.ttl"],
     ),
 }
 
@@ -1708,6 +1715,21 @@ def build_air_routes(mirror: Path) -> Path:
     return write(cleaned(g), "air-routes-neptune.nt.gz", "nt", gz=True)
 
 
+# ---------------------------------------------------------------------------------------
+# Added 2026-12-08, seventeenth batch, kept blind (README.md)
+# ---------------------------------------------------------------------------------------
+
+# 46. Brick building models: the equipment (air handlers, variable-air-volume boxes, fans), points (sensors, setpoints,
+#     commands) and rooms and zones of two real university buildings, in the Brick schema's classes and relations
+
+BRICK = "BrickSchema/Brick"
+
+
+def build_brick_buildings(mirror: Path) -> Path:
+    """The two building models whole, merged (each under its own namespace)."""
+    return whole_files(mirror, BRICK, SOURCES[BRICK][1], "turtle", "brick-buildings.nt.gz")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument(
@@ -1729,6 +1751,7 @@ def main(argv=None) -> int:
     keys += ["ies_regions", "europarl", "agraph_family"]
     keys += ["oxpoints", "northwind", "aksw"]
     keys += ["air_routes"]
+    keys += ["brick_buildings"]
     ap.add_argument("--only", choices=keys, action="append")
     args = ap.parse_args(argv)
     todo = args.only or keys
@@ -1778,6 +1801,7 @@ def main(argv=None) -> int:
         "northwind": build_northwind,
         "aksw": build_aksw,
         "air_routes": build_air_routes,
+        "brick_buildings": build_brick_buildings,
     }
     for key in todo:
         path = builders[key](args.mirror)
