@@ -198,3 +198,25 @@ def test_a_count_by_a_role_of_several_words_is_had(tmp_path):
     node = Project("http://u.org/definedUnitOfSystem", Anchor(kg.resolve("CGS System")), inverse=True)
     ask, _ = sp.compared(node, "CGS System", "International System of Units", True)
     assert ask == "Which system of units has more defined units, CGS System or International System of Units"
+
+
+def test_a_count_of_people_by_a_person_is_not_the_more_common_one(tmp_path):
+    """Where the things compared are people, a count of the people whose role they fill is asked "Who is the parent of
+    more people, A or B" (readers: "Which is the more common parent, A or B?" is meaningless); of values it stays
+    "Which is the more common occupation"."""
+    from kg2tool.graph.build import load_graph
+    from kg2tool.synth.language.lexicon import derive_lexicon
+    from kg2tool.synth.language.wording import Speaker
+
+    path = tmp_path / "family.ttl"
+    path.write_text("""@prefix : <http://f.org/> .  @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+:P rdfs:label "person" .
+:a a :P ; rdfs:label "Ann Lee" ; :parent :c, :d .  :b a :P ; rdfs:label "Bob Lee" ; :parent :c .
+:e a :P ; rdfs:label "Eve Lee" ; :parent :d .
+:c a :P ; rdfs:label "Cy Lee" .  :d a :P ; rdfs:label "Di Lee" .
+""", encoding="utf-8")  # fmt: skip
+    kg = load_graph([path])
+    sp = Speaker(kg, derive_lexicon(kg))
+    node = Project("http://f.org/parent", Anchor(kg.resolve("Cy Lee")), inverse=True)
+    ask, _ = sp.compared(node, "Cy Lee", "Di Lee", True)
+    assert ask == "Who is the parent of more people, Cy Lee or Di Lee", ask

@@ -136,13 +136,15 @@ class CountWording:
             # parent organizations, whose count is of subsidiaries
             return (f"{'Who' if self.person(node) else which} has {word} {w.plural}, {a} or {b}",
                     f"{{w}} has {word} {w.plural} ({{vw}}) than {{l}} ({{vl}})")
-        if w.form == "noun" and kinds == "people" and more:  # "Which is the more common occupation, A or B" (readers
-            # read "has more people" as staff, and rejected "Which occupation is the occupation of more people")
+        anchors_people = isinstance(node.child, Anchor) and self.person(node.child)
+        if w.form == "noun" and kinds == "people" and more and not anchors_people:  # "Which is the more common
+            # occupation, A or B" (readers read "has more people" as staff, and rejected "Which occupation is the
+            # occupation of more people"); not of people (readers: "Which is the more common parent, A or B?")
             return (f"Which is the more common {w.noun}, {a} or {b}",
                     f"{{w}} is the {w.noun} of {word} {kinds} ({{vw}}) than {{l}} ({{vl}})")
         if w.form == "noun" and kinds in ("people", plural(kind)):  # "... the parent organization of more
             # organizations" (not "has more organizations")
-            return (f"{which} is the {w.noun} of {word} {kinds}, {a} or {b}",
+            return (f"{'Who' if anchors_people else which} is the {w.noun} of {word} {kinds}, {a} or {b}",
                     f"{{w}} is the {w.noun} of {word} {kinds} ({{vw}}) than {{l}} ({{vl}})")
         if w.verb == "in" or w.form == "noun":  # "Which country has more universities", "Which university has
             # more laureates" (whose affiliation it is)
