@@ -92,8 +92,8 @@ def entity_name_from_iri(iri: str, classes: Iterable[str] = (), kebab: bool = Fa
     -> `not known`; `eBay`, `iPhone` stay), without the name of one of its `classes` (type IRIs; for an untyped
     node, the classes of its namespace) in front (`Film_Frost_Nixon_2008` of a Film: `Frost Nixon 2008`; not
     "Person of Interest"), hyphens read as spaces in a capitalised name where the namespace mints its IRIs in kebab
-    case (`kebab`: kg2tool.graph.hygiene.kebab_namespaces), and never the IRI itself (an IRI without a readable local part gives
-    its host)."""
+    case (`kebab`: kg2tool.graph.hygiene.kebab_namespaces), and never the IRI itself (an IRI without a readable
+    local part gives its host)."""
     if said := code_list_name(iri):  # a public code list's code (`.../authority/language/FRA`: French)
         return said
     local = readable_local_name(iri)
@@ -262,10 +262,16 @@ _HONORIFIC_TITLES = ("http://xmlns.com/foaf/0.1/title", "http://dbpedia.org/onto
 _KNOWN_NAME_PROPERTIES = {"http://www.w3.org/2006/vcard/ns#fn": "label", "http://xmlns.com/foaf/0.1/nick": "alt"}
 
 
+def property_words(text: str) -> list[str]:
+    """All the words of a property's local name or label, lower case (`realNameOfThePerson` -> ["real", "name",
+    "of", "the", "person"], `last-name` -> ["last", "name"])."""
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", text.replace("_", " ").replace("-", " ")).lower().split()
+
+
 def name_words(text: str) -> list[str]:
     """The words of a property's local name or label, lower case, without a leading "has" and a trailing "of/for
     (the) X" (`preferredNameForThePerson` -> ["preferred", "name"], `hasTitle` -> ["title"])."""
-    words = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", text.replace("_", " ").replace("-", " ")).lower().split()
+    words = property_words(text)
     if words[:1] == ["has"]:
         words = words[1:]
     for i, w in enumerate(words):

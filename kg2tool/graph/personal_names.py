@@ -4,10 +4,9 @@ store's index."""
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 
-from .names import name_words, schema_name, without_codes
+from .names import name_words, property_words, schema_name, without_codes
 
 # The parts of a person's name as public vocabularies and people's own schemas call them: FOAF's givenName,
 # familyName, firstName, lastName and surname, schema.org's givenName, familyName and additionalName, vCard's
@@ -29,9 +28,7 @@ def name_part(iri: str, label: str = "") -> str:
 def is_name_link(iri: str, label: str = "") -> bool:
     """True for a link whose local name or label says "name" (GND's `realNameOfThePerson`,
     `fullerFormOfNameOfThePerson`): what it leads to is a name of its subject, not a thing of its own."""
-    split = (re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", t.replace("_", " ").replace("-", " ")).lower().split()
-             for t in (schema_name(iri), label) if t)  # fmt: skip
-    return any("name" in words for words in split)
+    return any("name" in property_words(t) for t in (schema_name(iri), label) if t)
 
 
 # What a data set writes for a part it does not have ("Ethel nil Skakel" is Ethel Skakel).
@@ -45,9 +42,9 @@ def full_name(parts: dict[str, str]) -> str:
     parts = {k: v.strip() for k, v in parts.items() if v.strip().lower() not in _MISSING}
     if not parts.get("given") or not parts.get("family"):
         return ""
-    middle = parts.get("middle", "").strip()
+    middle = parts.get("middle", "")
     middle = f"{middle}." if len(middle) == 1 and middle.isalpha() else middle
-    return " ".join(p for p in (parts["given"].strip(), middle, parts["family"].strip()) if p)
+    return " ".join(p for p in (parts["given"], middle, parts["family"]) if p)
 
 
 def names_from_parts(values: dict, prop_label, named: set, things: set) -> dict:

@@ -478,13 +478,12 @@ def _ship_stem(word: str) -> str:
     """The noun a noun in "-ship" names the state of (English derivation: membership, being a member; ownership,
     citizenship, authorship, partnership), or "" for another word ("hardship": "hard" is no noun)."""
     stem = word[:-4] if word.endswith("ship") and len(word) > 6 else ""
-    return stem if stem and _noun(stem) and not _noun_only_as_ship(word) else ""
+    return stem if stem and _noun(stem) and word not in _SHIP_NOUNS else ""
 
 
-def _noun_only_as_ship(word: str) -> bool:
-    """True for "-ship" nouns of their own meaning, whose stem names no role in them: "relationship" (no relation),
-    "worship", "township", "flagship", "courtship" (lexicalised: a dictionary's senses, not the suffix's)."""
-    return word in ("relationship", "worship", "township", "flagship", "courtship", "hardship", "airship", "spaceship")
+# "-ship" nouns of their own meaning, whose stem names no role in them (lexicalised: a dictionary's senses, not the
+# suffix's): a relationship is no relation's state
+_SHIP_NOUNS = frozenset("relationship worship township flagship courtship hardship airship spaceship".split())
 
 
 def _ing_noun(word: str) -> bool:

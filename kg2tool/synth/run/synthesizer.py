@@ -139,9 +139,6 @@ class Synthesizer:
             self.ref_ts = BatchToolSet(self.ts)
             self.ref_compiler = Compiler(self.ref_ts)
             self.ref_walk = replace(config.walk, max_fanout=config.walk.max_set)
-        self.shapes = shapes
-        self.weights = [config.mix[s] for s in shapes]
-        self.cum_weights = list(itertools.accumulate(self.weights))  # what rng.choices computes from weights
         self.pair_maker = PairMaker(self.ts)
         self.style_pair_maker = PairMaker(self.ref_ts) if self.ref_ts is not None else self.pair_maker
         self.dialogue = DialogueBuilder(self.walker, self.renderer, self.compiler)
@@ -152,9 +149,9 @@ class Synthesizer:
                                  "part (a family name several people share, or a beginning several names of one kind "
                                  "share): add other shapes to --mix")  # fmt: skip
             shapes = [s for s in shapes if s != "missing_info"]
-            self.shapes = shapes
-            self.weights = [config.mix[s] for s in shapes]
-            self.cum_weights = list(itertools.accumulate(self.weights))
+        self.shapes = shapes
+        self.weights = [config.mix[s] for s in shapes]
+        self.cum_weights = list(itertools.accumulate(self.weights))  # what rng.choices computes from weights
         self.relation_tools = sorted(n for n, s in self.ts.specs.items() if s.kind != "operator")
         # A question or answer that has to call its entities "things" is not written (`no_kind`); the relations of
         # such candidates are counted (`ShardStats.no_kind`) for the report.
